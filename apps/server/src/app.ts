@@ -1,0 +1,163 @@
+/**
+ * Builds the Fastify app: plugins, providers, services and routes (DESIGN 1-3).
+ * `buildApp` is what `server.ts` starts and what every API test drives through `app.inject`.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ERROR_TABLE } from '@coffer/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { openDatabase, type Database } from './db/client';
+import type { Config } from './env';
+import { systemClock, type Clock } from './lib/clock';
+import { accountRoutes } from './modules/account/account.routes';
+import { createAccountService } from './modules/account/account.service';
+import { createLedgerService } from './modules/ledger/ledger.service';
+import { authPlugin } from './plugins/auth';
+import { errorHandlerPlugin } from './plugins/error-handler';
+
+/** A background job the server runs on an interval (payout worker, expiry sweeper...). */
+export interface Worker {
+  name: string;
+  /** Milliseconds between runs. */
+  intervalMs: number;
+  /** One pass; must be safe to run on several instances at once. */
+  tick(): Promise<unknown>;
+}
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  services: Services;
+  workers: Worker[];
+}
+
+export type Services = Awaited<ReturnType<typeof buildServices>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+async function buildServices(config: Config, database: Database, clock: Clock) {
+  const db = database.db;
+  const ledger = createLedgerService({ db });
+  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS });
+  return { ledger, accounts };
+}
+
+export interface BuildOptions {
+  config: Config;
+  clock?: Clock;
+  /** An already-open database (tests share one per file); otherwise opened from config. */
+  database?: Database;
+  /** Logger override (tests pass false). */
+  logger?: boolean | object;
+}
+
+/** Creates the app, runs migrations, registers everything. Call `app.close()` to stop (closes the DB it opened). */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await openDatabase(config.DATABASE_URL, config.dataDir));
+  await database.migrate();
+
+  const app = Fastify({
+    logger:
+      options.logger ??
+      ({
+        level: config.LOG_LEVEL,
+        redact: {
+          paths: ['req.headers.authorization', 'req.body.password', 'req.body.password_old', 'req.body.password_new', 'req.body.code'],
+          censor: '[redacted]',
+        },
+      } as object),
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const services = await buildServices(config, database, clock);
+  const workers: Worker[] = [];
+  app.decorate('ctx', { config, database, clock, services, workers });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(config.S3_ENDPOINT ? [config.S3_ENDPOINT] : [])],
+        connectSrc: ["'self'", ...(config.S3_ENDPOINT ? [config.S3_ENDPOINT] : [])],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => ({ ...ERROR_TABLE.RATE_LIMITED, statusCode: 429, msg: 'Too many attempts. Please try again later.', reason: 'RATE_LIMITED' }),
+  });
+  await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Coffer API', version: '0.1.0', description: 'Every call is POST with a JSON body and answers {code, msg, data?, reason?}; code 10000 is success.' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(async (api) => {
+    accountRoutes(api, services.accounts);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    const isApi = url.startsWith('/api/') || url.startsWith('/sl/') || url === '/api';
+    if (!isApi && req.method === 'GET' && config.SERVE_WEB && existsSync(path.join(webDist, 'index.html'))) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webDist);
+    }
+    const { code, status } = ERROR_TABLE.NOT_FOUND;
+    return reply.status(status).send({ code, msg: 'The requested resource was not found.', reason: 'NOT_FOUND' });
+  });
+
+  if (config.SERVE_WEB && existsSync(webDist)) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders(res, filePath) {
+        res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    // sendFile is used by the not-found handler; keep the decorator available.
+    await app.register(fastifyStatic, { root: path.resolve('.'), serve: false });
+  }
+
+  if (ownsDatabase) app.addHook('onClose', () => database.close());
+  return app;
+}

@@ -1,0 +1,81 @@
+/**
+ * Database connection (DESIGN 2): PGlite in `$DATA_DIR/db` by default (or in memory for
+ * `memory://`), PostgreSQL through `pg` when `DATABASE_URL` is a postgres URL. Same schema, same
+ * migrations, same queries on both.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export type Schema = typeof schema;
+/** The database handle every repository takes (PGlite or PostgreSQL, same API). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** An open transaction. */
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Repositories take `trx ?? db` (STYLE habit 6). */
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs migrations (idempotent; serialized across processes on PostgreSQL by an advisory lock). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATION_LOCK_ID = 727_070_001;
+
+/**
+ * Opens the configured database.
+ * @param url `postgres://...`, `memory://`, or undefined for PGlite in `dataDir/db`
+ */
+export async function openDatabase(url: string | undefined, dataDir: string): Promise<Database> {
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 20 });
+    const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      async migrate() {
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+          try {
+            await migratePg(drizzlePg(client, { casing: 'snake_case' }), { migrationsFolder });
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+          }
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  let client: PGlite;
+  if (url === 'memory://') {
+    client = new PGlite();
+  } else {
+    const dir = path.join(dataDir, 'db');
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migratePglite(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder }),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,56 @@
+/** Users, sessions and password-reset codes (DESIGN 3). */
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: text().primaryKey(),
+    username: text().notNull(),
+    /** Lower-cased. */
+    email: text().notNull(),
+    nickname: text().notNull().default(''),
+    avatar: text().notNull().default(''),
+    /** argon2id of the client's MD5 digest. */
+    passwordHash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    deletedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_uq').on(t.email),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => users.id),
+    /** SHA-256 hex of the opaque token; the token itself is never stored. */
+    tokenHash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const resetCodes = pgTable(
+  'reset_codes',
+  {
+    id: text().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => users.id),
+    /** SHA-256 hex of the 6-digit code. */
+    codeHash: text().notNull(),
+    tries: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('reset_codes_user_idx').on(t.userId)],
+);

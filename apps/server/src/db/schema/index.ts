@@ -1,0 +1,3 @@
+/** Every table of Coffer. Each domain keeps its tables in its own file here. */
+export * from './accounts';
+export * from './ledger';

@@ -1,0 +1,32 @@
+/**
+ * The one error class of the server (DESIGN 3, STYLE habit 5). Services throw `AppError`; the global
+ * handler turns it into the envelope `{code, msg, reason}` with the HTTP status of `ERROR_TABLE`.
+ */
+import { ERROR_TABLE, type ErrorReason } from '@coffer/contract';
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly reason: ErrorReason;
+  readonly code: number;
+  readonly status: number;
+
+  constructor(reason: ErrorReason, msg: string, options?: { cause?: unknown }) {
+    super(msg, options);
+    this.reason = reason;
+    this.code = ERROR_TABLE[reason].code;
+    this.status = ERROR_TABLE[reason].status;
+  }
+}
+
+/** Shorthands for the common kinds. Each returns (does not throw) an AppError. */
+export const errors = {
+  validation: (msg: string) => new AppError('VALIDATION_FAILED', msg),
+  unauthorized: (msg = 'Your session has expired. Please log in again.') => new AppError('UNAUTHORIZED', msg),
+  invalidCredentials: (msg = 'Incorrect password') => new AppError('INVALID_CREDENTIALS', msg),
+  forbidden: (msg = 'You do not have permission to perform this action.') => new AppError('FORBIDDEN', msg),
+  notFound: (msg = 'Record does not exist') => new AppError('NOT_FOUND', msg),
+  conflict: (msg: string) => new AppError('CONFLICT', msg),
+  insufficientBalance: (msg = 'Insufficient balance') => new AppError('INSUFFICIENT_BALANCE', msg),
+  rateLimited: (msg = 'Too many attempts. Please try again later.') => new AppError('RATE_LIMITED', msg),
+  tooLarge: (msg: string) => new AppError('PAYLOAD_TOO_LARGE', msg),
+};

@@ -1,0 +1,63 @@
+/** Users and sessions in the database. Only the account service calls this. */
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { sessions, users } from '../../db/schema/index';
+
+export type UserRow = typeof users.$inferSelect;
+
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+/** A live (not deleted) user by username (case-insensitive) or email. */
+export async function findLiveUserByAccount(db: DbOrTx, account: string): Promise<UserRow | null> {
+  const lower = account.toLowerCase();
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(isNull(users.deletedAt), or(eq(sql`lower(${users.username})`, lower), eq(users.email, lower))))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findLiveUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(isNull(users.deletedAt), eq(users.email, email.toLowerCase())))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertUser(db: DbOrTx, row: typeof users.$inferInsert): Promise<UserRow> {
+  const [created] = await db.insert(users).values(row).returning();
+  if (!created) throw new Error('insert user returned nothing');
+  return created;
+}
+
+export async function updateUser(db: DbOrTx, id: string, patch: Partial<typeof users.$inferInsert>): Promise<UserRow | null> {
+  const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
+  return row ?? null;
+}
+
+export async function insertSession(db: DbOrTx, row: typeof sessions.$inferInsert): Promise<void> {
+  await db.insert(sessions).values(row);
+}
+
+/** The live session for a token hash at time `now`, with its user's deletion state. */
+export async function findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({ sessionId: sessions.id, userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+  return row ?? null;
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

@@ -1,0 +1,246 @@
+/**
+ * Accounts and sessions (SPEC 7 account table, DESIGN 3 and 8).
+ *
+ * Passwords arrive as lower-case MD5 hex digests (validated by the contract) and are stored as
+ * argon2id. Sessions are opaque tokens stored hashed, expiring after `SESSION_TTL_HOURS`.
+ */
+import { minorToPoints, type PublicUser, type User } from '@coffer/contract';
+import type { Db, Tx } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { errors } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { LedgerService } from '../ledger/ledger.service';
+import * as repo from './account.repository';
+import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
+import { hashToken, newToken } from './tokens';
+
+/** A check run before an account is deleted; returns a refusal message or null. */
+export type DeletionGuard = (userId: string, tx: Tx) => Promise<string | null>;
+/** Work done in the deleting transaction (e.g. archive the user's published collections). */
+export type DeletionHook = (userId: string, tx: Tx) => Promise<void>;
+
+export interface AccountDeps {
+  db: Db;
+  clock: Clock;
+  ledger: LedgerService;
+  sessionTtlHours: number;
+  /** Resolves a stored avatar value to the URL clients load (storage decides); identity by default. */
+  avatarUrl?: (stored: string) => string;
+}
+
+const PG_UNIQUE_VIOLATION = '23505';
+function uniqueViolation(err: unknown): string | null {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    const o = e as { code?: string; constraint?: string; constraint_name?: string };
+    if (o.code === PG_UNIQUE_VIOLATION) return o.constraint ?? o.constraint_name ?? 'unique';
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+export function createAccountService(deps: AccountDeps) {
+  const { db, clock, ledger } = deps;
+  const deletionGuards: DeletionGuard[] = [];
+  const deletionHooks: DeletionHook[] = [];
+  const avatarUrl = deps.avatarUrl ?? ((s: string) => s);
+
+  async function issueSession(userId: string, tx?: Tx): Promise<string> {
+    const token = newToken();
+    const now = clock.now();
+    await repo.insertSession(tx ?? db, {
+      id: newId(),
+      userId,
+      tokenHash: hashToken(token),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + deps.sessionTtlHours * 3_600_000),
+    });
+    return token;
+  }
+
+  async function liveUser(userId: string): Promise<repo.UserRow> {
+    const user = await repo.findUserById(db, userId);
+    if (!user || user.deletedAt) throw errors.notFound('Record does not exist');
+    return user;
+  }
+
+  async function toUser(row: repo.UserRow): Promise<User> {
+    const b = await ledger.balances(row.id);
+    return {
+      id: row.id,
+      username: row.username,
+      nickname: row.nickname,
+      email: row.email,
+      avatar: row.avatar ? avatarUrl(row.avatar) : '',
+      asset: { available: minorToPoints(b.available), freeze: minorToPoints(b.frozen) },
+      created_at: row.createdAt.getTime(),
+    };
+  }
+
+  return {
+    /** Lets other modules refuse a deletion (positive balance, withdrawal in flight...). */
+    addDeletionGuard(guard: DeletionGuard) {
+      deletionGuards.push(guard);
+    },
+    /** Lets other modules act in the deleting transaction. */
+    addDeletionHook(hook: DeletionHook) {
+      deletionHooks.push(hook);
+    },
+
+    /**
+     * Registers a user and opens a session.
+     * @returns `{access_token}`
+     * @throws AppError CONFLICT when the username or email is taken
+     */
+    async register(input: { username: string; email: string; password: string; nickname?: string }) {
+      const passwordHash = await hashPasswordDigest(input.password);
+      try {
+        return await db.transaction(async (tx) => {
+          const user = await repo.insertUser(tx, {
+            id: newId(),
+            username: input.username,
+            email: input.email,
+            nickname: input.nickname ?? input.username,
+            passwordHash,
+            createdAt: new Date(clock.now()),
+          });
+          await ledger.openUserAccounts(user.id, tx);
+          return { access_token: await issueSession(user.id, tx) };
+        });
+      } catch (err) {
+        const constraint = uniqueViolation(err);
+        if (constraint) {
+          throw errors.conflict(
+            constraint.includes('email') ? 'This email is already registered' : 'This username is already taken',
+          );
+        }
+        throw err;
+      }
+    },
+
+    /**
+     * Logs in with a username or email and the password digest.
+     * @throws AppError INVALID_CREDENTIALS on an unknown account or a wrong password (same message)
+     */
+    async login(input: { account: string; password: string }) {
+      const user = await repo.findLiveUserByAccount(db, input.account);
+      const okPassword = await verifyPasswordDigest(user?.passwordHash ?? (await dummyHash()), input.password);
+      if (!user || !okPassword) throw errors.invalidCredentials('Incorrect username or password');
+      return { access_token: await issueSession(user.id) };
+    },
+
+    /** Resolves a bearer token to its live session, or null (missing, expired, revoked, deleted user). */
+    async resolveSession(token: string) {
+      const row = await repo.findLiveSession(db, hashToken(token), new Date(clock.now()));
+      return row ? { userId: row.userId, sessionId: row.sessionId } : null;
+    },
+
+    /** Revokes the current session. */
+    async logout(sessionId: string) {
+      await repo.revokeSession(db, sessionId, new Date(clock.now()));
+      return {};
+    },
+
+    /** The user record of SPEC 3 with its ledger balances. @throws NOT_FOUND 'Record does not exist' */
+    async me(userId: string): Promise<User> {
+      return toUser(await liveUser(userId));
+    },
+
+    /** Public profile of any live user. @throws NOT_FOUND */
+    async profile(userId: string): Promise<PublicUser> {
+      const user = await liveUser(userId);
+      return {
+        id: user.id,
+        username: user.username,
+        nickname: user.nickname,
+        avatar: user.avatar ? avatarUrl(user.avatar) : '',
+        created_at: user.createdAt.getTime(),
+      };
+    },
+
+    /** Public profiles of several users at once (sellers on lists). */
+    avatarUrl,
+
+    /** `asset {available, freeze}` for the caller only. @throws NOT_FOUND for another user's id */
+    async assets(callerId: string, userId: string) {
+      if (callerId !== userId) throw errors.notFound();
+      const b = await ledger.balances(userId);
+      return { asset: { available: minorToPoints(b.available), freeze: minorToPoints(b.frozen) } };
+    },
+
+    /** Changes nickname and/or avatar. @returns the user */
+    async change(userId: string, patch: { nickname?: string; avatar?: string }): Promise<User> {
+      await liveUser(userId);
+      const set: { nickname?: string; avatar?: string } = {};
+      if (patch.nickname !== undefined) set.nickname = patch.nickname;
+      if (patch.avatar !== undefined) set.avatar = patch.avatar;
+      const row = Object.keys(set).length ? await repo.updateUser(db, userId, set) : await repo.findUserById(db, userId);
+      if (!row) throw errors.notFound();
+      return toUser(row);
+    },
+
+    /** Verifies a password digest for the user. @throws INVALID_CREDENTIALS */
+    async checkPassword(userId: string, digest: string): Promise<void> {
+      const user = await liveUser(userId);
+      if (!(await verifyPasswordDigest(user.passwordHash, digest))) throw errors.invalidCredentials('Incorrect password');
+    },
+
+    /**
+     * Changes the password, revokes every session and returns a fresh token.
+     * @throws INVALID_CREDENTIALS when the old password is wrong
+     */
+    async changePassword(userId: string, oldDigest: string, newDigest: string) {
+      await this.checkPassword(userId, oldDigest);
+      const passwordHash = await hashPasswordDigest(newDigest);
+      return db.transaction(async (tx) => {
+        await repo.updateUser(tx, userId, { passwordHash });
+        await repo.revokeAllSessions(tx, userId, new Date(clock.now()));
+        return { access_token: await issueSession(userId, tx) };
+      });
+    },
+
+    /** Sets a new password (reset flow) and revokes every session. */
+    async setPassword(userId: string, newDigest: string, tx?: Tx) {
+      const passwordHash = await hashPasswordDigest(newDigest);
+      await repo.updateUser(tx ?? db, userId, { passwordHash });
+      await repo.revokeAllSessions(tx ?? db, userId, new Date(clock.now()));
+    },
+
+    /** A live user by email (reset flow), or null. */
+    findByEmail(email: string) {
+      return repo.findLiveUserByEmail(db, email);
+    },
+
+    /**
+     * Deletes the account (DESIGN 3): needs the password; refused while available + frozen > 0 or
+     * any guard refuses; revokes sessions; frees the username and email for reuse.
+     * @throws INVALID_CREDENTIALS, CONFLICT
+     */
+    async deleteAccount(userId: string, digest: string) {
+      await this.checkPassword(userId, digest);
+      const now = new Date(clock.now());
+      await db.transaction(async (tx) => {
+        const b = await ledger.balances(userId, tx);
+        if (b.available + b.frozen > 0n) {
+          throw errors.conflict('Your balance must be empty before you delete your account. Cash out first.');
+        }
+        for (const guard of deletionGuards) {
+          const refusal = await guard(userId, tx);
+          if (refusal) throw errors.conflict(refusal);
+        }
+        for (const hook of deletionHooks) await hook(userId, tx);
+        const user = await repo.findUserById(tx, userId);
+        if (!user) throw errors.notFound();
+        await repo.updateUser(tx, userId, {
+          deletedAt: now,
+          username: `deleted_${userId.replace(/-/g, '').slice(-20)}`,
+          email: `deleted+${userId}@deleted.invalid`,
+        });
+        await repo.revokeAllSessions(tx, userId, now);
+      });
+      return {};
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
