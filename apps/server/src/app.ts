@@ -24,6 +24,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { accountRoutes } from './modules/account/account.routes';
 import { createAccountService } from './modules/account/account.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
+import { createRecordsService } from './modules/records/records.service';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
 
@@ -57,8 +58,9 @@ const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 async function buildServices(config: Config, database: Database, clock: Clock) {
   const db = database.db;
   const ledger = createLedgerService({ db });
+  const records = createRecordsService({ db });
   const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS });
-  return { ledger, accounts };
+  return { ledger, records, accounts };
 }
 
 export interface BuildOptions {

@@ -1,0 +1,61 @@
+/**
+ * Transaction records (SPEC 3 "Transaction record", DESIGN 4): the history users see.
+ * Flows write a record in the same database transaction as their ledger posting, and move its
+ * status as the bill or order moves. Amounts are unsigned bigint minor units (hundredths of a point).
+ */
+import type { Direction, RecordStatus, RecordType } from '@coffer/contract';
+import { and, eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { records } from '../../db/schema/index';
+import { newId } from '../../lib/ids';
+
+export interface NewRecord {
+  userId: string;
+  bizId: string;
+  type: RecordType;
+  direction: Direction;
+  /** Unsigned minor units of points. */
+  amount: bigint;
+  status: RecordStatus;
+  /** Milliseconds; defaults to the database's now(). */
+  createdAt?: number;
+}
+
+export function createRecordsService(deps: { db: Db }) {
+  return {
+    /**
+     * Writes a record unless one exists for (user, type, biz id) — safe to repeat.
+     * @param tx the flow's open transaction
+     */
+    async write(rec: NewRecord, tx?: DbOrTx): Promise<void> {
+      await (tx ?? deps.db)
+        .insert(records)
+        .values({
+          id: newId(),
+          userId: rec.userId,
+          bizId: rec.bizId,
+          type: rec.type,
+          direction: rec.direction,
+          amount: rec.amount,
+          status: rec.status,
+          ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
+        })
+        .onConflictDoNothing();
+    },
+
+    /** Sets the status (and optionally the amount) of the record (user, type, biz id). */
+    async setStatus(
+      key: { userId: string; type: RecordType; bizId: string },
+      status: RecordStatus,
+      tx?: DbOrTx,
+      patch: { amount?: bigint } = {},
+    ): Promise<void> {
+      await (tx ?? deps.db)
+        .update(records)
+        .set({ status, updatedAt: new Date(), ...(patch.amount !== undefined ? { amount: patch.amount } : {}) })
+        .where(and(eq(records.userId, key.userId), eq(records.type, key.type), eq(records.bizId, key.bizId)));
+    },
+  };
+}
+
+export type RecordsService = ReturnType<typeof createRecordsService>;
