@@ -1,5 +1,319 @@
 /**
- * Collections, uploads, purchases and downloads: SPEC 3 Collection, SPEC 7 collection table, DESIGN 7-8.
- * (Filled in by the collections work.)
+ * Collections, uploads, purchases and downloads: SPEC 3 Collection/Resource, SPEC 7 collection and
+ * file table (prefix `/sl/v1`), DESIGN 7-8 (bodies and `data` of every call).
+ *
+ * Units: collection prices (`amount`) are whole points (SPEC 3: "price in points, integer");
+ * `earned` is points (an integer unless a platform fee leaves hundredths); sizes are bytes;
+ * times are milliseconds since the epoch.
  */
-export {};
+import { z } from 'zod';
+import { ImageUploadRequestSchema, PublicUserSchema } from './account';
+import { IdSchema, paginatorSchema } from './common';
+import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE } from './constants';
+import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
+import { PasswordDigestSchema } from './password';
+
+/** Single-PUT uploads (`upload/resource/url`) are for files up to this size; larger ones use multipart. */
+export const SINGLE_PUT_MAX_BYTES = 100 * 1024 * 1024;
+/** S3's limit on the number of parts of one multipart upload. */
+export const MAX_UPLOAD_PARTS = 10_000;
+/** Lifetime of presigned upload URLs (parts, single PUT, images). */
+export const UPLOAD_URL_TTL_SECONDS = 3_600;
+/** Lifetime of a presigned download URL (DESIGN 7: short-lived). */
+export const DOWNLOAD_URL_TTL_SECONDS = 300;
+/** Highest collection price in points. */
+export const COLLECTION_MAX_AMOUNT = 100_000_000;
+
+// ---------------------------------------------------------------------------------------------
+// Entities
+
+/** SPEC 3 Collection, as every collection call answers it. */
+export const CollectionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  desc: z.string(),
+  /** Image URL; absent when the collection has no banner. */
+  banner: z.string().optional(),
+  /** Price in whole points. */
+  amount: z.number().int(),
+  sold_count: z.number().int(),
+  /** Points earned by the seller (after the platform fee). */
+  earned: z.number(),
+  status: z.enum(COLLECTION_STATUSES),
+  /** Milliseconds. */
+  created_at: z.number(),
+  owner_id: z.string(),
+  /** Number of resources (files) attached. */
+  resource_count: z.number().int(),
+  /** The seller's public profile (lists and details that show it). */
+  seller: PublicUserSchema.optional(),
+});
+export type Collection = z.infer<typeof CollectionSchema>;
+
+/** A resource (file) of a collection. No download URL here: see `resource/download/url`. */
+export const ResourceSchema = z.object({
+  id: z.string(),
+  /** Null until `collection/resource/add` attaches it. */
+  collection_id: z.string().nullable(),
+  name: z.string(),
+  /** Bytes. */
+  size: z.number().int(),
+  /** Lower-case hex MD5 of the whole file. */
+  md5: z.string(),
+  content_type: z.string(),
+  created_at: z.number(),
+});
+export type Resource = z.infer<typeof ResourceSchema>;
+
+/** A purchase order (DESIGN 8). */
+export const OrderSchema = z.object({
+  id: z.string(),
+  collection_id: z.string(),
+  /** Price paid, whole points. */
+  amount: z.number().int(),
+  status: z.enum([OrderStatus.Pending, OrderStatus.Paid]),
+  created_at: z.number(),
+  /** Milliseconds; null while pending. */
+  paid_at: z.number().nullable(),
+  /** The collection bought (lists show its title and banner). */
+  collection: CollectionSchema.optional(),
+});
+export type Order = z.infer<typeof OrderSchema>;
+
+/** A page of collections. */
+export const CollectionPageSchema = z.object({ collections: z.array(CollectionSchema), count: z.number().int() });
+export type CollectionPage = z.infer<typeof CollectionPageSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Field schemas
+
+export const CollectionTitleSchema = z
+  .string({ error: 'Title is required' })
+  .trim()
+  .min(1, 'Title is required')
+  .max(COLLECTION_TITLE_MAX, `Title must be at most ${COLLECTION_TITLE_MAX} characters`);
+
+export const CollectionDescSchema = z
+  .string()
+  .trim()
+  .max(COLLECTION_DESC_MAX, `Description must be at most ${COLLECTION_DESC_MAX} characters`);
+
+/** Price in whole points; a number or a digit string. */
+export const CollectionAmountSchema = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ error: 'Price must be a whole number of points' })
+    .int('Price must be a whole number of points')
+    .min(0, 'Price cannot be negative')
+    .max(COLLECTION_MAX_AMOUNT, `Price must be at most ${COLLECTION_MAX_AMOUNT} points`),
+);
+
+/** A file name as the uploader's disk had it (no path). */
+export const FileNameSchema = z
+  .string({ error: 'file_name is required' })
+  .trim()
+  .min(1, 'file_name is required')
+  .max(255, 'file_name must be at most 255 characters')
+  .refine((v) => !/[\\/\u0000-\u001f\u007f]/.test(v), 'file_name cannot contain slashes or control characters');
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decodes standard base64 (with padding) to lower-case hex. */
+function base64ToHex(b64: string): string {
+  let bits = 0;
+  let acc = 0;
+  let hex = '';
+  for (const ch of b64.replace(/=+$/, '')) {
+    acc = (acc << 6) | B64.indexOf(ch);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      hex += ((acc >> bits) & 0xff).toString(16).padStart(2, '0');
+    }
+  }
+  return hex;
+}
+
+/** MD5 of the whole file: 32 hex digits, or the 24-character base64 form (SPEC 5: "hex or base64"); normalised to lower-case hex. */
+export const Md5Schema = z
+  .string({ error: 'md5 is required' })
+  .trim()
+  .transform((v, ctx) => {
+    if (/^[0-9a-fA-F]{32}$/.test(v)) return v.toLowerCase();
+    if (/^[A-Za-z0-9+/]{22}==$/.test(v)) return base64ToHex(v);
+    ctx.addIssue({ code: 'custom', message: 'md5 must be 32 hex digits (or base64)' });
+    return z.NEVER;
+  });
+
+/** File size in bytes (the per-file limit MAX_UPLOAD_BYTES is the server's configuration). */
+export const FileSizeSchema = z
+  .number({ error: 'size is required' })
+  .int('size must be a whole number of bytes')
+  .min(1, 'Empty files cannot be uploaded')
+  .max(Number.MAX_SAFE_INTEGER);
+
+export const ContentTypeSchema = z
+  .string()
+  .trim()
+  .max(255, 'content_type is too long')
+  .regex(/^$|^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, 'content_type must be a MIME type such as application/zip')
+  .transform((v) => v || 'application/octet-stream')
+  .default('application/octet-stream');
+
+// ---------------------------------------------------------------------------------------------
+// Calls (prefix /sl/v1, also /api/sl/v1)
+
+/** POST /sl/v1/create/banner/url — presigned PUT for a banner image (png/jpeg/webp/gif, <= 5 MB). */
+export const BannerUrlRequestSchema = ImageUploadRequestSchema;
+export const BannerUrlDataSchema = z.object({
+  /** Presigned PUT URL; send the image with the same Content-Type. */
+  url: z.string(),
+  /** The value to pass as `banner` to collection/create (it is also the image's URL once checked). */
+  banner: z.string(),
+  expires_at: z.number(),
+});
+
+/** POST /sl/v1/collection/create */
+export const CollectionCreateRequestSchema = z.object({
+  title: CollectionTitleSchema,
+  desc: CollectionDescSchema.default(''),
+  amount: CollectionAmountSchema,
+  /** The `banner` value create/banner/url answered, after the image was PUT. */
+  banner: z.string().trim().max(512, 'banner is too long').optional(),
+});
+export type CollectionCreateRequest = z.infer<typeof CollectionCreateRequestSchema>;
+export const CollectionCreateDataSchema = CollectionSchema;
+
+/** A body naming one collection (publish, delete, detail, buy). */
+export const CollectionIdRequestSchema = z.object({ collection_id: IdSchema });
+
+/** POST /sl/v1/collection/publish — Created/Draft -> Published (owner, >= 1 resource, title). */
+export const CollectionPublishRequestSchema = CollectionIdRequestSchema;
+export const CollectionPublishDataSchema = CollectionSchema;
+
+/** POST /sl/v1/collection/delete — soft delete by the owner; buyers keep their downloads. */
+export const CollectionDeleteRequestSchema = CollectionIdRequestSchema;
+export const CollectionDeleteDataSchema = z.object({});
+
+/** POST /sl/v1/upload/resource/url — single PUT for files up to SINGLE_PUT_MAX_BYTES. */
+export const UploadResourceUrlRequestSchema = z.object({
+  file_name: FileNameSchema,
+  size: FileSizeSchema,
+  md5: Md5Schema,
+  content_type: ContentTypeSchema,
+});
+export type UploadResourceUrlRequest = z.infer<typeof UploadResourceUrlRequestSchema>;
+export const UploadResourceUrlDataSchema = z.object({ upload_id: z.string(), url: z.string(), expires_at: z.number() });
+
+/** POST /sl/v1/multipart/upload — starts a multipart upload. */
+export const MultipartUploadRequestSchema = UploadResourceUrlRequestSchema;
+export type MultipartUploadRequest = z.infer<typeof MultipartUploadRequestSchema>;
+export const MultipartUploadDataSchema = z.object({
+  upload_id: z.string(),
+  /** Bytes of every part but the last (>= 5 MiB). */
+  part_size: z.number().int(),
+  part_count: z.number().int(),
+});
+
+/** POST /sl/v1/upload/part/url — presigned PUT of one part (numbered from 1). */
+export const UploadPartUrlRequestSchema = z.object({
+  upload_id: IdSchema,
+  part_number: z
+    .number({ error: 'part_number is required' })
+    .int('part_number must be an integer')
+    .min(1, 'part_number starts at 1')
+    .max(MAX_UPLOAD_PARTS, `part_number must be at most ${MAX_UPLOAD_PARTS}`),
+});
+export const UploadPartUrlDataSchema = z.object({
+  url: z.string(),
+  part_number: z.number().int(),
+  /** Bytes this part must have. */
+  size: z.number().int(),
+  expires_at: z.number(),
+});
+
+/** An uploaded part as storage reports it (S3 ListParts). */
+export const UploadedPartSchema = z.object({ part_number: z.number().int(), etag: z.string(), size: z.number().int() });
+
+/** POST /sl/v1/upload/parts — list-parts, so a client can resume after a dropped connection. */
+export const UploadPartsRequestSchema = z.object({ upload_id: IdSchema });
+export const UploadPartsDataSchema = z.object({
+  parts: z.array(UploadedPartSchema),
+  part_size: z.number().int(),
+  part_count: z.number().int(),
+});
+
+/** POST /sl/v1/complete/upload — `parts` are the ETags the part PUTs answered (empty for a single PUT). */
+export const CompleteUploadRequestSchema = z.object({
+  upload_id: IdSchema,
+  parts: z
+    .array(
+      z.object({
+        part_number: z.number().int().min(1).max(MAX_UPLOAD_PARTS),
+        etag: z.string().trim().max(128),
+      }),
+    )
+    .max(MAX_UPLOAD_PARTS)
+    .default([]),
+});
+export type CompleteUploadRequest = z.infer<typeof CompleteUploadRequestSchema>;
+export const CompleteUploadDataSchema = ResourceSchema;
+
+/** POST /sl/v1/collection/resource/add — attaches a completed upload's resource (owner only). */
+export const CollectionResourceAddRequestSchema = z.object({ collection_id: IdSchema, resource_id: IdSchema });
+export const CollectionResourceAddDataSchema = ResourceSchema;
+
+/** POST /sl/v1/my/collections — the caller's collections, newest first. */
+export const MyCollectionsRequestSchema = z.object({ paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
+export const MyCollectionsDataSchema = CollectionPageSchema;
+
+/** POST /sl/v1/collection/detail — public for Published; any status for the owner; kept for buyers. */
+export const CollectionDetailRequestSchema = CollectionIdRequestSchema;
+export const CollectionDetailDataSchema = z.object({
+  collection: CollectionSchema,
+  resources: z.array(ResourceSchema),
+  seller: PublicUserSchema,
+  /** True when the signed-in caller has a paid order for it. */
+  purchased: z.boolean(),
+});
+
+/** POST /sl/v1/resource/detail (new) */
+export const ResourceDetailRequestSchema = z.object({ resource_id: IdSchema });
+export const ResourceDetailDataSchema = z.object({
+  resource: ResourceSchema,
+  collection: CollectionSchema,
+  purchased: z.boolean(),
+});
+
+/** POST /sl/v1/market/collections (new) — published collections for the home page. */
+export const MarketCollectionsRequestSchema = z.object({
+  paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE),
+  q: z.string().trim().max(100, 'Search text is too long').optional(),
+  sort: z.enum(MARKET_SORTS, { error: 'sort must be newest, popular, price_asc or price_desc' }).default(MarketSort.Newest),
+});
+export type MarketCollectionsRequest = z.infer<typeof MarketCollectionsRequestSchema>;
+export const MarketCollectionsDataSchema = CollectionPageSchema;
+
+/** POST /sl/v1/user/collections (new) — a user's published collections. */
+export const UserCollectionsRequestSchema = z.object({ user_id: IdSchema, paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
+export const UserCollectionsDataSchema = CollectionPageSchema;
+
+/** POST /sl/v1/collection/buy — the buyer's order for the collection (the same one on every repeat). */
+export const CollectionBuyRequestSchema = CollectionIdRequestSchema;
+export const CollectionBuyDataSchema = OrderSchema;
+
+/** POST /api/uc/v1/account/order/pay — settles a pending order; a paid order is returned unchanged. */
+export const OrderPayRequestSchema = z.object({ order_id: IdSchema, password: PasswordDigestSchema.optional() });
+export const OrderPayDataSchema = OrderSchema;
+
+/** POST /sl/v1/my/orders — default page 0, size 10 (SPEC 7). */
+export const MyOrdersRequestSchema = z.object({ paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
+export const MyOrdersDataSchema = z.object({ orders: z.array(OrderSchema), count: z.number().int() });
+
+/** POST /sl/v1/my/purchased/collections */
+export const MyPurchasedCollectionsRequestSchema = z.object({ paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
+export const MyPurchasedCollectionsDataSchema = CollectionPageSchema;
+
+/** POST /sl/v1/resource/download/url — owner or buyer only; short-lived signed URL. */
+export const ResourceDownloadUrlRequestSchema = z.object({ collection_id: IdSchema, resource_id: IdSchema });
+export const ResourceDownloadUrlDataSchema = z.object({ url: z.string(), expires_at: z.number() });
