@@ -1,3 +1,4 @@
 /** Every table of Coffer. Each domain keeps its tables in its own file here. */
 export * from './accounts';
 export * from './ledger';
+export * from './collections';

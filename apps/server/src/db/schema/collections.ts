@@ -1,0 +1,139 @@
+/**
+ * Collections, uploaded files, images and purchase orders (DESIGN 7).
+ * Prices are whole points; `earned` and fees are bigint minor units (hundredths of a point);
+ * sizes are bytes.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+
+/**
+ * Images (banners, avatars) uploaded through a presigned PUT. An image is `pending` until its stored
+ * bytes pass the magic-bytes check on first use; only `verified` images are served.
+ */
+export const images = pgTable(
+  'images',
+  {
+    id: text().primaryKey(),
+    ownerId: text()
+      .notNull()
+      .references(() => users.id),
+    /** 'banner' | 'avatar' */
+    kind: text().notNull(),
+    storageKey: text().notNull(),
+    /** Declared on the presign; replaced by the detected type when verified. */
+    contentType: text().notNull(),
+    /** 'pending' | 'verified' */
+    status: text().notNull().default('pending'),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('images_owner_idx').on(t.ownerId)],
+);
+
+/** SPEC 3 Collection. */
+export const collections = pgTable(
+  'collections',
+  {
+    id: text().primaryKey(),
+    ownerId: text()
+      .notNull()
+      .references(() => users.id),
+    title: text().notNull(),
+    desc: text().notNull().default(''),
+    bannerImageId: text().references(() => images.id),
+    /** Price in whole points. */
+    price: integer().notNull(),
+    /** 'Created' | 'Draft' | 'Published' | 'Archived' | 'Deleted' */
+    status: text().notNull().default('Created'),
+    soldCount: integer().notNull().default(0),
+    /** What the seller earned, minor units (after the platform fee). */
+    earned: bigint({ mode: 'bigint' }).notNull().default(sql`0`),
+    resourceCount: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    publishedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    deletedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('collections_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('collections_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** An upload in progress or done: single PUT or S3-style multipart. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text().primaryKey(),
+    ownerId: text()
+      .notNull()
+      .references(() => users.id),
+    /** 'single' | 'multipart' */
+    mode: text().notNull(),
+    fileName: text().notNull(),
+    /** Declared size, bytes. */
+    size: bigint({ mode: 'number' }).notNull(),
+    /** Declared MD5, lower-case hex. */
+    md5: text().notNull(),
+    contentType: text().notNull(),
+    storageKey: text().notNull(),
+    /** The storage's multipart upload id (null for a single PUT). */
+    storageUploadId: text(),
+    partSize: bigint({ mode: 'number' }).notNull(),
+    partCount: integer().notNull(),
+    /** 'pending' | 'completed' | 'failed' */
+    status: text().notNull().default('pending'),
+    resourceId: text(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('uploads_owner_idx').on(t.ownerId)],
+);
+
+/** A verified file; attached to one collection by `collection/resource/add`. */
+export const resources = pgTable(
+  'resources',
+  {
+    id: text().primaryKey(),
+    ownerId: text()
+      .notNull()
+      .references(() => users.id),
+    collectionId: text().references(() => collections.id),
+    uploadId: text().notNull(),
+    name: text().notNull(),
+    size: bigint({ mode: 'number' }).notNull(),
+    md5: text().notNull(),
+    contentType: text().notNull(),
+    storageKey: text().notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('resources_collection_idx').on(t.collectionId), uniqueIndex('resources_upload_uq').on(t.uploadId)],
+);
+
+/** A purchase order: one per buyer and collection (buying twice never charges twice). */
+export const orders = pgTable(
+  'orders',
+  {
+    id: text().primaryKey(),
+    buyerId: text()
+      .notNull()
+      .references(() => users.id),
+    sellerId: text()
+      .notNull()
+      .references(() => users.id),
+    collectionId: text()
+      .notNull()
+      .references(() => collections.id),
+    /** Price in whole points at the time of the order. */
+    amount: integer().notNull(),
+    /** Platform fee, minor units (set when paid). */
+    fee: bigint({ mode: 'bigint' }).notNull().default(sql`0`),
+    /** 'OrderStatusPending' | 'OrderStatusPaid' */
+    status: text().notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    paidAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('orders_buyer_collection_uq').on(t.buyerId, t.collectionId),
+    index('orders_buyer_created_idx').on(t.buyerId, t.createdAt),
+  ],
+);
