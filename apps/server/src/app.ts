@@ -11,7 +11,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_TABLE } from '@coffer/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -24,9 +24,11 @@ import { systemClock, type Clock } from './lib/clock';
 import { accountRoutes } from './modules/account/account.routes';
 import { createAccountService } from './modules/account/account.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
+import { recordRoutes } from './modules/records/records.routes';
 import { createRecordsService } from './modules/records/records.service';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { createMailProvider } from './providers/mail/index';
 
 /** A background job the server runs on an interval (payout worker, expiry sweeper...). */
 export interface Worker {
@@ -37,12 +39,21 @@ export interface Worker {
   tick(): Promise<unknown>;
 }
 
+/** A route as registered (collected by an onRoute hook; the fuzz test walks every POST route). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  /** The route's body schema (a zod schema for `defineRoute` calls), if any. */
+  bodySchema?: unknown;
+}
+
 export interface AppContext {
   config: Config;
   database: Database;
   clock: Clock;
   services: Services;
   workers: Worker[];
+  routes: RegisteredRoute[];
 }
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
@@ -55,12 +66,13 @@ declare module 'fastify' {
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-async function buildServices(config: Config, database: Database, clock: Clock) {
+async function buildServices(config: Config, database: Database, clock: Clock, log: FastifyBaseLogger) {
   const db = database.db;
+  const mail = createMailProvider(config);
   const ledger = createLedgerService({ db });
   const records = createRecordsService({ db });
-  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS });
-  return { ledger, records, accounts };
+  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log });
+  return { ledger, records, accounts, mail };
 }
 
 export interface BuildOptions {
@@ -70,6 +82,8 @@ export interface BuildOptions {
   database?: Database;
   /** Logger override (tests pass false). */
   logger?: boolean | object;
+  /** Where the default logger writes (stdout when unset); tests read log lines from it. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Creates the app, runs migrations, registers everything. Call `app.close()` to stop (closes the DB it opened). */
@@ -89,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           paths: ['req.headers.authorization', 'req.body.password', 'req.body.password_old', 'req.body.password_new', 'req.body.code'],
           censor: '[redacted]',
         },
+        ...(options.logStream ? { stream: options.logStream } : {}),
       } as object),
     bodyLimit: 1024 * 1024,
     trustProxy: false,
@@ -97,9 +112,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const services = await buildServices(config, database, clock);
+  const services = await buildServices(config, database, clock, app.log);
   const workers: Worker[] = [];
-  app.decorate('ctx', { config, database, clock, services, workers });
+  const routes: RegisteredRoute[] = [];
+  app.decorate('ctx', { config, database, clock, services, workers, routes });
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url, bodySchema: r.schema?.body });
+  });
+  app.addHook('onClose', async () => {
+    await services.accounts.mailSettled();
+    await services.mail.close();
+  });
 
   await app.register(errorHandlerPlugin);
   await app.register(helmet, {
@@ -135,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(async (api) => {
     accountRoutes(api, services.accounts);
+    recordRoutes(api, services.records);
   });
 
   app.setNotFoundHandler((req, reply) => {

@@ -6,6 +6,25 @@ import { IdSchema, paginatorSchema } from './common';
 import { RECORDS_PAGE_SIZE } from './constants';
 import { DIRECTIONS, RECORD_CATES, RECORD_STATUSES, RECORD_TYPES, RecordCate } from './enums';
 
+/**
+ * Wraps a request schema with a SPEC 5 "call precondition": when any of `fields` is missing, null
+ * or blank, the body fails with exactly `message` (SPEC 8, e.g. 'user_id required') as a body-level
+ * issue, so the envelope's `msg` is the message verbatim; otherwise `schema` parses as usual.
+ */
+export function requireFields<S extends z.ZodType>(fields: readonly string[], message: string, schema: S) {
+  return z.preprocess((input, ctx) => {
+    if (input && typeof input === 'object' && !Array.isArray(input)) {
+      const body = input as Record<string, unknown>;
+      const missing = fields.some((f) => {
+        const v = body[f];
+        return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+      });
+      if (missing) ctx.issues.push({ code: 'custom', message, input });
+    }
+    return input;
+  }, schema);
+}
+
 export const RecordSchema = z.object({
   id: z.string(),
   biz_id: z.string(),
@@ -20,16 +39,20 @@ export const RecordSchema = z.object({
 export type TransactionRecord = z.infer<typeof RecordSchema>;
 
 /** POST /uc/v1/account/record/list */
-export const RecordListRequestSchema = z.object({
-  user_id: IdSchema.optional().refine((v) => v !== undefined, 'user_id required'),
-  filter: z
-    .object({
-      cate: z.enum(RECORD_CATES).default(RecordCate.All),
-      status_list: z.array(z.enum(RECORD_STATUSES)).max(4).default([]),
-    })
-    .default({ cate: RecordCate.All, status_list: [] }),
-  paginator: paginatorSchema(RECORDS_PAGE_SIZE),
-});
+export const RecordListRequestSchema = requireFields(
+  ['user_id'],
+  'user_id required',
+  z.object({
+    user_id: IdSchema,
+    filter: z
+      .object({
+        cate: z.enum(RECORD_CATES).default(RecordCate.All),
+        status_list: z.array(z.enum(RECORD_STATUSES)).max(4).default([]),
+      })
+      .default({ cate: RecordCate.All, status_list: [] }),
+    paginator: paginatorSchema(RECORDS_PAGE_SIZE),
+  }),
+);
 export type RecordListRequest = z.infer<typeof RecordListRequestSchema>;
 export const RecordListDataSchema = z.object({ records: z.array(RecordSchema), count: z.number() });
 export type RecordListData = z.infer<typeof RecordListDataSchema>;

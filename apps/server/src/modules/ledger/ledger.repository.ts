@@ -7,8 +7,21 @@ import { newId } from '../../lib/ids';
 export type UserAccountKind = 'available' | 'frozen';
 export type PlatformAccountKind = 'deposits' | 'withdrawals' | 'fees';
 
-/** Creates the user's available and frozen accounts if missing; returns their ids. */
+/**
+ * The user's available and frozen account ids, creating them if missing. Reads first: the accounts
+ * are opened at registration, and an `INSERT ... ON CONFLICT` on a row another transaction is
+ * updating would wait for that transaction, serializing concurrent postings for no reason.
+ */
 export async function ensureUserAccounts(db: DbOrTx, userId: string): Promise<Record<UserAccountKind, string>> {
+  const read = async () => {
+    const rows = await db
+      .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, ['available', 'frozen'])));
+    return Object.fromEntries(rows.map((r) => [r.kind, r.id])) as Partial<Record<UserAccountKind, string>>;
+  };
+  const found = await read();
+  if (found.available && found.frozen) return found as Record<UserAccountKind, string>;
   await db
     .insert(ledgerAccounts)
     .values([
@@ -16,12 +29,9 @@ export async function ensureUserAccounts(db: DbOrTx, userId: string): Promise<Re
       { id: newId(), userId, kind: 'frozen' },
     ])
     .onConflictDoNothing();
-  const rows = await db
-    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.userId, userId));
-  const out = Object.fromEntries(rows.map((r) => [r.kind, r.id])) as Record<UserAccountKind, string>;
-  return out;
+  const created = await read();
+  if (!created.available || !created.frozen) throw new Error(`ledger accounts of user ${userId} missing`);
+  return created as Record<UserAccountKind, string>;
 }
 
 /** Creates the platform account of `kind` if missing; returns its id. */

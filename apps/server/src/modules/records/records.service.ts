@@ -3,11 +3,21 @@
  * Flows write a record in the same database transaction as their ledger posting, and move its
  * status as the bill or order moves. Amounts are unsigned bigint minor units (hundredths of a point).
  */
-import type { Direction, RecordStatus, RecordType } from '@coffer/contract';
+import {
+  Direction,
+  minorToPoints,
+  RecordCate,
+  type RecordListData,
+  type RecordListRequest,
+  type RecordStatus,
+  type RecordType,
+} from '@coffer/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { records } from '../../db/schema/index';
+import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import * as repo from './records.repository';
 
 export interface NewRecord {
   userId: string;
@@ -23,6 +33,39 @@ export interface NewRecord {
 
 export function createRecordsService(deps: { db: Db }) {
   return {
+    /**
+     * One page of the caller's records (SPEC 7 `record/list`): newest first, `cate` filters by
+     * direction (RecordCateIncome: Incoming, RecordCateOutgoing: Outgoing), `status_list` by status
+     * (all when empty); `paginator.page` counts from 0. Amounts are points with 2 decimals.
+     * @param callerId the signed-in user
+     * @throws AppError NOT_FOUND when `user_id` is not the caller (DESIGN 5: only one's own data)
+     */
+    async list(callerId: string, req: RecordListRequest): Promise<RecordListData> {
+      if (req.user_id !== callerId) throw errors.notFound();
+      const direction =
+        req.filter.cate === RecordCate.Income ? Direction.Incoming : req.filter.cate === RecordCate.Outgoing ? Direction.Outgoing : undefined;
+      const { page, size } = req.paginator;
+      const { rows, count } = await repo.listRecords(deps.db, {
+        userId: callerId,
+        direction,
+        statuses: req.filter.status_list,
+        offset: page * size,
+        limit: size,
+      });
+      return {
+        records: rows.map((r) => ({
+          id: r.id,
+          biz_id: r.bizId,
+          type: r.type as RecordType,
+          direction: r.direction as Direction,
+          amount: minorToPoints(r.amount),
+          status: r.status as RecordStatus,
+          created_at: r.createdAt.getTime(),
+        })),
+        count,
+      };
+    },
+
     /**
      * Writes a record unless one exists for (user, type, biz id) — safe to repeat.
      * @param tx the flow's open transaction

@@ -1,0 +1,38 @@
+/** Transaction records in the database. Only the records service calls this. */
+import type { Direction, RecordStatus } from '@coffer/contract';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { records } from '../../db/schema/index';
+
+export type RecordRow = typeof records.$inferSelect;
+
+export interface RecordQuery {
+  userId: string;
+  /** Only this direction; all when undefined. */
+  direction?: Direction;
+  /** Only these statuses; all when empty. */
+  statuses: RecordStatus[];
+  /** Rows to skip and to return. */
+  offset: number;
+  limit: number;
+}
+
+function where(q: RecordQuery): SQL | undefined {
+  const parts: SQL[] = [eq(records.userId, q.userId)];
+  if (q.direction) parts.push(eq(records.direction, q.direction));
+  if (q.statuses.length) parts.push(inArray(records.status, q.statuses));
+  return and(...parts);
+}
+
+/** One page of the user's records, newest first (ties broken by id, which is time-ordered), and the total count. */
+export async function listRecords(db: DbOrTx, q: RecordQuery): Promise<{ rows: RecordRow[]; count: number }> {
+  const rows = await db
+    .select()
+    .from(records)
+    .where(where(q))
+    .orderBy(desc(records.createdAt), desc(records.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  const [total] = await db.select({ n: count() }).from(records).where(where(q));
+  return { rows, count: Number(total?.n ?? 0) };
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run ledger:verify`: checks the ledger's invariants (DESIGN 4) on the configured database —
+ * `DATABASE_URL`, or the PGlite database in `DATA_DIR` (stop the server first: PGlite allows one
+ * process) — prints the counts it checked and exits 1 on any violation (2 when it cannot run).
+ */
+import { minorToPoints } from '@coffer/contract';
+import { openDatabase } from '../db/client';
+import { ConfigError, loadConfig } from '../env';
+import { verifyLedger } from '../modules/ledger/ledger.verify';
+
+function describeTarget(url: string | undefined, dataDir: string): string {
+  if (!url) return `PGlite in ${dataDir}/db`;
+  if (url === 'memory://') return 'PGlite in memory';
+  try {
+    const u = new URL(url);
+    return `PostgreSQL ${u.host}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+  const database = await openDatabase(config.DATABASE_URL, config.dataDir);
+  try {
+    console.log(`ledger:verify on ${describeTarget(config.DATABASE_URL, config.dataDir)}`);
+    const report = await verifyLedger(database.db);
+    const c = report.counts;
+    console.log(`checked ${c.transactions} transactions, ${c.entries} entries, ${c.userAccounts} user accounts, ${c.platformAccounts} platform accounts`);
+    const platform = Object.entries(report.platformBalances).map(([kind, v]) => `${kind} ${minorToPoints(v)}`);
+    if (platform.length) console.log(`platform balances (points): ${platform.join(', ')}`);
+    if (report.ok) {
+      console.log('OK: every transaction sums to zero, every user balance equals the sum of its entries, no user balance is negative');
+      return 0;
+    }
+    console.error(`FAILED: ${report.violations.length} violation(s)${report.violations.length >= 50 ? ' (first ones listed)' : ''}`);
+    for (const v of report.violations) console.error(`  ${v}`);
+    return 1;
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    console.error(`ledger:verify could not run: ${msg}${/does not exist/.test(msg) ? ' (has the server run its migrations on this database?)' : ''}`);
+    return 2;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(2);
+  },
+);
