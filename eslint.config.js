@@ -1,7 +1,6 @@
 // ESLint flat config: typescript-eslint plus the import boundaries of STYLE.md
 // (bulletproof-react's no-restricted-paths / no-cycle, server's routes -> service -> repository).
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -11,11 +10,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-    plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'import-x/no-cycle': 'off',
     },
   },
   {
