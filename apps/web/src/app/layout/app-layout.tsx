@@ -1,0 +1,36 @@
+/**
+ * The shared layout (SPEC 2): top bar, the page inside an error boundary and a Suspense loading
+ * fallback (pages are lazy), and the footer. When signed in, the user record is refetched on load.
+ */
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { PageLoader } from '../../components/ui/loading-overlay';
+import { useMe } from '../../features/auth/api/get-me';
+import { AppErrorBoundary } from './error-boundary';
+import { Footer } from './footer';
+import { TopBar } from './top-bar';
+
+export function AppLayout() {
+  useMe({ refetchOnMount: true });
+  const location = useLocation();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-brand-600 px-3 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <TopBar />
+      <main id="main" className="flex-1">
+        {/* Keyed by path so that a failed page does not keep its error after navigating away. */}
+        <AppErrorBoundary key={location.pathname}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </AppErrorBoundary>
+      </main>
+      <Footer />
+    </div>
+  );
+}

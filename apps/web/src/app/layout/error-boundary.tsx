@@ -1,0 +1,51 @@
+/**
+ * The error boundary of the shared layout (SPEC 2, SPEC 8): an unhandled render error shows
+ * 'Something went wrong' with 'Try again' (re-renders the page, resetting failed queries) and
+ * 'Refresh page', and toasts 'An unexpected error occurred. Please try again.' once.
+ */
+import { QueryErrorResetBoundary } from '@tanstack/react-query';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import { useRouteError } from 'react-router';
+import { ErrorFallback } from '../../components/ui/error-fallback';
+
+export const UNEXPECTED_ERROR_TOAST = 'An unexpected error occurred. Please try again.';
+
+interface Props {
+  children: ReactNode;
+  onReset?: () => void;
+}
+
+class Boundary extends Component<Props, { error: Error | null }> {
+  override state: { error: Error | null } = { error: null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    toast.error(UNEXPECTED_ERROR_TOAST, { id: 'unexpected-error' });
+    console.error(error, info.componentStack);
+  }
+
+  reset = () => {
+    this.props.onReset?.();
+    this.setState({ error: null });
+  };
+
+  override render() {
+    return this.state.error ? <ErrorFallback onRetry={this.reset} /> : this.props.children;
+  }
+}
+
+/** Catches render errors of its children (the current page). */
+export function AppErrorBoundary({ children }: { children: ReactNode }) {
+  return <QueryErrorResetBoundary>{({ reset }) => <Boundary onReset={reset}>{children}</Boundary>}</QueryErrorResetBoundary>;
+}
+
+/** The router's errorElement (errors outside the page boundary, e.g. a lazy chunk that failed to load). */
+export function RouteErrorScreen() {
+  const error = useRouteError();
+  console.error(error);
+  return <ErrorFallback onRetry={() => window.location.reload()} />;
+}

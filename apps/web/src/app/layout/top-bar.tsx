@@ -1,0 +1,172 @@
+/**
+ * The top bar of SPEC 2. Visitors: Log in, Sign up. Signed in: My Collections, My Purchases,
+ * the balance button and a user menu (Your Profile, Transactions, Sign out). Translucent once
+ * the page has scrolled more than 10 px; a mobile menu repeats the links.
+ */
+import { TOP_BAR_SCROLL_THRESHOLD_PX } from '@coffer/contract';
+import { ChevronDown, LogOut, Menu, Receipt, UserRound, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { buttonVariants } from '../../components/ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
+import { cn } from '../../lib/cn';
+import { useLogout } from '../../features/auth/api/logout';
+import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { BalanceButton } from '../../features/wallet/components/balance-button';
+import { Logo } from './logo';
+import { ThemeToggle } from './theme-toggle';
+import { UserAvatar } from './user-avatar';
+
+const navLink = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'rounded-md px-3 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none',
+    isActive ? 'text-slate-900 dark:text-white' : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white',
+  );
+
+/** True once the window has scrolled more than the threshold. */
+function useScrolled(threshold = TOP_BAR_SCROLL_THRESHOLD_PX) {
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > threshold);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [threshold]);
+  return scrolled;
+}
+
+export function TopBar() {
+  const user = useAuthStore((s) => s.user);
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const scrolled = useScrolled();
+  const logout = useLogout();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setMobileOpen(false), [location.pathname]);
+  const signedIn = isAuthenticated && user !== null;
+
+  return (
+    <header
+      data-scrolled={scrolled || undefined}
+      className={cn(
+        'sticky top-0 z-40 w-full border-b transition-colors duration-200',
+        scrolled
+          ? 'border-slate-200/80 bg-white/75 backdrop-blur-md dark:border-slate-800/80 dark:bg-slate-950/75'
+          : 'border-transparent bg-white dark:bg-slate-950',
+      )}
+    >
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
+        <Logo />
+        <nav aria-label="Main" className="ml-4 hidden items-center gap-1 md:flex">
+          {signedIn ? (
+            <>
+              <NavLink to="/mycollections" className={navLink}>
+                My Collections
+              </NavLink>
+              <NavLink to="/profile/buy" className={navLink}>
+                My Purchases
+              </NavLink>
+            </>
+          ) : null}
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <ThemeToggle />
+          {signedIn ? (
+            <>
+              <BalanceButton userId={user.id} fallbackAvailable={user.asset?.available} className="hidden sm:inline-flex" />
+              <DropdownMenu>
+                <DropdownMenuTrigger
+                  className="hidden items-center gap-1.5 rounded-full p-0.5 pr-2 transition-colors hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none md:flex dark:hover:bg-slate-800"
+                  aria-label="User menu"
+                >
+                  <UserAvatar user={user} />
+                  <ChevronDown className="size-4 text-slate-500" aria-hidden="true" />
+                </DropdownMenuTrigger>
+                <DropdownMenuContent>
+                  <DropdownMenuLabel>
+                    <span className="block truncate text-sm font-medium text-slate-900 dark:text-white">{user.nickname || user.username}</span>
+                    <span className="block truncate">{user.email}</span>
+                  </DropdownMenuLabel>
+                  <DropdownMenuSeparator />
+                  <DropdownMenuItem asChild>
+                    <Link to="/profile">
+                      <UserRound className="size-4" aria-hidden="true" /> Your Profile
+                    </Link>
+                  </DropdownMenuItem>
+                  <DropdownMenuItem asChild>
+                    <Link to="/transactions">
+                      <Receipt className="size-4" aria-hidden="true" /> Transactions
+                    </Link>
+                  </DropdownMenuItem>
+                  <DropdownMenuSeparator />
+                  <DropdownMenuItem onSelect={() => logout.mutate()}>
+                    <LogOut className="size-4" aria-hidden="true" /> Sign out
+                  </DropdownMenuItem>
+                </DropdownMenuContent>
+              </DropdownMenu>
+            </>
+          ) : (
+            <div className="hidden items-center gap-2 md:flex">
+              <Link to="/login" className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+                Log in
+              </Link>
+              <Link to="/register" className={buttonVariants({ size: 'sm' })}>
+                Sign up
+              </Link>
+            </div>
+          )}
+          <button
+            type="button"
+            className="inline-flex size-9 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none md:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+            aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
+            aria-expanded={mobileOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMobileOpen((o) => !o)}
+          >
+            {mobileOpen ? <X className="size-5" /> : <Menu className="size-5" />}
+          </button>
+        </div>
+      </div>
+      {mobileOpen ? (
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-slate-200 bg-white px-4 pt-2 pb-4 md:hidden dark:border-slate-800 dark:bg-slate-950">
+          {signedIn ? (
+            <div className="flex flex-col gap-1">
+              <div className="flex items-center gap-3 px-3 py-3">
+                <UserAvatar user={user} className="size-9" />
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium">{user.nickname || user.username}</p>
+                  <p className="truncate text-xs text-slate-500 dark:text-slate-400">{user.email}</p>
+                </div>
+                <BalanceButton userId={user.id} fallbackAvailable={user.asset?.available} className="ml-auto" />
+              </div>
+              <NavLink to="/mycollections" className={navLink}>
+                My Collections
+              </NavLink>
+              <NavLink to="/profile/buy" className={navLink}>
+                My Purchases
+              </NavLink>
+              <NavLink to="/profile" end className={navLink}>
+                Your Profile
+              </NavLink>
+              <NavLink to="/transactions" className={navLink}>
+                Transactions
+              </NavLink>
+              <button type="button" onClick={() => logout.mutate()} className={cn(navLink({ isActive: false }), 'text-left')}>
+                Sign out
+              </button>
+            </div>
+          ) : (
+            <div className="flex flex-col gap-2 pt-2">
+              <Link to="/login" className={buttonVariants({ variant: 'outline' })}>
+                Log in
+              </Link>
+              <Link to="/register" className={buttonVariants()}>
+                Sign up
+              </Link>
+            </div>
+          )}
+        </nav>
+      ) : null}
+    </header>
+  );
+}

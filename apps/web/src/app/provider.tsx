@@ -1,0 +1,54 @@
+/**
+ * The app's providers: TanStack Query (SPEC 9 default cache), the toasts (top right, 4000 ms,
+ * SPEC 9) and the router. Installs the session-expiry handler of SPEC 4.
+ */
+import { TOAST_DURATION_MS } from '@coffer/contract';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Toaster } from 'react-hot-toast';
+import { RouterProvider } from 'react-router';
+import { setSessionExpiredHandler } from '../lib/api-client';
+import { clearSessionQueries, createQueryClient } from '../lib/query-client';
+import { useAuthStore } from '../features/auth/stores/auth-store';
+import { createAppRouter } from './router';
+
+type AppRouter = ReturnType<typeof createAppRouter>;
+
+/**
+ * SPEC 4 session expiry: set sessionExpired and clear user and token, remove cached auth,
+ * collections, resources and transactions data, go to / with history replaced, clear the flag.
+ */
+export function installSessionExpiry(queryClient: QueryClient, navigate: (to: string, opts: { replace: boolean }) => unknown): void {
+  setSessionExpiredHandler(() => {
+    useAuthStore.getState().expire();
+    clearSessionQueries(queryClient);
+    void Promise.resolve(navigate('/', { replace: true })).finally(() => useAuthStore.getState().clearSessionExpired());
+  });
+}
+
+export function AppToaster() {
+  return (
+    <Toaster
+      position="top-right"
+      toastOptions={{
+        duration: TOAST_DURATION_MS,
+        className: '!rounded-xl !text-sm dark:!bg-slate-800 dark:!text-slate-100',
+      }}
+    />
+  );
+}
+
+export function AppProvider({ queryClient: givenClient, router: givenRouter }: { queryClient?: QueryClient; router?: AppRouter }) {
+  const [queryClient] = useState(() => givenClient ?? createQueryClient());
+  const [router] = useState(() => {
+    const router = givenRouter ?? createAppRouter();
+    installSessionExpiry(queryClient, (to, opts) => router.navigate(to, opts));
+    return router;
+  });
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <AppToaster />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The route table of SPEC 2. Every page is lazy (React.lazy, resolved inside the layout's
+ * Suspense fallback) and renders inside the one shared layout with its error boundary.
+ * Guarded routes sit under {@link RequireAuth}.
+ */
+import { lazy } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { RequireAuth } from '../features/auth/components/require-auth';
+import { AppLayout } from './layout/app-layout';
+import { RouteErrorScreen } from './layout/error-boundary';
+
+const Home = lazy(() => import('./routes/home'));
+const Resource = lazy(() => import('./routes/resource'));
+const Collection = lazy(() => import('./routes/collection'));
+const Terms = lazy(() => import('./routes/terms'));
+const Privacy = lazy(() => import('./routes/privacy'));
+const Login = lazy(() => import('./routes/auth/login'));
+const Register = lazy(() => import('./routes/auth/register'));
+const ForgotPassword = lazy(() => import('./routes/auth/forgot-password'));
+const Upload = lazy(() => import('./routes/upload'));
+const MyCollections = lazy(() => import('./routes/my-collections'));
+const ProfileLayout = lazy(() => import('./routes/profile/profile-layout'));
+const ProfileOverview = lazy(() => import('./routes/profile/overview'));
+const ProfileSelling = lazy(() => import('./routes/profile/selling'));
+const ProfileBuy = lazy(() => import('./routes/profile/buy'));
+const Transactions = lazy(() => import('./routes/transactions'));
+const NotFound = lazy(() => import('./routes/not-found'));
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteErrorScreen />,
+    children: [
+      { index: true, element: <Home /> },
+      { path: 'resource/:id', element: <Resource /> },
+      { path: 'collection/:id', element: <Collection /> },
+      { path: 'terms', element: <Terms /> },
+      { path: 'privacy', element: <Privacy /> },
+      { path: 'login', element: <Login /> },
+      { path: 'register', element: <Register /> },
+      { path: 'forgot-password', element: <ForgotPassword /> },
+      {
+        element: (
+          <RequireAuth>
+            <Outlet />
+          </RequireAuth>
+        ),
+        children: [
+          { path: 'upload', element: <Upload /> },
+          { path: 'mycollections', element: <MyCollections /> },
+          {
+            path: 'profile/:id?',
+            element: <ProfileLayout />,
+            children: [
+              { index: true, element: <ProfileOverview /> },
+              { path: 'selling', element: <ProfileSelling /> },
+              { path: 'buy', element: <ProfileBuy /> },
+            ],
+          },
+          { path: 'transactions', element: <Transactions /> },
+        ],
+      },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,39 @@
+/**
+ * Status badge with the colours of STYLE.md, one meaning each everywhere: Created slate, Draft
+ * amber, Published green, Archived zinc, Deleted red; Pending/Processing amber,
+ * Success/Completed green, Failure/Failed red, Refunded blue.
+ */
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+export type BadgeTone = 'slate' | 'amber' | 'green' | 'zinc' | 'red' | 'blue' | 'brand';
+
+const tones: Record<BadgeTone, string> = {
+  slate: 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-300',
+  amber: 'bg-amber-50 text-amber-800 ring-amber-600/25 dark:bg-amber-500/15 dark:text-amber-300',
+  green: 'bg-emerald-50 text-emerald-800 ring-emerald-600/25 dark:bg-emerald-500/15 dark:text-emerald-300',
+  zinc: 'bg-zinc-100 text-zinc-700 ring-zinc-500/25 dark:bg-zinc-700/40 dark:text-zinc-300',
+  red: 'bg-red-50 text-red-800 ring-red-600/25 dark:bg-red-500/15 dark:text-red-300',
+  blue: 'bg-blue-50 text-blue-800 ring-blue-600/25 dark:bg-blue-500/15 dark:text-blue-300',
+  brand: 'bg-brand-50 text-brand-700 ring-brand-600/25 dark:bg-brand-500/15 dark:text-brand-300',
+};
+
+/** The tone of a status word or wire value (collection, record, deposit or withdraw status). */
+export function statusTone(status: string | null | undefined): BadgeTone {
+  const s = (status ?? '').toLowerCase();
+  if (/(success|completed|published|paid|confirmed)/.test(s)) return 'green';
+  if (/(failure|failed|deleted|expired)/.test(s)) return 'red';
+  if (/refunded/.test(s)) return 'blue';
+  if (/(pending|processing|draft)/.test(s)) return 'amber';
+  if (/archived/.test(s)) return 'zinc';
+  return 'slate';
+}
+
+export function Badge({ tone = 'slate', className, children, icon }: { tone?: BadgeTone; className?: string; children: ReactNode; icon?: ReactNode }) {
+  return (
+    <span className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', tones[tone], className)}>
+      {icon}
+      {children}
+    </span>
+  );
+}

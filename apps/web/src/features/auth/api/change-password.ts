@@ -1,0 +1,28 @@
+/**
+ * Password change (POST /api/uc/v1/account/password/change, body {password_old, password_new}
+ * as MD5 digests). The server revokes every session and answers a fresh access_token, which
+ * replaces the stored one.
+ */
+import type { AccessTokenData } from '@coffer/contract';
+import { useMutation } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { apiPost, toastError, ucPath } from '../../../lib/api-client';
+import { hashPassword } from '../../../lib/md5';
+import { useAuthStore } from '../stores/auth-store';
+
+export async function changePassword(input: { current: string; next: string }): Promise<AccessTokenData> {
+  const [password_old, password_new] = await Promise.all([hashPassword(input.current), hashPassword(input.next)]);
+  return apiPost<AccessTokenData>(ucPath('/password/change'), { password_old, password_new });
+}
+
+export function useChangePassword({ onSuccess }: { onSuccess?: () => void } = {}) {
+  return useMutation({
+    mutationFn: changePassword,
+    onSuccess: (data) => {
+      if (data?.access_token) useAuthStore.getState().setToken(data.access_token);
+      toast.success('Password changed successfully');
+      onSuccess?.();
+    },
+    onError: (err) => toastError(err, 'Failed to change password'),
+  });
+}

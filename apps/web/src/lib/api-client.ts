@@ -1,0 +1,198 @@
+/**
+ * The API client of SPEC 7/8: every call is POST with a JSON body and the access token in the
+ * Authorization header; success iff the envelope's `code` is 10000 (then `data` is returned).
+ *
+ * Failures throw {@link ApiError} with the envelope's code/msg/reason and the HTTP status, and a
+ * `message` chosen by SPEC 8's rules. Session expiry (SPEC 4: a body with reason UNAUTHORIZED on
+ * a request that carried a token) is handled once per request: the message is shown at most once
+ * per 5 s, then the handler installed with {@link setSessionExpiredHandler} clears the session.
+ */
+import { ErrorReason, SESSION_EXPIRED_SUPPRESS_MS, SUCCESS_CODE } from '@coffer/contract';
+import toast from 'react-hot-toast';
+import { getAccessToken } from './storage';
+
+/** SPEC 8, session and generic. */
+export const ErrorMessages = {
+  sessionExpired: 'Your session has expired. Please log in again.',
+  recordMissing: 'User record does not exist. Please log in again.',
+  business: 'A business logic error occurred. Please try again later.',
+  forbidden: 'You do not have permission to perform this action.',
+  notFound: 'The requested resource was not found.',
+  server: 'Server error. Please try again later.',
+  unexpected: 'An unexpected error occurred.',
+} as const;
+
+/** A failed call: the envelope's `code`, `msg` and `reason` plus the HTTP `status` (0 when no answer arrived). */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly msg: string;
+  readonly reason: string | undefined;
+  readonly status: number;
+  readonly data: unknown;
+  /** True when this failure ended the session (the expiry message has been handled already). */
+  readonly sessionExpired: boolean;
+
+  constructor(init: { message: string; code: number; msg: string; reason?: string; status: number; data?: unknown; sessionExpired?: boolean }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.code = init.code;
+    this.msg = init.msg;
+    this.reason = init.reason;
+    this.status = init.status;
+    this.data = init.data;
+    this.sessionExpired = init.sessionExpired ?? false;
+  }
+}
+
+/**
+ * The message SPEC 8 gives for a failed answer.
+ * 403 and 5xx always read as the permission and server texts; 404 uses the server's msg when it
+ * sent one (Coffer answers NOT_FOUND envelopes with a specific msg) else the generic text; any
+ * other failure shows the server msg, else the business-error text.
+ */
+export function messageForFailure(status: number, msg: string | undefined, isEnvelope: boolean): string {
+  if (status === 403) return ErrorMessages.forbidden;
+  if (status >= 500) return ErrorMessages.server;
+  if (status === 404) return msg || ErrorMessages.notFound;
+  if (msg) return msg;
+  if (isEnvelope) return ErrorMessages.business;
+  return ErrorMessages.unexpected;
+}
+
+type SessionExpiredHandler = () => void;
+let sessionExpiredHandler: SessionExpiredHandler | null = null;
+let lastExpiryMessageAt = Number.NEGATIVE_INFINITY;
+
+/** Installs what happens on session expiry (the app clears auth and cached data, then goes to /). */
+export function setSessionExpiredHandler(handler: SessionExpiredHandler | null): void {
+  sessionExpiredHandler = handler;
+}
+
+/** Forgets when the expiry message was last shown (tests). */
+export function resetSessionExpiryThrottle(): void {
+  lastExpiryMessageAt = Number.NEGATIVE_INFINITY;
+}
+
+/**
+ * Ends the session: shows the expiry message unless it was shown less than 5 s ago (SPEC 9), then
+ * runs the installed handler. Also used by the current-user query for 'Record does not exist'.
+ */
+export function expireSession(message: string = ErrorMessages.sessionExpired): void {
+  const now = Date.now();
+  if (now - lastExpiryMessageAt >= SESSION_EXPIRED_SUPPRESS_MS) {
+    lastExpiryMessageAt = now;
+    toast.error(message, { id: 'session-expired' });
+  }
+  sessionExpiredHandler?.();
+}
+
+let baseUrl = '';
+
+/** Sets the origin calls go to ('' = the page's own origin). */
+export function setApiBaseUrl(url: string): void {
+  baseUrl = url.replace(/\/$/, '');
+}
+
+function resolveUrl(path: string): string {
+  if (baseUrl) return `${baseUrl}${path}`;
+  if (typeof window !== 'undefined' && window.location?.origin && window.location.origin !== 'null') {
+    return `${window.location.origin}${path}`;
+  }
+  return path;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Overrides the stored token (e.g. right after login, before the store has it). */
+  token?: string | null;
+  /** Do not treat UNAUTHORIZED as session expiry (logout: the session is ending anyway). */
+  skipSessionExpiry?: boolean;
+}
+
+interface EnvelopeLike {
+  code: number;
+  msg?: string;
+  data?: unknown;
+  reason?: string;
+}
+
+function isEnvelope(value: unknown): value is EnvelopeLike {
+  return typeof value === 'object' && value !== null && typeof (value as EnvelopeLike).code === 'number';
+}
+
+/**
+ * POSTs `body` as JSON to `path` and returns the envelope's `data`.
+ * @param path an absolute API path, e.g. ucPath('/get/me') or slPath('/my/collections')
+ * @throws ApiError on a non-10000 code, a non-2xx status without envelope, a non-JSON answer or a network failure
+ */
+export async function apiPost<T>(path: string, body: unknown = {}, options: RequestOptions = {}): Promise<T> {
+  const token = options.token !== undefined ? options.token : getAccessToken();
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(resolveUrl(path), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body ?? {}),
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    const message = err instanceof Error && err.message ? err.message : ErrorMessages.unexpected;
+    throw new ApiError({ message, code: 0, msg: '', status: 0 });
+  }
+
+  let payload: unknown = null;
+  try {
+    payload = await response.json();
+  } catch {
+    payload = null;
+  }
+
+  if (isEnvelope(payload) && payload.code === SUCCESS_CODE && response.ok) {
+    return payload.data as T;
+  }
+
+  const envelope = isEnvelope(payload) ? payload : null;
+  const reason = envelope?.reason;
+  // SPEC 4: a body with reason UNAUTHORIZED counts as expiry, handled once per request. A request
+  // without a token was never signed in, so its UNAUTHORIZED is not an expiry.
+  const expired = !options.skipSessionExpiry && Boolean(token) && (reason === ErrorReason.UNAUTHORIZED || (!envelope && response.status === 401));
+  if (expired) expireSession();
+
+  throw new ApiError({
+    message: expired ? ErrorMessages.sessionExpired : messageForFailure(response.status, envelope?.msg, Boolean(envelope)),
+    code: envelope?.code ?? response.status,
+    msg: envelope?.msg ?? '',
+    reason,
+    status: response.status,
+    data: envelope?.data,
+    sessionExpired: expired,
+  });
+}
+
+/** An account call's path: `/api/uc/v1/account<p>` (SPEC 7). */
+export const ucPath = (p: string): string => `/api/uc/v1/account${p}`;
+/** A collection or file call's path: `/sl/v1<p>` (SPEC 7). */
+export const slPath = (p: string): string => `/sl/v1${p}`;
+
+/**
+ * The text to show for a failed call or action: the error's message (already mapped by SPEC 8's
+ * rules for ApiError), else `fallback` (e.g. 'Failed to login').
+ */
+export function getErrorMessage(error: unknown, fallback: string = ErrorMessages.unexpected): string {
+  if (error instanceof ApiError) return error.message || fallback;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+/**
+ * Shows a failure toast unless the failure already ended the session (whose message the client
+ * showed, throttled).
+ */
+export function toastError(error: unknown, fallback?: string): void {
+  if (error instanceof ApiError && error.sessionExpired) return;
+  toast.error(getErrorMessage(error, fallback));
+}

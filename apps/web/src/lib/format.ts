@@ -1,0 +1,83 @@
+/**
+ * Display formatting of SPEC 3 ("Formats") and SPEC 9 ("Timestamps", "File size base").
+ *
+ * Date inputs may be a number, a digit string or a date string. Numbers and digit strings above
+ * 1e12 are milliseconds, otherwise seconds. Anything that does not give a valid date formats as ''.
+ */
+import { FILE_SIZE_BASE, MS_TIMESTAMP_THRESHOLD, roundHalfUp } from '@coffer/contract';
+import { format, formatDistanceToNow } from 'date-fns';
+
+export type DateInput = number | string | Date | null | undefined;
+
+/**
+ * Turns a timestamp or date string into a Date.
+ * @returns null when the input is missing or not a valid date
+ */
+export function toDate(value: DateInput): Date | null {
+  if (value === null || value === undefined) return null;
+  let date: Date;
+  if (value instanceof Date) {
+    date = new Date(value.getTime());
+  } else if (typeof value === 'number' || /^\s*\d+(\.\d+)?\s*$/.test(value)) {
+    const n = typeof value === 'number' ? value : Number(value);
+    if (!Number.isFinite(n)) return null;
+    date = new Date(n > MS_TIMESTAMP_THRESHOLD ? n : n * 1000);
+  } else {
+    if (value.trim() === '') return null;
+    date = new Date(value);
+  }
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function safeFormat(value: DateInput, pattern: string): string {
+  const date = toDate(value);
+  return date ? format(date, pattern) : '';
+}
+
+/** 'MMM dd, yyyy', e.g. 'Mar 05, 2026'; '' when invalid. */
+export const formatDate = (value: DateInput): string => safeFormat(value, 'MMM dd, yyyy');
+
+/** 'MMM dd, yyyy HH:mm', e.g. 'Mar 05, 2026 14:07'; '' when invalid. */
+export const formatDateTime = (value: DateInput): string => safeFormat(value, 'MMM dd, yyyy HH:mm');
+
+/** 'MM/dd/yyyy' (transaction rows, SPEC 2 balance modal); '' when invalid. */
+export const formatShortDate = (value: DateInput): string => safeFormat(value, 'MM/dd/yyyy');
+
+/** Relative time, e.g. '3 minutes ago' or 'in 2 days'; '' when invalid. */
+export function formatRelative(value: DateInput, now: Date = new Date()): string {
+  const date = toDate(value);
+  if (!date) return '';
+  // formatDistanceToNow has no `now` option; shift by the difference so tests can fix the clock.
+  const shift = Date.now() - now.getTime();
+  return formatDistanceToNow(new Date(date.getTime() + shift), { addSuffix: true });
+}
+
+const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/**
+ * File size with base 1024 and up to 2 decimals (trailing zeros dropped): 1536 -> '1.5 KB'.
+ * @returns '0 Bytes' for 0; 'Invalid file size' for negative, non-finite or non-numeric input
+ */
+export function formatFileSize(bytes: number | string | null | undefined): string {
+  const n = typeof bytes === 'string' && bytes.trim() !== '' ? Number(bytes) : bytes;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return 'Invalid file size';
+  if (n === 0) return '0 Bytes';
+  const i = Math.min(SIZE_UNITS.length - 1, Math.max(0, Math.floor(Math.log(n) / Math.log(FILE_SIZE_BASE))));
+  const value = n / FILE_SIZE_BASE ** i;
+  return `${parseFloat(value.toFixed(2))} ${SIZE_UNITS[i]}`;
+}
+
+/**
+ * Points (P-coin) for display with 2 decimals (SPEC 9 "Decimals"): '1234.5' -> '1,234.50'.
+ * Works on decimal strings (no float maths); a bad value shows as '0.00'.
+ */
+export function formatPoints(value: string | number | null | undefined): string {
+  try {
+    const fixed = roundHalfUp(value === null || value === undefined || value === '' ? '0' : value, 2);
+    const [whole = '0', frac = '00'] = fixed.replace('-', '').split('.');
+    const sign = fixed.startsWith('-') ? '-' : '';
+    return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+  } catch {
+    return '0.00';
+  }
+}
