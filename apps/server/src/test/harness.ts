@@ -25,21 +25,24 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the app on a fresh temp data dir. `env` overrides configuration variables. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Builds the app on a fresh temp data dir. `env` overrides configuration variables.
+ * `options.logStream` turns the app's real logger on (level LOG_LEVEL, default `info` then) writing to that stream.
+ */
+export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: process.env.DATABASE_URL || 'memory://',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.logStream ? 'info' : 'silent',
     WORKERS: 'false',
     SERVE_WEB: 'false',
     PUBLIC_URL: 'http://127.0.0.1:8080',
     ...env,
   });
   const clock = new ManualClock(Date.now());
-  const app = await buildApp({ config, clock, logger: false });
+  const app = await buildApp({ config, clock, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.ready();
   return {
     app,
@@ -101,4 +104,21 @@ export async function fund(t: TestApp, userId: string, points: string, key = `te
       { account: { userId, kind: 'available' }, amount: minor },
     ],
   });
+}
+
+/**
+ * The newest password-reset code mailed to `email` through the outbox provider (waits for mails
+ * in flight), or null when none was mailed.
+ */
+export async function lastResetCode(t: TestApp, email: string): Promise<string | null> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  await t.app.ctx.services.accounts.mailSettled();
+  const dir = path.join(t.dataDir, 'outbox');
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort().reverse();
+  for (const file of files) {
+    const raw = await readFile(path.join(dir, file), 'utf8');
+    if (!new RegExp(`^To: ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\r?$`, 'mi').test(raw)) continue;
+    return /reset code is (\d{6})/.exec(raw)?.[1] ?? null;
+  }
+  return null;
 }

@@ -1,9 +1,10 @@
 /** Users and sessions in the database. Only the account service calls this. */
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { sessions, users } from '../../db/schema/index';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client';
+import { resetCodes, sessions, users } from '../../db/schema/index';
 
 export type UserRow = typeof users.$inferSelect;
+export type ResetCodeRow = typeof resetCodes.$inferSelect;
 
 export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
@@ -60,4 +61,29 @@ export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): P
 
 export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
   await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/** Marks every unused reset code of the user as used (a new code replaces them). */
+export async function retireResetCodes(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await db.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.userId, userId), isNull(resetCodes.usedAt)));
+}
+
+export async function insertResetCode(db: DbOrTx, row: typeof resetCodes.$inferInsert): Promise<void> {
+  await db.insert(resetCodes).values(row);
+}
+
+/** The user's newest unused reset code, locked for the rest of the transaction (tries are counted under the lock). */
+export async function lockLatestResetCode(tx: Tx, userId: string): Promise<ResetCodeRow | null> {
+  const [row] = await tx
+    .select()
+    .from(resetCodes)
+    .where(and(eq(resetCodes.userId, userId), isNull(resetCodes.usedAt)))
+    .orderBy(desc(resetCodes.createdAt), desc(resetCodes.id))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+export async function updateResetCode(db: DbOrTx, id: string, patch: { tries?: number; usedAt?: Date }): Promise<void> {
+  await db.update(resetCodes).set(patch).where(eq(resetCodes.id, id));
 }

@@ -14,18 +14,31 @@ import {
   LogoutRequestSchema,
   PasswordChangeDataSchema,
   PasswordChangeRequestSchema,
+  PasswordForgetDataSchema,
+  PasswordForgetRequestSchema,
   ProfileDataSchema,
   ProfileRequestSchema,
   RegisterDataSchema,
   RegisterRequestSchema,
+  SendMailDataSchema,
+  SendMailRequestSchema,
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute, ucPath } from '../../lib/route';
+import { bodyLimiter } from '../../plugins/rate-limit';
+import { ACCOUNT_RATE_LIMITS as LIMITS, perIp } from './account.limits';
 import type { AccountService } from './account.service';
 
 const tags = ['account'];
 
+/** The lower-cased `field` of the (validated) body: the account a per-account limit counts. */
+const bodyKey = (field: string) => (req: { body: unknown }) => String((req.body as Record<string, unknown>)[field] ?? '').toLowerCase();
+
 export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
+  const loginPerAccount = bodyLimiter(app, { ...LIMITS.login.perAccount, key: bodyKey('account') });
+  const sendMailPerAccount = bodyLimiter(app, { ...LIMITS.sendMail.perAccount, key: bodyKey('email') });
+  const forgetPerAccount = bodyLimiter(app, { ...LIMITS.passwordForget.perAccount, key: bodyKey('email') });
+
   defineRoute(
     app,
     { path: ucPath('/register'), body: RegisterRequestSchema, data: RegisterDataSchema, tags, summary: 'Create an account and sign in' },
@@ -33,8 +46,48 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
   );
   defineRoute(
     app,
-    { path: ucPath('/login'), body: LoginRequestSchema, data: LoginDataSchema, tags, summary: 'Sign in with username or email' },
-    ({ body }) => accounts.login(body),
+    {
+      path: ucPath('/login'),
+      body: LoginRequestSchema,
+      data: LoginDataSchema,
+      rateLimit: perIp(LIMITS.login.perIp),
+      tags,
+      summary: 'Sign in with username or email',
+    },
+    async ({ body, req, reply }) => {
+      await loginPerAccount(req, reply);
+      return accounts.login(body);
+    },
+  );
+  defineRoute(
+    app,
+    {
+      path: ucPath('/send_mail'),
+      body: SendMailRequestSchema,
+      data: SendMailDataSchema,
+      rateLimit: perIp(LIMITS.sendMail.perIp),
+      tags,
+      summary: 'Mail a password reset code (answers {} whether or not the email is registered)',
+    },
+    async ({ body, req, reply }) => {
+      await sendMailPerAccount(req, reply);
+      return accounts.sendResetCode(body.email);
+    },
+  );
+  defineRoute(
+    app,
+    {
+      path: ucPath('/password/forget'),
+      body: PasswordForgetRequestSchema,
+      data: PasswordForgetDataSchema,
+      rateLimit: perIp(LIMITS.passwordForget.perIp),
+      tags,
+      summary: 'Set a new password with a mailed reset code (revokes every session)',
+    },
+    async ({ body, req, reply }) => {
+      await forgetPerAccount(req, reply);
+      return accounts.resetPassword(body);
+    },
   );
   defineRoute(
     app,

@@ -4,14 +4,17 @@
  * Passwords arrive as lower-case MD5 hex digests (validated by the contract) and are stored as
  * argon2id. Sessions are opaque tokens stored hashed, expiring after `SESSION_TTL_HOURS`.
  */
-import { minorToPoints, type PublicUser, type User } from '@coffer/contract';
+import { minorToPoints, RESET_CODE_MAX_TRIES, RESET_CODE_TTL_SECONDS, type PublicUser, type User } from '@coffer/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { LedgerService } from '../ledger/ledger.service';
+import type { MailProvider } from '../../providers/mail/index';
 import * as repo from './account.repository';
 import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
+import { hashResetCode, newResetCode, resetCodeMatches } from './reset-codes';
 import { hashToken, newToken } from './tokens';
 
 /** A check run before an account is deleted; returns a refusal message or null. */
@@ -26,6 +29,26 @@ export interface AccountDeps {
   sessionTtlHours: number;
   /** Resolves a stored avatar value to the URL clients load (storage decides); identity by default. */
   avatarUrl?: (stored: string) => string;
+  /** Sends the reset-code mails (DESIGN 2: outbox or SMTP). */
+  mail: MailProvider;
+  /** Reports mails sent or failed. It is never given a code, token or password digest. */
+  log?: Pick<FastifyBaseLogger, 'info' | 'error'>;
+}
+
+/** The one answer to every failed reset (unknown email, no code, wrong, expired, used up): no account enumeration. */
+export const RESET_CODE_INVALID = 'Invalid or expired code';
+
+/** The reset mail (DESIGN 3). `code` is the clear code; this text goes only to the mail provider. */
+export function resetMail(code: string): { subject: string; text: string } {
+  return {
+    subject: 'Your Coffer password reset code',
+    text: [
+      `Your Coffer password reset code is ${code}.`,
+      '',
+      `It expires in ${RESET_CODE_TTL_SECONDS / 60} minutes and can be tried ${RESET_CODE_MAX_TRIES} times.`,
+      'If you did not ask to reset your password, ignore this mail: your password stays as it is.',
+    ].join('\n'),
+  };
 }
 
 const PG_UNIQUE_VIOLATION = '23505';
@@ -44,6 +67,9 @@ export function createAccountService(deps: AccountDeps) {
   const deletionGuards: DeletionGuard[] = [];
   const deletionHooks: DeletionHook[] = [];
   const avatarUrl = deps.avatarUrl ?? ((s: string) => s);
+  const log = deps.log ?? { info: () => undefined, error: () => undefined };
+  /** Reset mails being delivered (they leave after the answer, see `sendResetCode`). */
+  const pendingMail = new Set<Promise<void>>();
 
   async function issueSession(userId: string, tx?: Tx): Promise<string> {
     const token = newToken();
@@ -209,6 +235,73 @@ export function createAccountService(deps: AccountDeps) {
     /** A live user by email (reset flow), or null. */
     findByEmail(email: string) {
       return repo.findLiveUserByEmail(db, email);
+    },
+
+    /**
+     * `send_mail {email, type: 'reset_password'}` (DESIGN 3 and 8): when `email` belongs to a live
+     * user, retires the user's earlier codes, stores a new 6-digit code (hashed, valid
+     * RESET_CODE_TTL_SECONDS = 600 s, RESET_CODE_MAX_TRIES = 5 tries) and mails it.
+     *
+     * Answers `{}` in every case, and the mail leaves after the answer: an unknown email, a known
+     * one and a failing mail server look the same to the caller (no account enumeration). A failed
+     * delivery is logged; {@link mailSettled} waits for deliveries in flight.
+     */
+    async sendResetCode(email: string): Promise<Record<string, never>> {
+      const user = await repo.findLiveUserByEmail(db, email);
+      if (!user) return {};
+      const code = newResetCode();
+      const id = newId();
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        await repo.retireResetCodes(tx, user.id, new Date(now));
+        await repo.insertResetCode(tx, {
+          id,
+          userId: user.id,
+          codeHash: hashResetCode(id, code),
+          createdAt: new Date(now),
+          expiresAt: new Date(now + RESET_CODE_TTL_SECONDS * 1000),
+        });
+      });
+      const delivery = deps.mail.send({ to: user.email, ...resetMail(code) }).then(
+        (sent) => log.info({ userId: user.id, mail: sent.location }, 'reset code mailed'),
+        (err: unknown) => log.error({ userId: user.id, err }, 'reset code mail failed'),
+      );
+      pendingMail.add(delivery);
+      void delivery.finally(() => pendingMail.delete(delivery));
+      return {};
+    },
+
+    /** Resolves once every reset mail accepted so far has been delivered or has failed. */
+    async mailSettled(): Promise<void> {
+      await Promise.all([...pendingMail]);
+    },
+
+    /**
+     * `password/forget {email, code, password}` (DESIGN 3 and 8): checks the user's newest code and,
+     * when it matches, sets the new password digest, marks the code used (single use) and revokes
+     * every session. A wrong code counts a try; a code is dead after RESET_CODE_MAX_TRIES tries or
+     * RESET_CODE_TTL_SECONDS. Tries are counted under a row lock, so parallel guesses cannot
+     * exceed the limit.
+     * @returns `{}`
+     * @throws AppError INVALID_CREDENTIALS with {@link RESET_CODE_INVALID} for any failure
+     */
+    async resetPassword(input: { email: string; code: string; password: string }): Promise<Record<string, never>> {
+      const user = await repo.findLiveUserByEmail(db, input.email);
+      const now = clock.now();
+      const outcome = await db.transaction(async (tx) => {
+        if (!user) return 'invalid';
+        const row = await repo.lockLatestResetCode(tx, user.id);
+        if (!row || row.expiresAt.getTime() <= now || row.tries >= RESET_CODE_MAX_TRIES) return 'invalid';
+        if (!resetCodeMatches(row.id, input.code, row.codeHash)) {
+          await repo.updateResetCode(tx, row.id, { tries: row.tries + 1 });
+          return 'invalid';
+        }
+        await repo.updateResetCode(tx, row.id, { tries: row.tries + 1, usedAt: new Date(now) });
+        await this.setPassword(user.id, input.password, tx);
+        return 'reset';
+      });
+      if (outcome !== 'reset') throw errors.invalidCredentials(RESET_CODE_INVALID);
+      return {};
     },
 
     /**

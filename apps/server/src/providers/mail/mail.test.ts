@@ -1,0 +1,100 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailProvider, createOutboxMail, createSmtpMail } from './index';
+import { outboxStamp } from './outbox';
+
+const FROM = 'Coffer <no-reply@coffer.local>';
+const message = { to: 'ada@example.com', subject: 'Your Coffer password reset code', text: 'Your code is 123456.\nIt expires in 10 minutes.' };
+
+describe('outbox', () => {
+  it('writes one RFC 5322 message per mail as <time>-<id>.eml', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-mail-')), 'outbox');
+    const at = Date.UTC(2026, 10, 22, 10, 35, 3, 123);
+    const mail = createOutboxMail({ dir, from: FROM, now: () => at });
+    const sent = await mail.send(message);
+
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^20261122T103503123Z-[0-9a-f-]{36}\.eml$/);
+    expect(sent.location).toBe(path.join(dir, files[0]!));
+    expect(statSync(sent.location).mode & 0o077).toBe(0);
+
+    const raw = readFileSync(sent.location, 'utf8');
+    const [head, body] = raw.split('\r\n\r\n');
+    // Header lines end with CRLF and carry the fields RFC 5322 requires (Date, From) and more.
+    expect(head).not.toMatch(/[^\r]\n/);
+    expect(head).toMatch(/^From: Coffer <no-reply@coffer\.local>$/m);
+    expect(head).toMatch(/^To: ada@example\.com$/m);
+    expect(head).toMatch(/^Subject: Your Coffer password reset code$/m);
+    expect(head).toMatch(/^Date: .+$/m);
+    expect(head).toContain(`Message-ID: ${sent.messageId}`);
+    expect(body).toContain('Your code is 123456.\r\nIt expires in 10 minutes.');
+  });
+
+  it('is the provider chosen when SMTP_URL is unset', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-mail-'));
+    expect(createMailProvider({ dataDir, MAIL_FROM: FROM, SMTP_URL: undefined }).kind).toBe('outbox');
+  });
+
+  it('stamps file names in sortable UTC time', () => {
+    expect(outboxStamp(Date.UTC(2030, 0, 2, 3, 4, 5, 6))).toBe('20300102T030405006Z');
+  });
+});
+
+describe('smtp', () => {
+  const received: { from: string; to: string[]; user?: string; raw: string }[] = [];
+  let server: SMTPServer;
+  let port: number;
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      authOptional: true,
+      logger: false,
+      onAuth(auth, _session, cb) {
+        if (auth.username === 'coffer' && auth.password === 's3cret') return cb(null, { user: auth.username });
+        return cb(new Error('Invalid username or password'));
+      },
+      onData(stream, session, cb) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            user: session.user as string | undefined,
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('delivers through the SMTP server of SMTP_URL with its credentials', async () => {
+    const mail = createMailProvider({ dataDir: tmpdir(), MAIL_FROM: FROM, SMTP_URL: `smtp://coffer:s3cret@127.0.0.1:${port}` });
+    expect(mail.kind).toBe('smtp');
+    const sent = await mail.send(message);
+    await mail.close();
+    expect(sent.location).toBe('smtp');
+    const got = received.find((r) => r.raw.includes(sent.messageId));
+    expect(got).toBeDefined();
+    expect(got).toMatchObject({ from: 'no-reply@coffer.local', to: ['ada@example.com'], user: 'coffer' });
+    expect(got!.raw).toMatch(/^Subject: Your Coffer password reset code\r$/m);
+    expect(got!.raw).toContain('Your code is 123456.');
+  });
+
+  it('fails the send when the server refuses the credentials', async () => {
+    const mail = createSmtpMail({ url: `smtp://coffer:wrong@127.0.0.1:${port}`, from: FROM });
+    await expect(mail.send(message)).rejects.toThrow(/Invalid login|Invalid username/);
+    await mail.close();
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * The SMTP mail provider (DESIGN 2, production): nodemailer over `SMTP_URL`
+ * (`smtp://user:pass@host:587` upgrades with STARTTLS when the server offers it; `smtps://` is TLS
+ * from the start; `?pool=true` keeps a connection pool). One transport per process.
+ */
+import nodemailer from 'nodemailer';
+import type { MailMessage, MailProvider, SentMail } from './index';
+
+export interface SmtpOptions {
+  /** `smtp://` or `smtps://` URL with optional credentials. */
+  url: string;
+  /** The From header. */
+  from: string;
+}
+
+export function createSmtpMail(options: SmtpOptions): MailProvider {
+  const transport = nodemailer.createTransport(options.url);
+  return {
+    kind: 'smtp',
+    async send(message: MailMessage): Promise<SentMail> {
+      const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
+      if (info.rejected.length > 0) throw new Error(`The SMTP server refused the recipient (${info.response})`);
+      return { messageId: info.messageId, location: 'smtp' };
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
