@@ -2,3 +2,4 @@
 export * from './accounts';
 export * from './ledger';
 export * from './collections';
+export * from './payments';
