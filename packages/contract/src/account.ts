@@ -6,13 +6,18 @@ import { AssetSchema, IdSchema } from './common';
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, RESET_CODE_LENGTH } from './constants';
 import { PasswordDigestSchema } from './password';
 
-export const UsernameSchema = z
-  .string({ error: 'Username is required' })
+/** A string field whose missing value reads '<Name> is required' and whose wrong type reads '<Name> must be a string'. */
+function textField(name: string) {
+  return z.string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? `${name} is required` : `${name} must be a string`),
+  });
+}
+
+export const UsernameSchema = textField('Username')
   .trim()
   .regex(/^[A-Za-z0-9_]{3,32}$/, 'Username must be 3-32 letters, digits or underscores');
 
-export const EmailSchema = z
-  .string({ error: 'Email is required' })
+export const EmailSchema = textField('Email')
   .trim()
   .max(254, 'Email is too long')
   .pipe(z.email('Invalid email address'))
@@ -57,7 +62,7 @@ export const RegisterDataSchema = AccessTokenDataSchema;
 
 /** POST /uc/v1/account/login — `account` is a username or an email. */
 export const LoginRequestSchema = z.object({
-  account: z.string({ error: 'Username or email is required' }).trim().min(1, 'Username or email is required').max(254),
+  account: textField('Username or email').trim().min(1, 'Username or email is required').max(254),
   password: PasswordDigestSchema,
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
@@ -82,8 +87,7 @@ export const SendMailDataSchema = z.object({});
 /** POST /uc/v1/account/password/forget */
 export const PasswordForgetRequestSchema = z.object({
   email: EmailSchema,
-  code: z
-    .string({ error: 'Code is required' })
+  code: textField('Code')
     .trim()
     .regex(new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`), `Code must be ${RESET_CODE_LENGTH} digits`),
   password: PasswordDigestSchema,

@@ -56,16 +56,25 @@ export async function findLiveSession(db: DbOrTx, tokenHash: string, now: Date) 
 }
 
 export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): Promise<void> {
-  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
 /** Marks every unused reset code of the user as used (a new code replaces them). */
 export async function retireResetCodes(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  await db.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.userId, userId), isNull(resetCodes.usedAt)));
+  await db
+    .update(resetCodes)
+    .set({ usedAt: now })
+    .where(and(eq(resetCodes.userId, userId), isNull(resetCodes.usedAt)));
 }
 
 export async function insertResetCode(db: DbOrTx, row: typeof resetCodes.$inferInsert): Promise<void> {

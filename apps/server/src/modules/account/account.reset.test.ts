@@ -72,7 +72,10 @@ describe('send_mail', () => {
 
   it('names each invalid field', async () => {
     const call = client();
-    expect((await call(SEND, { email: 'not-an-email', type: 'reset_password' })).body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'Invalid email address' });
+    expect((await call(SEND, { email: 'not-an-email', type: 'reset_password' })).body).toMatchObject({
+      reason: 'VALIDATION_FAILED',
+      msg: 'Invalid email address',
+    });
     expect((await call(SEND, { type: 'reset_password' })).body.msg).toBe('Email is required');
     const badType = await call(SEND, { email: 'a@example.com', type: 'signup' });
     expect(badType.status).toBe(400);
@@ -104,7 +107,9 @@ describe('password/forget', () => {
     for (const token of [user.token, other.body.data.access_token]) {
       expect((await call('/api/uc/v1/account/get/me', {}, token)).body.reason).toBe('UNAUTHORIZED');
     }
-    expect((await call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) })).body.reason).toBe('INVALID_CREDENTIALS');
+    expect((await call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) })).body.reason).toBe(
+      'INVALID_CREDENTIALS',
+    );
     expect((await call('/api/uc/v1/account/login', { account: user.email, password: md5(NEW_PASSWORD) })).body.code).toBe(10000);
   });
 
@@ -114,7 +119,9 @@ describe('password/forget', () => {
     const call = client();
     expect((await call(FORGET, { email: user.email, code, password: md5(NEW_PASSWORD) })).body.code).toBe(10000);
     expect(await call(FORGET, { email: user.email, code, password: md5('Other#1357') })).toMatchObject(INVALID);
-    expect((await call('/api/uc/v1/account/login', { account: user.username, password: md5(NEW_PASSWORD) })).body.code).toBe(10000);
+    expect((await call('/api/uc/v1/account/login', { account: user.username, password: md5(NEW_PASSWORD) })).body.code).toBe(
+      10000,
+    );
   });
 
   it('counts wrong codes: the 5th try may still be right', async () => {
@@ -164,9 +171,14 @@ describe('password/forget', () => {
   it('names each invalid field', async () => {
     const call = client();
     const ok = { email: 'a@example.com', code: '123456', password: md5(NEW_PASSWORD) };
-    expect((await call(FORGET, { ...ok, code: '12345' })).body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'Code must be 6 digits' });
+    expect((await call(FORGET, { ...ok, code: '12345' })).body).toMatchObject({
+      reason: 'VALIDATION_FAILED',
+      msg: 'Code must be 6 digits',
+    });
     expect((await call(FORGET, { ...ok, code: undefined })).body.msg).toBe('Code is required');
-    expect((await call(FORGET, { ...ok, password: NEW_PASSWORD })).body.msg).toBe('Password must be sent as an MD5 hex digest (32 hex characters)');
+    expect((await call(FORGET, { ...ok, password: NEW_PASSWORD })).body.msg).toBe(
+      'Password must be sent as an MD5 hex digest (32 hex characters)',
+    );
     expect((await call(FORGET, { ...ok, email: 'x' })).body.msg).toBe('Invalid email address');
   });
 });

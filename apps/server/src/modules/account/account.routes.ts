@@ -32,7 +32,8 @@ import type { AccountService } from './account.service';
 const tags = ['account'];
 
 /** The lower-cased `field` of the (validated) body: the account a per-account limit counts. */
-const bodyKey = (field: string) => (req: { body: unknown }) => String((req.body as Record<string, unknown>)[field] ?? '').toLowerCase();
+const bodyKey = (field: string) => (req: { body: unknown }) =>
+  String((req.body as Record<string, unknown>)[field] ?? '').toLowerCase();
 
 export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
   const loginPerAccount = bodyLimiter(app, { ...LIMITS.login.perAccount, key: bodyKey('account') });
@@ -41,7 +42,13 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
 
   defineRoute(
     app,
-    { path: ucPath('/register'), body: RegisterRequestSchema, data: RegisterDataSchema, tags, summary: 'Create an account and sign in' },
+    {
+      path: ucPath('/register'),
+      body: RegisterRequestSchema,
+      data: RegisterDataSchema,
+      tags,
+      summary: 'Create an account and sign in',
+    },
     ({ body }) => accounts.register(body),
   );
   defineRoute(
@@ -91,27 +98,62 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
   );
   defineRoute(
     app,
-    { path: ucPath('/logout'), body: LogoutRequestSchema, data: LogoutDataSchema, auth: 'required', tags, summary: 'Revoke the current session' },
+    {
+      path: ucPath('/logout'),
+      body: LogoutRequestSchema,
+      data: LogoutDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Revoke the current session',
+    },
     ({ auth }) => accounts.logout(auth.sessionId),
   );
   defineRoute(
     app,
-    { path: ucPath('/get/me'), body: GetMeRequestSchema, data: GetMeDataSchema, auth: 'required', tags, summary: 'The signed-in user' },
+    {
+      path: ucPath('/get/me'),
+      body: GetMeRequestSchema,
+      data: GetMeDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'The signed-in user',
+    },
     ({ auth }) => accounts.me(auth.userId),
   );
   defineRoute(
     app,
-    { path: ucPath('/assets'), body: AssetsRequestSchema, data: AssetsDataSchema, auth: 'required', tags, summary: 'Available and frozen points' },
+    {
+      path: ucPath('/assets'),
+      body: AssetsRequestSchema,
+      data: AssetsDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Available and frozen points',
+    },
     ({ auth, body }) => accounts.assets(auth.userId, body.user_id),
   );
   defineRoute(
     app,
-    { path: ucPath('/profile'), body: ProfileRequestSchema, data: ProfileDataSchema, auth: 'optional', tags, summary: "A user's public profile" },
+    {
+      path: ucPath('/profile'),
+      body: ProfileRequestSchema,
+      data: ProfileDataSchema,
+      auth: 'optional',
+      tags,
+      summary: "A user's public profile",
+    },
     ({ body }) => accounts.profile(body.user_id),
   );
   defineRoute(
     app,
-    { path: ucPath('/change'), body: AccountChangeRequestSchema, data: AccountChangeDataSchema, auth: 'required', tags, summary: 'Change nickname or avatar' },
+    {
+      path: ucPath('/change'),
+      body: AccountChangeRequestSchema,
+      data: AccountChangeDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Change nickname or avatar',
+    },
     ({ auth, body }) => accounts.change(auth.userId, body),
   );
   defineRoute(
@@ -128,7 +170,14 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
   );
   defineRoute(
     app,
-    { path: ucPath('/delete'), body: AccountDeleteRequestSchema, data: AccountDeleteDataSchema, auth: 'required', tags, summary: 'Delete the account' },
+    {
+      path: ucPath('/delete'),
+      body: AccountDeleteRequestSchema,
+      data: AccountDeleteDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Delete the account',
+    },
     ({ auth, body }) => accounts.deleteAccount(auth.userId, body.password),
   );
 }

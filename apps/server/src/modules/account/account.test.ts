@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, uniq, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -165,5 +167,158 @@ describe('envelope', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/uc/v1/account/login' });
     expect(res.statusCode).toBe(400);
     expect(res.json().reason).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('validation messages', () => {
+  const cases: [string, string, Record<string, unknown>, string, boolean?][] = [
+    ['register', 'a missing username', { email: 'a@example.com', password: md5(PASSWORD) }, 'Username is required'],
+    ['register', 'a username that is not a string', { username: 12, email: 'a@example.com', password: md5(PASSWORD) }, 'Username must be a string'],
+    ['register', 'a missing email', { username: 'abc_1', password: md5(PASSWORD) }, 'Email is required'],
+    ['register', 'a bad email', { username: 'abc_1', email: 'nope', password: md5(PASSWORD) }, 'Invalid email address'],
+    ['register', 'a long email', { username: 'abc_1', email: `${'a'.repeat(250)}@b.co`, password: md5(PASSWORD) }, 'Email is too long'],
+    ['register', 'a missing password', { username: 'abc_1', email: 'a@example.com' }, 'Password is required'],
+    ['register', 'an empty nickname', { username: 'abc_1', email: 'a@example.com', password: md5(PASSWORD), nickname: ' ' }, 'Nickname cannot be empty'],
+    ['register', 'a long nickname', { username: 'abc_1', email: 'a@example.com', password: md5(PASSWORD), nickname: 'n'.repeat(65) }, 'Nickname is too long'],
+    ['login', 'a missing account', { password: md5(PASSWORD) }, 'account: Username or email is required'],
+    ['login', 'a blank account', { account: '  ', password: md5(PASSWORD) }, 'account: Username or email is required'],
+    ['login', 'a missing password', { account: 'someone' }, 'Password is required'],
+    ['login', 'a clear-text password', { account: 'someone', password: PASSWORD }, 'Password must be sent as an MD5 hex digest (32 hex characters)'],
+    ['change', 'an empty nickname', { nickname: '' }, 'Nickname cannot be empty', true],
+    ['change', 'a long avatar', { avatar: 'x'.repeat(513) }, 'Avatar is too long', true],
+    ['assets', 'a missing user_id', {}, 'user_id: An id is required', true],
+    ['assets', 'a malformed user_id', { user_id: "1' or '1'='1" }, 'user_id: Invalid id', true],
+    ['profile', 'a malformed user_id', { user_id: 'abc' }, 'user_id: Invalid id'],
+    ['password/change', 'a missing old password', { password_new: md5('Newer#5678') }, 'password_old: Password is required', true],
+    ['password/change', 'a missing new password', { password_old: md5(PASSWORD) }, 'password_new: Password is required', true],
+    ['delete', 'a missing password', {}, 'Password is required', true],
+  ];
+
+  it.each(cases)('%s refuses %s', async (call, _what, body, msg, signedIn) => {
+    const token = signedIn ? (await createUser(t)).token : undefined;
+    const res = await t.call(`/api/uc/v1/account/${call}`, body, token);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 10001, reason: 'VALIDATION_FAILED', msg });
+  });
+
+  it('refuses a body that is not an object', async () => {
+    for (const body of [[], 'text', 42, null]) {
+      const res = await t.call('/api/uc/v1/account/login', body);
+      expect(res.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'Request body must be a JSON object' });
+    }
+  });
+});
+
+describe('login (more)', () => {
+  it('refuses an unknown account with the same answer as a wrong password', async () => {
+    const res = await t.call('/api/uc/v1/account/login', { account: `nobody_${uniq()}`, password: md5(PASSWORD) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 10003, reason: 'INVALID_CREDENTIALS', msg: 'Incorrect username or password' });
+  });
+
+  it('signs in each time with a new session token', async () => {
+    const user = await createUser(t);
+    const a = await t.call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) });
+    const b = await t.call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) });
+    expect(a.body.data.access_token).not.toBe(b.body.data.access_token);
+    // Logging one out leaves the other signed in.
+    await t.call('/api/uc/v1/account/logout', {}, a.body.data.access_token);
+    expect((await t.call('/api/uc/v1/account/get/me', {}, b.body.data.access_token)).body.code).toBe(10000);
+  });
+});
+
+describe('get/me', () => {
+  it('answers the user of SPEC 3 with its balances as strings', async () => {
+    const user = await createUser(t, { nickname: 'Grace' });
+    await fund(t, user.id, '3.1');
+    const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);
+    expect(res.body).toEqual({
+      code: 10000,
+      msg: 'success',
+      data: {
+        id: user.id,
+        username: user.username,
+        nickname: 'Grace',
+        email: user.email,
+        avatar: '',
+        asset: { available: '3.10', freeze: '0.00' },
+        created_at: expect.any(Number),
+      },
+    });
+  });
+
+  it('answers UNAUTHORIZED for an expired token, even one second late', async () => {
+    const user = await createUser(t);
+    t.clock.advance(168 * 3_600_000 - 1_000);
+    expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.code).toBe(10000);
+    t.clock.advance(1_000);
+    const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 10002, reason: 'UNAUTHORIZED', msg: 'Your session has expired. Please log in again.' });
+    t.clock.set(Date.now());
+  });
+
+  it('answers UNAUTHORIZED after the account was deleted', async () => {
+    const user = await createUser(t);
+    expect((await t.call('/api/uc/v1/account/delete', { password: md5(PASSWORD) }, user.token)).body.code).toBe(10000);
+    const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);
+    expect(res.status).toBe(401);
+    expect(res.body.reason).toBe('UNAUTHORIZED');
+  });
+
+  it("answers 'Record does not exist' for a deleted user whose session is still open", async () => {
+    const user = await createUser(t);
+    // A deletion always revokes sessions; this reaches the guard behind it directly in the database.
+    await t.app.ctx.database.db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, user.id));
+    const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 10005, reason: 'NOT_FOUND', msg: 'Record does not exist' });
+  });
+});
+
+describe('logout', () => {
+  it('needs a live session and revokes only it', async () => {
+    expect((await t.call('/api/uc/v1/account/logout', {})).status).toBe(401);
+    const user = await createUser(t);
+    expect(await t.call('/api/uc/v1/account/logout', {}, user.token)).toEqual({ status: 200, body: { code: 10000, msg: 'success', data: {} } });
+    expect((await t.call('/api/uc/v1/account/logout', {}, user.token)).body.reason).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('change (more)', () => {
+  it('changes the avatar and keeps what was not sent', async () => {
+    const user = await createUser(t, { nickname: 'Kept' });
+    const res = await t.call('/api/uc/v1/account/change', { avatar: 'avatars/a.png' }, user.token);
+    expect(res.body.data).toMatchObject({ nickname: 'Kept', avatar: 'avatars/a.png' });
+    expect((await t.call('/api/uc/v1/account/change', {}, user.token)).body.data).toMatchObject({ nickname: 'Kept', avatar: 'avatars/a.png' });
+  });
+});
+
+describe('delete (more)', () => {
+  it('refuses while points are frozen, and changes nothing', async () => {
+    const user = await createUser(t);
+    await fund(t, user.id, '2');
+    await t.app.ctx.services.ledger.post({
+      key: `test-freeze:${uniq()}`,
+      kind: 'withdraw_freeze',
+      bizId: 'test',
+      postings: [
+        { account: { userId: user.id, kind: 'available' }, amount: -200n },
+        { account: { userId: user.id, kind: 'frozen' }, amount: 200n },
+      ],
+    });
+    const res = await t.call('/api/uc/v1/account/delete', { password: md5(PASSWORD) }, user.token);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ reason: 'CONFLICT', msg: 'Your balance must be empty before you delete your account. Cash out first.' });
+    expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.data.asset).toEqual({ available: '0.00', freeze: '2.00' });
+  });
+
+  it('runs the deletion guards other modules add', async () => {
+    const user = await createUser(t);
+    const guard = async (userId: string) => (userId === user.id ? 'A withdrawal is still in progress' : null);
+    t.app.ctx.services.accounts.addDeletionGuard(guard);
+    const res = await t.call('/api/uc/v1/account/delete', { password: md5(PASSWORD) }, user.token);
+    expect(res.body).toMatchObject({ reason: 'CONFLICT', msg: 'A withdrawal is still in progress' });
+    expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.code).toBe(10000);
   });
 });

@@ -8,7 +8,11 @@ import { createMailProvider, createOutboxMail, createSmtpMail } from './index';
 import { outboxStamp } from './outbox';
 
 const FROM = 'Coffer <no-reply@coffer.local>';
-const message = { to: 'ada@example.com', subject: 'Your Coffer password reset code', text: 'Your code is 123456.\nIt expires in 10 minutes.' };
+const message = {
+  to: 'ada@example.com',
+  subject: 'Your Coffer password reset code',
+  text: 'Your code is 123456.\nIt expires in 10 minutes.',
+};
 
 describe('outbox', () => {
   it('writes one RFC 5322 message per mail as <time>-<id>.eml', async () => {
