@@ -3,3 +3,5 @@ export * from './accounts';
 export * from './ledger';
 export * from './collections';
 export * from './payments';
+export * from './evm';
+export * from './nowpayments';
