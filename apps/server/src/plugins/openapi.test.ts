@@ -1,0 +1,67 @@
+/**
+ * The OpenAPI document at /api/docs (generated from the routes' zod schemas by @fastify/swagger and
+ * fastify-type-provider-zod's transform) lists every POST call with its body and answer schemas.
+ * The list of calls is read from the app at test time, so calls added later are checked too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, type TestApp } from '../test/harness';
+
+let t: TestApp;
+let doc: {
+  openapi: string;
+  paths: Record<string, Record<string, { requestBody?: any; responses?: Record<string, any>; security?: unknown[] }>>;
+};
+beforeAll(async () => {
+  t = await createTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+});
+afterAll(() => t.close());
+
+const postRoutes = () => t.app.ctx.routes.filter((r) => r.method === 'POST');
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+describe('/api/docs', () => {
+  it('serves an OpenAPI 3 document and the browsable reference', async () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBe(200);
+  });
+
+  it('lists every POST route with a JSON body schema holding the fields of its zod schema', () => {
+    const routes = postRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(11);
+    for (const route of routes) {
+      const op = doc.paths[openApiPath(route.url)]?.post;
+      expect(op, `${route.url} is missing from /api/docs/json`).toBeDefined();
+      const schema = op!.requestBody?.content?.['application/json']?.schema;
+      expect(schema, `${route.url} has no JSON body schema (declare one with defineRoute)`).toBeDefined();
+      expect(route.bodySchema, `${route.url} was registered without a body schema`).toBeInstanceOf(z.ZodType);
+      const expected = z.toJSONSchema(route.bodySchema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: object;
+      };
+      expect(Object.keys(schema.properties ?? {}).sort(), route.url).toEqual(Object.keys(expected.properties ?? {}).sort());
+      expect(op!.responses?.['200']?.content?.['application/json']?.schema?.properties?.code, route.url).toBeDefined();
+    }
+  });
+
+  it('documents the account bodies field by field', () => {
+    const body = (url: string) => doc.paths[url]!.post!.requestBody.content['application/json'].schema;
+    expect(body('/api/uc/v1/account/login')).toMatchObject({
+      type: 'object',
+      properties: { account: { type: 'string' }, password: { type: 'string', pattern: '^[a-fA-F0-9]{32}$' } },
+      required: ['account', 'password'],
+    });
+    expect(body('/api/uc/v1/account/password/forget').required.sort()).toEqual(['code', 'email', 'password']);
+    expect(body('/api/uc/v1/account/send_mail').properties.type).toMatchObject({
+      default: 'reset_password',
+      enum: ['reset_password'],
+    });
+  });
+
+  it('marks signed-in calls with the bearer scheme, and only those', () => {
+    expect(doc.paths['/api/uc/v1/account/get/me']!.post!.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/api/uc/v1/account/login']!.post!.security).toBeUndefined();
+  });
+});
