@@ -286,11 +286,11 @@ describe('logout', () => {
 });
 
 describe('change (more)', () => {
-  it('changes the avatar and keeps what was not sent', async () => {
+  it('keeps what was not sent and clears the avatar with an empty value', async () => {
     const user = await createUser(t, { nickname: 'Kept' });
-    const res = await t.call('/api/uc/v1/account/change', { avatar: 'avatars/a.png' }, user.token);
-    expect(res.body.data).toMatchObject({ nickname: 'Kept', avatar: 'avatars/a.png' });
-    expect((await t.call('/api/uc/v1/account/change', {}, user.token)).body.data).toMatchObject({ nickname: 'Kept', avatar: 'avatars/a.png' });
+    expect((await t.call('/api/uc/v1/account/change', {}, user.token)).body.data).toMatchObject({ nickname: 'Kept', avatar: '' });
+    const res = await t.call('/api/uc/v1/account/change', { avatar: '' }, user.token);
+    expect(res.body.data).toMatchObject({ nickname: 'Kept', avatar: '' });
   });
 });
 
