@@ -25,6 +25,7 @@ import { accountRoutes } from './modules/account/account.routes';
 import { createAccountService } from './modules/account/account.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { recordRoutes } from './modules/records/records.routes';
+import { createPaymentsModule } from './modules/payments/index';
 import { createRecordsService } from './modules/records/records.service';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -72,7 +73,8 @@ async function buildServices(config: Config, database: Database, clock: Clock, l
   const ledger = createLedgerService({ db });
   const records = createRecordsService({ db });
   const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log });
-  return { ledger, records, accounts, mail };
+  const payments = createPaymentsModule({ config, db, clock, ledger, records, accounts, log });
+  return { payments, ledger, records, accounts, mail };
 }
 
 export interface BuildOptions {
@@ -114,6 +116,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const services = await buildServices(config, database, clock, app.log);
   const workers: Worker[] = [];
+  workers.push(...services.payments.workers);
   const routes: RegisteredRoute[] = [];
   app.decorate('ctx', { config, database, clock, services, workers, routes });
   app.addHook('onRoute', (r) => {
@@ -159,6 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(async (api) => {
     accountRoutes(api, services.accounts);
     recordRoutes(api, services.records);
+    await services.payments.routes(api);
   });
 
   app.setNotFoundHandler((req, reply) => {

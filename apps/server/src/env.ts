@@ -30,6 +30,16 @@ export const ConfigSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   PAYMENTS: z.enum(['sandbox', 'evm', 'nowpayments']).default('sandbox'),
+  /** Sandbox payments: USD price of each non-stable coin, `SYMBOL=price` pairs (USDT is always 1). */
+  SANDBOX_PRICES: z
+    .string()
+    .regex(/^[A-Za-z]+=\d{1,12}(\.\d{1,8})?(,[A-Za-z]+=\d{1,12}(\.\d{1,8})?)*$/, 'must look like BTC=60000,ETH=3000')
+    .default('BTC=60000,ETH=3000'),
+  /** Sandbox payments: payout (cash-out) fee in USD per network, `NETWORK=fee` pairs. */
+  SANDBOX_PAYOUT_FEES: z
+    .string()
+    .regex(/^[A-Za-z]+=\d{1,6}(\.\d{1,2})?(,[A-Za-z]+=\d{1,6}(\.\d{1,2})?)*$/, 'must look like TRX=1,ETH=5 (USD, at most 2 decimals)')
+    .default('TRX=1,ETH=5,BSC=0.5,MATIC=0.2,TON=0.3'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Coffer <no-reply@coffer.local>'),
   POINTS_PER_USD: z.string().regex(/^\d+(\.\d{1,8})?$/, 'must be a positive decimal number').default('100'),

@@ -1,0 +1,67 @@
+/**
+ * The payments module: builds the provider chosen by `PAYMENTS`, the payments, deposits and
+ * withdrawals services, their background workers and routes. `app.ts` calls
+ * {@link createPaymentsModule} once and registers `routes` and `workers`.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Worker } from '../../app';
+import type { Db } from '../../db/client';
+import type { Config } from '../../env';
+import type { Clock } from '../../lib/clock';
+import { createPaymentProvider, type PaymentProvider } from '../../providers/payments/index';
+import type { AccountService } from '../account/account.service';
+import { depositRoutes } from '../deposits/deposits.routes';
+import { createDepositsService } from '../deposits/deposits.service';
+import type { LedgerService } from '../ledger/ledger.service';
+import type { RecordsService } from '../records/records.service';
+import { withdrawalRoutes } from '../withdrawals/withdrawals.routes';
+import { createWithdrawalsService } from '../withdrawals/withdrawals.service';
+import { paymentRoutes } from './payments.routes';
+import { createPaymentsService } from './payments.service';
+
+export interface PaymentsModuleDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  ledger: LedgerService;
+  records: RecordsService;
+  accounts: AccountService;
+  log?: FastifyBaseLogger;
+  /** Overrides the provider `PAYMENTS` selects (tests inject a failing or slow one). */
+  provider?: PaymentProvider;
+}
+
+export function createPaymentsModule(deps: PaymentsModuleDeps) {
+  const { config, db, clock, ledger, records, accounts } = deps;
+  const provider = deps.provider ?? createPaymentProvider(config, { db, clock });
+  const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
+  const deposits = createDepositsService({ db, clock, ledger, records, payments });
+  const withdrawals = createWithdrawalsService({ db, clock, ledger, records, accounts, payments, log: deps.log });
+  accounts.addDeletionGuard((userId, tx) => withdrawals.deletionGuard(userId, tx));
+
+  const workers: Worker[] = [
+    { name: 'payouts', intervalMs: 2_000, tick: () => withdrawals.runPayouts() },
+    {
+      name: 'bill-expiry',
+      intervalMs: 15_000,
+      tick: async () => ({ deposits: await deposits.expireDue(), withdrawals: await withdrawals.expireDue() }),
+    },
+  ];
+  if (provider.pollPayments) workers.push({ name: 'deposit-watcher', intervalMs: 5_000, tick: () => deposits.pollProvider() });
+
+  return {
+    provider,
+    payments,
+    deposits,
+    withdrawals,
+    workers,
+    /** Registers every payments route on `app`. */
+    async routes(app: FastifyInstance) {
+      await paymentRoutes(app, payments, deposits);
+      depositRoutes(app, deposits);
+      withdrawalRoutes(app, withdrawals);
+    },
+  };
+}
+
+export type PaymentsModule = ReturnType<typeof createPaymentsModule>;

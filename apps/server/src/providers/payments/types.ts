@@ -1,0 +1,101 @@
+/**
+ * The payment provider interface (DESIGN 2, 5, 6): the one seam between Coffer's top-up and
+ * cash-out rules and a payment rail. `PAYMENTS=sandbox|evm|nowpayments` picks one at boot
+ * (see ./index.ts). Coffer's modules never talk to a rail in any other way.
+ *
+ * Units: every amount is a decimal string — crypto in whole units of the currency (e.g. "25.5" USDT,
+ * "0.0001" BTC; at most 18 decimals), USD with at most 2 decimals. Never floats.
+ *
+ * Contract every implementation keeps:
+ * - `createDeposit` returns an address that matches the currency's `walletRegex`;
+ * - received payments carry a `paymentRef` that is unique per real payment and stable across
+ *   repeats (Coffer credits each ref exactly once, so a provider may report a payment many times);
+ * - `sendPayout` is idempotent by `payoutId` (Coffer passes the withdraw bill id): a second call with
+ *   the same id never sends money again and returns the outcome of the first;
+ * - methods throw on transient failures (network, node down); Coffer retries later.
+ */
+
+/** A currency the provider offers (mapped to SPEC 3 Currency by the payments module). */
+export interface ProviderCurrency {
+  /** NOWPayments-style code, lower case: `usdttrc20`, `usdterc20`, `usdtbsc`, `btc`, ... */
+  code: string;
+  /** Ticker: `USDT`, `BTC`, `ETH`. */
+  symbol: string;
+  name: string;
+  /** Network code, upper case: `TRX`, `ETH`, `BSC`, `MATIC`, `BTC`, `TON`. */
+  network: string;
+  /** Same-origin logo URL (the app's own static assets). */
+  logoUrl: string;
+  /** RegExp source a payout address must match. */
+  walletRegex: string;
+  /** True when payouts need a memo. */
+  extraIdExists: boolean;
+  /** RegExp source of the memo, or null. */
+  extraIdRegex: string | null;
+  /** Cash-out minimum in USD (SPEC 3 `fiatEquivalent`). */
+  payoutMinUsd: string;
+  /** True when cash-out is offered in this currency (Coffer pays out USDT only, SPEC 9). */
+  payout: boolean;
+}
+
+/** A payment the rail has seen arrive for a deposit bill. */
+export interface ReceivedPayment {
+  billId: string;
+  /** Unique per real payment (e.g. `<tx hash>:<log index>`); repeats of one payment share it. */
+  paymentRef: string;
+  /** Crypto received, whole units. */
+  currencyAmount: string;
+}
+
+/** Where a payout stands. */
+export type PayoutOutcome =
+  | { status: 'success'; txid: string }
+  | { status: 'failed'; reason: string }
+  /** Accepted (maybe broadcast) but not final yet: ask `payoutStatus` again later. */
+  | { status: 'pending'; txid: string | null }
+  /** The provider has never seen this payout id. */
+  | { status: 'unknown' };
+
+export interface PayoutRequest {
+  /** Idempotency id: the withdraw bill id. */
+  payoutId: string;
+  currency: string;
+  network: string;
+  address: string;
+  /** '' when the currency needs none. */
+  memo: string;
+  /** Crypto the address must receive (after the fee), whole units. */
+  currencyAmount: string;
+}
+
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'evm' | 'nowpayments';
+  /** True only for the sandbox: enables `/api/dev/sandbox/pay` and the web's 'Simulate payment'. */
+  readonly sandbox: boolean;
+  /** The enabled currencies. Coffer caches the answer for 5 minutes (SPEC 9). */
+  listCurrencies(): Promise<ProviderCurrency[]>;
+  /** USD per whole unit of `code` (e.g. "1" for USDT, "60000" for BTC). */
+  priceUsd(code: string): Promise<string>;
+  /** Smallest deposit the rail accepts, in whole units of `code`. Never cached. */
+  minDeposit(code: string): Promise<string>;
+  /**
+   * Prepares a deposit for a bill: a fresh address (and memo, if the rail needs one) to receive
+   * `currencyAmount` of `code` until `expiresAt` (ms). Payments arriving later are still reported.
+   */
+  createDeposit(input: { billId: string; code: string; currencyAmount: string; expiresAt: number }): Promise<{
+    address: string;
+    extraId: string | null;
+    providerRef: string | null;
+  }>;
+  /**
+   * Payments received since the previous call (a watcher's or webhook inbox's news). Optional: a
+   * rail that pushes payments (webhooks) may hand them to the deposits service directly instead.
+   */
+  pollPayments?(): Promise<ReceivedPayment[]>;
+  /** Network fee of a payout of `currencyAmount` of `code`: in the currency and in USD (2 decimals). */
+  estimatePayoutFee(input: { code: string; currencyAmount: string }): Promise<{ fee: string; feeUsd: string }>;
+  /** Sends a payout; idempotent by `payoutId` (see the contract above). */
+  sendPayout(request: PayoutRequest): Promise<PayoutOutcome>;
+  /** The outcome of a payout sent earlier, or `unknown` if it never reached the provider. */
+  payoutStatus(payoutId: string): Promise<PayoutOutcome>;
+}
