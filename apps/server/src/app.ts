@@ -30,6 +30,15 @@ import { createRecordsService } from './modules/records/records.service';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { createMailProvider } from './providers/mail/index';
+import { collectionsRoutes } from './modules/collections/collections.routes';
+import { createCollectionsService } from './modules/collections/collections.service';
+import { ordersRoutes } from './modules/orders/orders.routes';
+import { createOrdersService } from './modules/orders/orders.service';
+import { storageRoutes } from './modules/storage/storage.routes';
+import { createImagesService } from './modules/uploads/images.service';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { createUploadsService } from './modules/uploads/uploads.service';
+import { createStorage } from './providers/storage/index';
 
 /** A background job the server runs on an interval (payout worker, expiry sweeper...). */
 export interface Worker {
@@ -72,9 +81,17 @@ async function buildServices(config: Config, database: Database, clock: Clock, l
   const mail = createMailProvider(config);
   const ledger = createLedgerService({ db });
   const records = createRecordsService({ db });
-  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log });
+  const storage = createStorage(config, clock);
+  const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
+  const avatarUrl = (stored: string) => (images.idOf(stored) === stored ? images.url(stored) : stored);
+  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log, avatarUrl, checkAvatar: (userId, value) => images.claim(userId, value) });
+  const uploads = createUploadsService({ db, storage, clock, maxUploadBytes: config.MAX_UPLOAD_BYTES });
+  const collections = createCollectionsService({ db, clock, storage, uploads, images, avatarUrl });
+  const orders = createOrdersService({ db, clock, ledger, records, accounts, collections, feeBps: config.PLATFORM_FEE_BPS });
+  collections.bindPurchases(orders);
+  accounts.addDeletionHook((userId, tx) => collections.archivePublishedOf(userId, tx));
   const payments = createPaymentsModule({ config, db, clock, ledger, records, accounts, log });
-  return { payments, ledger, records, accounts, mail };
+  return { payments, ledger, records, accounts, mail, storage, images, uploads, collections, orders };
 }
 
 export interface BuildOptions {
@@ -116,6 +133,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const services = await buildServices(config, database, clock, app.log);
   const workers: Worker[] = [];
+  // Pending uploads untouched for a week are aborted and their parts dropped.
+  workers.push({ name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => services.uploads.abortStale(7 * 24 * 3_600_000) });
   workers.push(...services.payments.workers);
   const routes: RegisteredRoute[] = [];
   app.decorate('ctx', { config, database, clock, services, workers, routes });
@@ -162,6 +181,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(async (api) => {
     accountRoutes(api, services.accounts);
     recordRoutes(api, services.records);
+    uploadsRoutes(api, services.uploads, services.images);
+    collectionsRoutes(api, services.collections);
+    ordersRoutes(api, services.orders);
+  });
+  await app.register(async (files) => {
+    await storageRoutes(files, { storage: services.storage, images: services.images });
     await services.payments.routes(api);
   });
 

@@ -29,6 +29,11 @@ export interface AccountDeps {
   sessionTtlHours: number;
   /** Resolves a stored avatar value to the URL clients load (storage decides); identity by default. */
   avatarUrl?: (stored: string) => string;
+  /**
+   * Checks an avatar value sent to `change` (an image the user uploaded through avatar/url, verified
+   * by its magic bytes) and returns what to store; throws VALIDATION_FAILED otherwise.
+   */
+  checkAvatar?: (userId: string, value: string) => Promise<string>;
   /** Sends the reset-code mails (DESIGN 2: outbox or SMTP). */
   mail: MailProvider;
   /** Reports mails sent or failed. It is never given a code, token or password digest. */
@@ -199,7 +204,9 @@ export function createAccountService(deps: AccountDeps) {
       await liveUser(userId);
       const set: { nickname?: string; avatar?: string } = {};
       if (patch.nickname !== undefined) set.nickname = patch.nickname;
-      if (patch.avatar !== undefined) set.avatar = patch.avatar;
+      if (patch.avatar !== undefined) {
+        set.avatar = patch.avatar && deps.checkAvatar ? await deps.checkAvatar(userId, patch.avatar) : patch.avatar;
+      }
       const row = Object.keys(set).length ? await repo.updateUser(db, userId, set) : await repo.findUserById(db, userId);
       if (!row) throw errors.notFound();
       return toUser(row);

@@ -36,6 +36,12 @@ export interface PostInput {
   /** The bill or order id the event belongs to. */
   bizId: string;
   postings: Posting[];
+  /**
+   * A hot user account (e.g. a seller's `available`) to update after every other balance and after
+   * the entries, so its row lock is held only until the caller commits. Breaks the id order for that
+   * one account: callers that use it retry on a deadlock (see docs/decisions/collections-0001-purchase-order.md).
+   */
+  applyLast?: AccountRef;
 }
 
 export interface PostResult {
@@ -107,15 +113,20 @@ export function createLedgerService(deps: { db: Db }) {
       perAccount.set(r.accountId, { amount: (cur?.amount ?? 0n) + r.amount, isUser: r.isUser });
     }
     const ordered = [...perAccount.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    try {
-      for (const [id, { amount, isUser }] of ordered) {
-        if (isUser && amount !== 0n) await repo.applyToBalance(tx, id, amount);
+    const lastId = input.applyLast ? await accountId(tx, input.applyLast) : null;
+    const apply = async (ids: typeof ordered) => {
+      try {
+        for (const [id, { amount, isUser }] of ids) {
+          if (isUser && amount !== 0n) await repo.applyToBalance(tx, id, amount);
+        }
+      } catch (err) {
+        if (isCheckViolation(err)) throw errors.insufficientBalance();
+        throw err;
       }
-    } catch (err) {
-      if (isCheckViolation(err)) throw errors.insufficientBalance();
-      throw err;
-    }
+    };
+    await apply(ordered.filter(([id]) => id !== lastId));
     await repo.insertEntries(tx, transactionId, resolved);
+    await apply(ordered.filter(([id]) => id === lastId));
     return { transactionId, replayed: false };
   }
 

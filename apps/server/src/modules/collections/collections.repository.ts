@@ -1,0 +1,160 @@
+/**
+ * Persistence of collections. Only the collections service calls this. Lists join the seller's
+ * public columns (id, username, nickname, avatar, created_at) so a page is one query.
+ */
+import { CollectionStatus, type MarketSort } from '@coffer/contract';
+import { and, count, desc, asc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { collections, users } from '../../db/schema/index';
+
+export type CollectionRow = typeof collections.$inferSelect;
+export interface SellerColumns {
+  id: string;
+  username: string;
+  nickname: string;
+  avatar: string;
+  createdAt: Date;
+}
+export interface CollectionWithSeller {
+  c: CollectionRow;
+  seller: SellerColumns;
+}
+
+const sellerColumns = {
+  id: users.id,
+  username: users.username,
+  nickname: users.nickname,
+  avatar: users.avatar,
+  createdAt: users.createdAt,
+};
+
+export async function insertCollection(db: DbOrTx, row: typeof collections.$inferInsert): Promise<CollectionRow> {
+  const [out] = await db.insert(collections).values(row).returning();
+  return out!;
+}
+
+export async function findCollection(db: DbOrTx, id: string): Promise<CollectionRow | null> {
+  const [row] = await db.select().from(collections).where(eq(collections.id, id));
+  return row ?? null;
+}
+
+export async function findWithSeller(db: DbOrTx, id: string): Promise<CollectionWithSeller | null> {
+  const [row] = await db
+    .select({ c: collections, seller: sellerColumns })
+    .from(collections)
+    .innerJoin(users, eq(users.id, collections.ownerId))
+    .where(eq(collections.id, id));
+  return row ?? null;
+}
+
+/** Moves the status when it is one of `from`; @returns the updated row or null. */
+export async function moveStatus(
+  db: DbOrTx,
+  id: string,
+  from: string[],
+  to: string,
+  patch: Partial<CollectionRow> = {},
+): Promise<CollectionRow | null> {
+  const [row] = await db
+    .update(collections)
+    .set({ ...patch, status: to })
+    .where(and(eq(collections.id, id), inArray(collections.status, from)))
+    .returning();
+  return row ?? null;
+}
+
+export async function incrementResourceCount(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(collections)
+    .set({ resourceCount: sql`${collections.resourceCount} + 1` })
+    .where(eq(collections.id, id));
+}
+
+/** One more sale: sold_count + 1 and earned + `earnedMinor`. */
+export async function recordSale(db: DbOrTx, id: string, earnedMinor: bigint): Promise<void> {
+  await db
+    .update(collections)
+    .set({
+      soldCount: sql`${collections.soldCount} + 1`,
+      earned: sql`${collections.earned} + ${earnedMinor.toString()}::bigint`,
+    })
+    .where(eq(collections.id, id));
+}
+
+/** Archives the owner's published collections (account deletion). */
+export async function archivePublishedOf(db: DbOrTx, ownerId: string): Promise<void> {
+  await db
+    .update(collections)
+    .set({ status: CollectionStatus.Archived })
+    .where(and(eq(collections.ownerId, ownerId), eq(collections.status, CollectionStatus.Published)));
+}
+
+async function page(db: DbOrTx, where: SQL | undefined, orderBy: SQL[], offset: number, limit: number) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ c: collections, seller: sellerColumns })
+      .from(collections)
+      .innerJoin(users, eq(users.id, collections.ownerId))
+      .where(where)
+      .orderBy(...orderBy)
+      .offset(offset)
+      .limit(limit),
+    db.select({ n: count() }).from(collections).where(where),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** The owner's collections except Deleted, newest first. */
+export function pageOfOwner(db: DbOrTx, ownerId: string, offset: number, limit: number) {
+  return page(
+    db,
+    and(eq(collections.ownerId, ownerId), ne(collections.status, CollectionStatus.Deleted)),
+    [desc(collections.createdAt), desc(collections.id)],
+    offset,
+    limit,
+  );
+}
+
+/** A user's published collections, newest first. */
+export function pagePublishedOf(db: DbOrTx, ownerId: string, offset: number, limit: number) {
+  return page(
+    db,
+    and(eq(collections.ownerId, ownerId), eq(collections.status, CollectionStatus.Published)),
+    [desc(collections.createdAt), desc(collections.id)],
+    offset,
+    limit,
+  );
+}
+
+/** Escapes LIKE wildcards so that a search for "50%" means the text "50%". */
+function likeTerm(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+}
+
+/** Published collections for the market, optionally searched (title/desc, case-insensitive) and sorted. */
+export function pageMarket(db: DbOrTx, opts: { q?: string; sort: MarketSort; offset: number; limit: number }) {
+  const conditions: (SQL | undefined)[] = [eq(collections.status, CollectionStatus.Published)];
+  if (opts.q) conditions.push(or(ilike(collections.title, likeTerm(opts.q)), ilike(collections.desc, likeTerm(opts.q))));
+  const newest = [desc(collections.createdAt), desc(collections.id)];
+  const orderBy =
+    opts.sort === 'popular'
+      ? [desc(collections.soldCount), ...newest]
+      : opts.sort === 'price_asc'
+        ? [asc(collections.price), ...newest]
+        : opts.sort === 'price_desc'
+          ? [desc(collections.price), ...newest]
+          : newest;
+  return page(db, and(...conditions), orderBy, opts.offset, opts.limit);
+}
+
+/** Collections by id with their sellers (purchased lists), in the order of `ids`. */
+export async function findManyWithSeller(db: DbOrTx, ids: string[]): Promise<CollectionWithSeller[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({ c: collections, seller: sellerColumns })
+    .from(collections)
+    .innerJoin(users, eq(users.id, collections.ownerId))
+    .where(inArray(collections.id, ids));
+  const byId = new Map(rows.map((r) => [r.c.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is CollectionWithSeller => !!r);
+}

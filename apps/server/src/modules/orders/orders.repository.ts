@@ -1,0 +1,58 @@
+/** Persistence of purchase orders. Only the orders service calls this. */
+import { OrderStatus } from '@coffer/contract';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { orders } from '../../db/schema/index';
+
+export type OrderRow = typeof orders.$inferSelect;
+
+/** Inserts the order unless the buyer has one for the collection; @returns the buyer's order either way. */
+export async function insertOrGet(db: DbOrTx, row: typeof orders.$inferInsert): Promise<OrderRow> {
+  const [inserted] = await db
+    .insert(orders)
+    .values(row)
+    .onConflictDoNothing({ target: [orders.buyerId, orders.collectionId] })
+    .returning();
+  if (inserted) return inserted;
+  const existing = await findByBuyerAndCollection(db, row.buyerId, row.collectionId);
+  if (!existing) throw new Error('order vanished');
+  return existing;
+}
+
+export async function findByBuyerAndCollection(db: DbOrTx, buyerId: string, collectionId: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId)));
+  return row ?? null;
+}
+
+/** The order, locked for the rest of the transaction. */
+export async function findForUpdate(db: DbOrTx, id: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function markPaid(db: DbOrTx, id: string, paidAt: Date, fee: bigint): Promise<OrderRow> {
+  const [row] = await db.update(orders).set({ status: OrderStatus.Paid, paidAt, fee }).where(eq(orders.id, id)).returning();
+  return row!;
+}
+
+export async function hasPaid(db: DbOrTx, buyerId: string, collectionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(orders)
+    .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId), eq(orders.status, OrderStatus.Paid)))
+    .limit(1);
+  return !!row;
+}
+
+/** The buyer's orders (any status), newest first. */
+export async function pageOfBuyer(db: DbOrTx, buyerId: string, offset: number, limit: number, onlyPaid = false) {
+  const where = onlyPaid ? and(eq(orders.buyerId, buyerId), eq(orders.status, OrderStatus.Paid)) : eq(orders.buyerId, buyerId);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).offset(offset).limit(limit),
+    db.select({ n: count() }).from(orders).where(where),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}

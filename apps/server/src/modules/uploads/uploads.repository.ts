@@ -1,0 +1,74 @@
+/** Persistence of images, uploads and resources. Only the uploads module calls this. */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { images, resources, uploads } from '../../db/schema/index';
+
+export type ImageRow = typeof images.$inferSelect;
+export type UploadRow = typeof uploads.$inferSelect;
+export type ResourceRow = typeof resources.$inferSelect;
+
+export async function insertImage(db: DbOrTx, row: typeof images.$inferInsert): Promise<void> {
+  await db.insert(images).values(row);
+}
+
+export async function findImage(db: DbOrTx, id: string): Promise<ImageRow | null> {
+  const [row] = await db.select().from(images).where(eq(images.id, id));
+  return row ?? null;
+}
+
+export async function markImageVerified(db: DbOrTx, id: string, contentType: string): Promise<void> {
+  await db.update(images).set({ status: 'verified', contentType }).where(eq(images.id, id));
+}
+
+export async function insertUpload(db: DbOrTx, row: typeof uploads.$inferInsert): Promise<UploadRow> {
+  const [out] = await db.insert(uploads).values(row).returning();
+  return out!;
+}
+
+export async function findUpload(db: DbOrTx, id: string): Promise<UploadRow | null> {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+  return row ?? null;
+}
+
+/** Moves an upload from one status to another; @returns false when it was not in `from`. */
+export async function moveUpload(db: DbOrTx, id: string, from: string, to: string, patch: Partial<UploadRow> = {}): Promise<boolean> {
+  const out = await db
+    .update(uploads)
+    .set({ ...patch, status: to })
+    .where(and(eq(uploads.id, id), eq(uploads.status, from)))
+    .returning({ id: uploads.id });
+  return out.length > 0;
+}
+
+export async function insertResource(db: DbOrTx, row: typeof resources.$inferInsert): Promise<ResourceRow> {
+  const [out] = await db.insert(resources).values(row).returning();
+  return out!;
+}
+
+export async function findResource(db: DbOrTx, id: string): Promise<ResourceRow | null> {
+  const [row] = await db.select().from(resources).where(eq(resources.id, id));
+  return row ?? null;
+}
+
+/** Attaches an unattached resource; @returns false when it is attached already. */
+export async function attachResource(db: DbOrTx, id: string, collectionId: string): Promise<boolean> {
+  const out = await db
+    .update(resources)
+    .set({ collectionId })
+    .where(and(eq(resources.id, id), isNull(resources.collectionId)))
+    .returning({ id: resources.id });
+  return out.length > 0;
+}
+
+export async function resourcesOf(db: DbOrTx, collectionId: string): Promise<ResourceRow[]> {
+  return db.select().from(resources).where(eq(resources.collectionId, collectionId)).orderBy(resources.createdAt, resources.id);
+}
+
+/** Pending uploads created before `before` (for the cleanup job). */
+export async function stalePendingUploads(db: DbOrTx, before: Date, limit: number): Promise<UploadRow[]> {
+  return db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.status, 'pending'), sql`${uploads.createdAt} < ${before.toISOString()}`))
+    .limit(limit);
+}

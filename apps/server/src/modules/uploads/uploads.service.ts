@@ -1,0 +1,318 @@
+/**
+ * Resource uploads (DESIGN 7-8, issue 5) with S3 multipart semantics:
+ *
+ * - `startMultipart` declares {file_name, size, md5, content_type} and gets {upload_id, part_size,
+ *   part_count}; every part but the last has exactly `part_size` bytes (>= 5 MiB, S3's rule);
+ * - `partUrl` presigns the PUT of one part; the PUT answers the part's ETag (quoted MD5);
+ * - `listParts` tells a client which parts arrived, so it can resume after a dropped connection;
+ * - `complete` assembles the parts, then verifies size and MD5 against what was declared. A missing
+ *   or wrong part is refused and the upload stays open (send it, complete again); a size or MD5
+ *   mismatch of the assembled file deletes it and fails the upload (nothing kept);
+ * - `startSingle` is the one-PUT path for files up to SINGLE_PUT_MAX_BYTES (complete with no parts).
+ *
+ * Sizes are bytes. The per-file limit is MAX_UPLOAD_BYTES (default 2 GiB).
+ */
+import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import {
+  MAX_UPLOAD_PARTS,
+  MIN_PART_BYTES,
+  SINGLE_PUT_MAX_BYTES,
+  UPLOAD_URL_TTL_SECONDS,
+  type CompleteUploadRequest,
+  type Resource,
+  type UploadResourceUrlRequest,
+} from '@coffer/contract';
+import type { Db, DbOrTx } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { errors } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { StorageError, type StorageProvider } from '../../providers/storage/index';
+import * as repo from './uploads.repository';
+
+const MiB = 1024 * 1024;
+
+/** Part size for a file of `size` bytes: 5 MiB, or larger (whole MiB) so that at most 10,000 parts are needed. */
+export function partSizeFor(size: number): number {
+  const min = Math.ceil(size / MAX_UPLOAD_PARTS / MiB) * MiB;
+  return Math.max(MIN_PART_BYTES, min);
+}
+
+/** Human size for messages: "2 GB", "100 MB". */
+function human(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(2)} GB`;
+  return `${+(bytes / MiB).toFixed(2)} MB`;
+}
+
+/** MD5 hex of a stored object, streamed. */
+export async function md5OfObject(storage: StorageProvider, key: string): Promise<{ md5: string; size: number }> {
+  const hash = createHash('md5');
+  let size = 0;
+  await pipeline(await storage.read(key), async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
+      size += chunk.length;
+      hash.update(chunk);
+    }
+    yield* [];
+  });
+  return { md5: hash.digest('hex'), size };
+}
+
+export function toResource(row: repo.ResourceRow): Resource {
+  return {
+    id: row.id,
+    collection_id: row.collectionId,
+    name: row.name,
+    size: row.size,
+    md5: row.md5,
+    content_type: row.contentType,
+    created_at: row.createdAt.getTime(),
+  };
+}
+
+export interface UploadsDeps {
+  db: Db;
+  storage: StorageProvider;
+  clock: Clock;
+  /** MAX_UPLOAD_BYTES */
+  maxUploadBytes: number;
+}
+
+export function createUploadsService(deps: UploadsDeps) {
+  const { db, storage, clock } = deps;
+
+  function checkSize(size: number): void {
+    if (size > deps.maxUploadBytes) throw errors.tooLarge(`Files must be at most ${human(deps.maxUploadBytes)}`);
+  }
+
+  /** The caller's upload. @throws NOT_FOUND when missing, FORBIDDEN when another user's */
+  async function ownUpload(ownerId: string, uploadId: string): Promise<repo.UploadRow> {
+    const upload = await repo.findUpload(db, uploadId);
+    if (!upload) throw errors.notFound('The upload does not exist');
+    if (upload.ownerId !== ownerId) throw errors.forbidden();
+    return upload;
+  }
+
+  function openMultipart(upload: repo.UploadRow): void {
+    if (upload.mode !== 'multipart') throw errors.validation('This upload is a single PUT, not a multipart upload');
+    if (upload.status === 'completed') throw errors.conflict('This upload is already completed');
+    if (upload.status === 'failed') throw errors.conflict('This upload failed; start a new upload');
+  }
+
+  function expectedPartSize(upload: repo.UploadRow, partNumber: number): number {
+    return partNumber < upload.partCount ? upload.partSize : upload.size - upload.partSize * (upload.partCount - 1);
+  }
+
+  /** Deletes what was assembled and fails the upload (size or MD5 mismatch: nothing kept). */
+  async function discard(upload: repo.UploadRow, message: string): Promise<never> {
+    await storage.delete(upload.storageKey).catch(() => undefined);
+    if (upload.storageUploadId) await storage.abortMultipart(upload.storageKey, upload.storageUploadId).catch(() => undefined);
+    await repo.moveUpload(db, upload.id, 'completing', 'failed');
+    throw errors.validation(message);
+  }
+
+  async function finish(upload: repo.UploadRow, actual: { size: number; md5?: string }): Promise<Resource> {
+    if (actual.size !== upload.size) {
+      return discard(upload, `The uploaded file has ${actual.size} bytes but ${upload.size} were declared; the upload was discarded`);
+    }
+    const md5 = actual.md5 ?? (await md5OfObject(storage, upload.storageKey)).md5;
+    if (md5 !== upload.md5) {
+      return discard(upload, 'The MD5 of the uploaded file does not match the declared md5; the upload was discarded');
+    }
+    return db.transaction(async (tx) => {
+      const row = await repo.insertResource(tx, {
+        id: newId(),
+        ownerId: upload.ownerId,
+        uploadId: upload.id,
+        name: upload.fileName,
+        size: upload.size,
+        md5,
+        contentType: upload.contentType,
+        storageKey: upload.storageKey,
+        createdAt: new Date(clock.now()),
+      });
+      await repo.moveUpload(tx, upload.id, 'completing', 'completed', { resourceId: row.id, completedAt: new Date(clock.now()) });
+      return toResource(row);
+    });
+  }
+
+  return {
+    /**
+     * Single-PUT upload of a small file.
+     * @returns upload_id, url (presigned PUT of exactly `size` bytes) and expires_at (ms)
+     * @throws PAYLOAD_TOO_LARGE beyond MAX_UPLOAD_BYTES; VALIDATION_FAILED beyond SINGLE_PUT_MAX_BYTES
+     */
+    async startSingle(ownerId: string, input: UploadResourceUrlRequest) {
+      checkSize(input.size);
+      if (input.size > SINGLE_PUT_MAX_BYTES) {
+        throw errors.validation(`Files over ${human(SINGLE_PUT_MAX_BYTES)} must be uploaded in parts (multipart/upload)`);
+      }
+      const id = newId();
+      const storageKey = `resources/${id}`;
+      const put = await storage.presignPut(storageKey, { maxBytes: input.size, exactBytes: true, expiresInSec: UPLOAD_URL_TTL_SECONDS });
+      await repo.insertUpload(db, {
+        id,
+        ownerId,
+        mode: 'single',
+        fileName: input.file_name,
+        size: input.size,
+        md5: input.md5,
+        contentType: input.content_type,
+        storageKey,
+        partSize: input.size,
+        partCount: 1,
+        createdAt: new Date(clock.now()),
+      });
+      return { upload_id: id, url: put.url, expires_at: put.expiresAt };
+    },
+
+    /**
+     * Starts a multipart upload.
+     * @returns upload_id, part_size (bytes of every part but the last) and part_count
+     * @throws PAYLOAD_TOO_LARGE beyond MAX_UPLOAD_BYTES
+     */
+    async startMultipart(ownerId: string, input: UploadResourceUrlRequest) {
+      checkSize(input.size);
+      const id = newId();
+      const storageKey = `resources/${id}`;
+      const partSize = partSizeFor(input.size);
+      const partCount = Math.ceil(input.size / partSize);
+      const storageUploadId = await storage.createMultipart(storageKey, { contentType: input.content_type });
+      await repo.insertUpload(db, {
+        id,
+        ownerId,
+        mode: 'multipart',
+        fileName: input.file_name,
+        size: input.size,
+        md5: input.md5,
+        contentType: input.content_type,
+        storageKey,
+        storageUploadId,
+        partSize,
+        partCount,
+        createdAt: new Date(clock.now()),
+      });
+      return { upload_id: id, part_size: partSize, part_count: partCount };
+    },
+
+    /**
+     * Presigns the PUT of part `partNumber` (1..part_count).
+     * @returns url, part_number, size (bytes the part must have), expires_at (ms)
+     * @throws NOT_FOUND, FORBIDDEN (another user's upload), CONFLICT (completed or failed), VALIDATION_FAILED
+     */
+    async partUrl(ownerId: string, uploadId: string, partNumber: number) {
+      const upload = await ownUpload(ownerId, uploadId);
+      openMultipart(upload);
+      if (partNumber > upload.partCount) throw errors.validation(`This upload has ${upload.partCount} part(s)`);
+      const size = expectedPartSize(upload, partNumber);
+      const put = await storage.presignPart(upload.storageKey, upload.storageUploadId!, partNumber, {
+        maxBytes: size,
+        expiresInSec: UPLOAD_URL_TTL_SECONDS,
+      });
+      return { url: put.url, part_number: partNumber, size, expires_at: put.expiresAt };
+    },
+
+    /**
+     * Lists the parts uploaded so far (S3 ListParts), for resuming.
+     * @returns parts [{part_number, etag, size}], part_size, part_count
+     */
+    async listParts(ownerId: string, uploadId: string) {
+      const upload = await ownUpload(ownerId, uploadId);
+      openMultipart(upload);
+      const parts = await storage.listParts(upload.storageKey, upload.storageUploadId!);
+      return {
+        parts: parts.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
+        part_size: upload.partSize,
+        part_count: upload.partCount,
+      };
+    },
+
+    /**
+     * Completes an upload and yields its resource (repeating a completed one answers the same resource).
+     * @throws VALIDATION_FAILED for a missing, wrong-sized or wrong-ETag part (the upload stays open),
+     * or a size/MD5 mismatch of the whole file (the upload is discarded); CONFLICT for a failed upload
+     */
+    async complete(ownerId: string, input: CompleteUploadRequest): Promise<Resource> {
+      const upload = await ownUpload(ownerId, input.upload_id);
+      if (upload.status === 'completed' && upload.resourceId) {
+        const row = await repo.findResource(db, upload.resourceId);
+        if (row) return toResource(row);
+      }
+      if (upload.status === 'failed') throw errors.conflict('This upload failed; start a new upload');
+      // Claim the completion so that two concurrent calls cannot both assemble.
+      if (!(await repo.moveUpload(db, upload.id, 'pending', 'completing'))) {
+        throw errors.conflict('This upload is being completed');
+      }
+      try {
+        if (upload.mode === 'single') {
+          const head = await storage.head(upload.storageKey);
+          if (!head) throw errors.validation('The file has not been uploaded yet');
+          return await finish(upload, { size: head.size });
+        }
+        const given = [...input.parts].sort((a, b) => a.part_number - b.part_number);
+        for (let i = 0; i < given.length; i++) {
+          if (given[i]!.part_number !== i + 1) {
+            throw errors.validation(given[i]!.part_number === i ? `Part ${i} is listed twice` : `Part ${i + 1} is missing`);
+          }
+        }
+        if (given.length < upload.partCount) throw errors.validation(`Part ${given.length + 1} is missing`);
+        if (given.length > upload.partCount) throw errors.validation(`This upload has ${upload.partCount} part(s)`);
+        const stored = new Map((await storage.listParts(upload.storageKey, upload.storageUploadId!)).map((p) => [p.partNumber, p]));
+        for (const p of given) {
+          const s = stored.get(p.part_number);
+          if (!s) throw errors.validation(`Part ${p.part_number} is missing: upload it, then complete again`);
+          const expected = expectedPartSize(upload, p.part_number);
+          if (s.size !== expected) throw errors.validation(`Part ${p.part_number} has ${s.size} bytes; it must have ${expected}`);
+        }
+        const assembled = await storage.completeMultipart(
+          upload.storageKey,
+          upload.storageUploadId!,
+          given.map((p) => ({ partNumber: p.part_number, etag: p.etag })),
+        );
+        return await finish(upload, assembled);
+      } catch (err) {
+        let mapped = err;
+        if (err instanceof StorageError && err.code === 'InvalidPart') mapped = errors.validation(err.message);
+        if (err instanceof StorageError && err.code === 'NoSuchUpload') mapped = errors.notFound('The upload does not exist');
+        // Still claimed (a part problem, not a discarded file): reopen so the client can fix it and retry.
+        const fresh = await repo.findUpload(db, upload.id);
+        if (fresh?.status === 'completing') await repo.moveUpload(db, upload.id, 'completing', 'pending');
+        throw mapped;
+      }
+    },
+
+    /** The caller-independent resource row (for collections and downloads), or null. */
+    findResource(id: string, tx?: DbOrTx) {
+      return repo.findResource(tx ?? db, id);
+    },
+
+    /** Attaches an unattached resource to a collection; @returns false when attached already. */
+    attachResource(id: string, collectionId: string, tx: DbOrTx) {
+      return repo.attachResource(tx, id, collectionId);
+    },
+
+    /** The resources of a collection, oldest first. */
+    async resourcesOf(collectionId: string): Promise<Resource[]> {
+      return (await repo.resourcesOf(db, collectionId)).map(toResource);
+    },
+
+    /**
+     * Aborts pending uploads older than `maxAgeMs` (their parts are dropped). Safe to run on several
+     * instances: each upload is claimed by a status move first.
+     * @returns how many were aborted
+     */
+    async abortStale(maxAgeMs: number, limit = 100): Promise<number> {
+      const stale = await repo.stalePendingUploads(db, new Date(clock.now() - maxAgeMs), limit);
+      let n = 0;
+      for (const u of stale) {
+        if (!(await repo.moveUpload(db, u.id, 'pending', 'failed'))) continue;
+        if (u.storageUploadId) await storage.abortMultipart(u.storageKey, u.storageUploadId).catch(() => undefined);
+        else await storage.delete(u.storageKey).catch(() => undefined);
+        n++;
+      }
+      return n;
+    },
+  };
+}
+
+export type UploadsService = ReturnType<typeof createUploadsService>;
