@@ -136,7 +136,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   workers.push(...services.payments.workers);
   // Pending uploads untouched for a week are aborted and their parts dropped.
   workers.push({ name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => services.uploads.abortStale(7 * 24 * 3_600_000) });
-  workers.push(...services.payments.workers);
   const routes: RegisteredRoute[] = [];
   app.decorate('ctx', { config, database, clock, services, workers, routes });
   app.addHook('onRoute', (r) => {
@@ -189,7 +188,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(async (files) => {
     await storageRoutes(files, { storage: services.storage, images: services.images });
-    await services.payments.routes(api);
   });
 
   app.setNotFoundHandler((req, reply) => {
