@@ -133,9 +133,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const services = await buildServices(config, database, clock, app.log);
   const workers: Worker[] = [];
+  workers.push(...services.payments.workers);
   // Pending uploads untouched for a week are aborted and their parts dropped.
   workers.push({ name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => services.uploads.abortStale(7 * 24 * 3_600_000) });
-  workers.push(...services.payments.workers);
   const routes: RegisteredRoute[] = [];
   app.decorate('ctx', { config, database, clock, services, workers, routes });
   app.addHook('onRoute', (r) => {
@@ -181,13 +181,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(async (api) => {
     accountRoutes(api, services.accounts);
     recordRoutes(api, services.records);
+    await services.payments.routes(api);
     uploadsRoutes(api, services.uploads, services.images);
     collectionsRoutes(api, services.collections);
     ordersRoutes(api, services.orders);
   });
   await app.register(async (files) => {
     await storageRoutes(files, { storage: services.storage, images: services.images });
-    await services.payments.routes(api);
   });
 
   app.setNotFoundHandler((req, reply) => {
