@@ -144,6 +144,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     await services.accounts.mailSettled();
     await services.mail.close();
+    await services.payments.close();
   });
 
   await app.register(errorHandlerPlugin);
@@ -151,7 +152,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // wasm-unsafe-eval lets the web app compile WebAssembly (hash-wasm MD5 of passwords and files, SPEC 5); it does not allow eval.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(config.S3_ENDPOINT ? [config.S3_ENDPOINT] : [])],
         connectSrc: ["'self'", ...(config.S3_ENDPOINT ? [config.S3_ENDPOINT] : [])],
