@@ -15,6 +15,7 @@ import type { MailProvider } from '../../providers/mail/index';
 import * as repo from './account.repository';
 import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
 import { hashResetCode, newResetCode, resetCodeMatches } from './reset-codes';
+import { createSessionCache } from './session-cache';
 import { hashToken, newToken } from './tokens';
 
 /** A check run before an account is deleted; returns a refusal message or null. */
@@ -73,6 +74,8 @@ export function createAccountService(deps: AccountDeps) {
   const deletionHooks: DeletionHook[] = [];
   const avatarUrl = deps.avatarUrl ?? ((s: string) => s);
   const log = deps.log ?? { info: () => undefined, error: () => undefined };
+  /** Live sessions read in the last few seconds (see session-cache.ts for the revocation delay). */
+  const sessionCache = createSessionCache({ now: () => clock.now() });
   /** Reset mails being delivered (they leave after the answer, see `sendResetCode`). */
   const pendingMail = new Set<Promise<void>>();
 
@@ -96,7 +99,10 @@ export function createAccountService(deps: AccountDeps) {
   }
 
   async function toUser(row: repo.UserRow): Promise<User> {
-    const b = await ledger.balances(row.id);
+    return userRecord(row, await ledger.balances(row.id));
+  }
+
+  function userRecord(row: repo.UserRow, b: { available: bigint; frozen: bigint }): User {
     return {
       id: row.id,
       username: row.username,
@@ -160,21 +166,35 @@ export function createAccountService(deps: AccountDeps) {
       return { access_token: await issueSession(user.id) };
     },
 
-    /** Resolves a bearer token to its live session, or null (missing, expired, revoked, deleted user). */
+    /**
+     * Resolves a bearer token to its live session, or null (unknown, expired or revoked). Live
+     * sessions are cached in-process for SESSION_CACHE_TTL_MS (5 s): a session revoked by another
+     * instance stays usable here until then.
+     */
     async resolveSession(token: string) {
-      const row = await repo.findLiveSession(db, hashToken(token), new Date(clock.now()));
-      return row ? { userId: row.userId, sessionId: row.sessionId } : null;
+      const tokenHash = hashToken(token);
+      const cached = sessionCache.get(tokenHash);
+      if (cached) return cached;
+      const row = await repo.findLiveSession(db, tokenHash, new Date(clock.now()));
+      if (!row) return null;
+      const session = { userId: row.userId, sessionId: row.sessionId };
+      sessionCache.set(tokenHash, { ...session, expiresAt: row.expiresAt.getTime() });
+      return session;
     },
 
     /** Revokes the current session. */
     async logout(sessionId: string) {
       await repo.revokeSession(db, sessionId, new Date(clock.now()));
+      sessionCache.dropSession(sessionId);
       return {};
     },
 
     /** The user record of SPEC 3 with its ledger balances. @throws NOT_FOUND 'Record does not exist' */
     async me(userId: string): Promise<User> {
-      return toUser(await liveUser(userId));
+      // Both reads at once: on PostgreSQL they run on two pooled connections.
+      const [row, b] = await Promise.all([repo.findUserById(db, userId), ledger.balances(userId)]);
+      if (!row || row.deletedAt) throw errors.notFound('Record does not exist');
+      return userRecord(row, b);
     },
 
     /** Public profile of any live user. @throws NOT_FOUND */
@@ -225,18 +245,21 @@ export function createAccountService(deps: AccountDeps) {
     async changePassword(userId: string, oldDigest: string, newDigest: string) {
       await this.checkPassword(userId, oldDigest);
       const passwordHash = await hashPasswordDigest(newDigest);
-      return db.transaction(async (tx) => {
+      const fresh = await db.transaction(async (tx) => {
         await repo.updateUser(tx, userId, { passwordHash });
         await repo.revokeAllSessions(tx, userId, new Date(clock.now()));
         return { access_token: await issueSession(userId, tx) };
       });
+      sessionCache.dropUser(userId);
+      return fresh;
     },
 
-    /** Sets a new password (reset flow) and revokes every session. */
+    /** Sets a new password (reset flow) and revokes every session (inside `tx` when given). */
     async setPassword(userId: string, newDigest: string, tx?: Tx) {
       const passwordHash = await hashPasswordDigest(newDigest);
       await repo.updateUser(tx ?? db, userId, { passwordHash });
       await repo.revokeAllSessions(tx ?? db, userId, new Date(clock.now()));
+      sessionCache.dropUser(userId);
     },
 
     /** A live user by email (reset flow), or null. */
@@ -308,6 +331,8 @@ export function createAccountService(deps: AccountDeps) {
         return 'reset';
       });
       if (outcome !== 'reset') throw errors.invalidCredentials(RESET_CODE_INVALID);
+      // Again after the commit: a request between the revocation and the commit may have re-cached a session.
+      sessionCache.dropUser(user!.id);
       return {};
     },
 
@@ -338,6 +363,7 @@ export function createAccountService(deps: AccountDeps) {
         });
         await repo.revokeAllSessions(tx, userId, now);
       });
+      sessionCache.dropUser(userId);
       return {};
     },
   };

@@ -1,0 +1,74 @@
+/**
+ * A short-lived in-process cache of live sessions (token hash -> session), so that the signed-in
+ * calls do not read the sessions table on every request.
+ *
+ * Correctness across instances: an entry lives at most `ttlMs` (SESSION_CACHE_TTL_MS, 5 s). The
+ * instance that revokes a session (logout, password change or reset, account deletion) drops it at
+ * once; another instance may still accept the revoked token until its entry ages out. That bounded
+ * delay is the documented revocation delay (docs/api.md, "Sessions"). A session's own expiry is
+ * checked on every hit, and only live sessions are cached.
+ */
+
+/** How long a cached session is trusted without reading the database again, in milliseconds. */
+export const SESSION_CACHE_TTL_MS = 5_000;
+/** Entries kept at most; the oldest go first. */
+export const SESSION_CACHE_MAX_ENTRIES = 10_000;
+
+export interface SessionRef {
+  userId: string;
+  sessionId: string;
+}
+
+interface Entry extends SessionRef {
+  /** Session expiry, ms since the epoch. */
+  expiresAt: number;
+  /** When the entry was read from the database, ms since the epoch. */
+  cachedAt: number;
+}
+
+export function createSessionCache(options: { now: () => number; ttlMs?: number; maxEntries?: number }) {
+  const ttlMs = options.ttlMs ?? SESSION_CACHE_TTL_MS;
+  const maxEntries = options.maxEntries ?? SESSION_CACHE_MAX_ENTRIES;
+  const byHash = new Map<string, Entry>();
+
+  const dropWhere = (match: (e: Entry) => boolean) => {
+    for (const [hash, entry] of byHash) if (match(entry)) byHash.delete(hash);
+  };
+
+  return {
+    /** The cached live session of a token hash, or null when absent, aged out or expired. */
+    get(tokenHash: string): SessionRef | null {
+      const entry = byHash.get(tokenHash);
+      if (!entry) return null;
+      const now = options.now();
+      const age = now - entry.cachedAt;
+      if (age < 0 || age >= ttlMs || now >= entry.expiresAt) {
+        byHash.delete(tokenHash);
+        return null;
+      }
+      return { userId: entry.userId, sessionId: entry.sessionId };
+    },
+    /** Remembers a session just read from the database as live. */
+    set(tokenHash: string, session: SessionRef & { expiresAt: number }): void {
+      byHash.delete(tokenHash);
+      byHash.set(tokenHash, { ...session, cachedAt: options.now() });
+      if (byHash.size > maxEntries) {
+        const oldest = byHash.keys().next().value;
+        if (oldest !== undefined) byHash.delete(oldest);
+      }
+    },
+    /** Forgets one session (logout). */
+    dropSession(sessionId: string): void {
+      dropWhere((e) => e.sessionId === sessionId);
+    },
+    /** Forgets every session of a user (password change or reset, deletion). */
+    dropUser(userId: string): void {
+      dropWhere((e) => e.userId === userId);
+    },
+    get size(): number {
+      return byHash.size;
+    },
+  };
+}
+
+export type SessionCache = ReturnType<typeof createSessionCache>;
