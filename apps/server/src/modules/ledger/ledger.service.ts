@@ -38,7 +38,8 @@ export interface PostInput {
   postings: Posting[];
   /**
    * A hot user account (e.g. a seller's `available`) to update after every other balance and after
-   * the entries, so its row lock is held only until the caller commits. Breaks the id order for that
+   * the entries, so its row lock is held only until the caller commits (it must be the account of one
+   * of the postings; otherwise it is ignored). Breaks the id order for that
    * one account: callers that use it retry on a deadlock (see docs/decisions/collections-0001-purchase-order.md).
    */
   applyLast?: AccountRef;
@@ -113,7 +114,11 @@ export function createLedgerService(deps: { db: Db }) {
       perAccount.set(r.accountId, { amount: (cur?.amount ?? 0n) + r.amount, isUser: r.isUser });
     }
     const ordered = [...perAccount.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const lastId = input.applyLast ? await accountId(tx, input.applyLast) : null;
+    const last = input.applyLast;
+    const lastIdx = last && !('platform' in last)
+      ? input.postings.findIndex((p) => !('platform' in p.account) && p.account.userId === last.userId && p.account.kind === last.kind)
+      : -1;
+    const lastId = lastIdx >= 0 ? resolved[lastIdx]!.accountId : null;
     const apply = async (ids: typeof ordered) => {
       try {
         for (const [id, { amount, isUser }] of ids) {

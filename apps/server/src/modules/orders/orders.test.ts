@@ -157,6 +157,21 @@ describe('platform fee', () => {
       const b = await createUser(f);
       await fund(f, b.id, '10');
       const c = await publishedCollection(f, s, 9, 'Taxed');
+      // The first fee ever is posted by a purchase that rolls back (the buyer spent the money
+      // between buy and pay); the next purchase must still find the fees account.
+      const early = await createUser(f);
+      await fund(f, early.id, '9');
+      const order = await ok(f, '/sl/v1/collection/buy', { collection_id: c.id }, early.token);
+      await f.app.ctx.services.ledger.post({
+        key: `test-spend:${early.id}`,
+        kind: 'test',
+        bizId: early.id,
+        postings: [
+          { account: { userId: early.id, kind: 'available' }, amount: -100n },
+          { account: { platform: 'withdrawals' }, amount: 100n },
+        ],
+      });
+      expect((await f.call('/api/uc/v1/account/order/pay', { order_id: order.id }, early.token)).body.reason).toBe('INSUFFICIENT_BALANCE');
       expect((await buyAndPay(f, b, c.id)).body.data.status).toBe('OrderStatusPaid');
       expect(await balance(f, b)).toBe('1.00');
       expect(await balance(f, s)).toBe('8.78'); // 9.00 - floor(900 * 250 / 10000) = 9.00 - 0.22

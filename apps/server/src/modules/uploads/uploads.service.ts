@@ -219,7 +219,13 @@ export function createUploadsService(deps: UploadsDeps) {
     async listParts(ownerId: string, uploadId: string) {
       const upload = await ownUpload(ownerId, uploadId);
       openMultipart(upload);
-      const parts = await storage.listParts(upload.storageKey, upload.storageUploadId!);
+      let parts;
+      try {
+        parts = await storage.listParts(upload.storageKey, upload.storageUploadId!);
+      } catch (err) {
+        if (err instanceof StorageError && err.code === 'NotImplemented') throw errors.conflict(err.message);
+        throw err;
+      }
       return {
         parts: parts.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
         part_size: upload.partSize,
@@ -257,9 +263,15 @@ export function createUploadsService(deps: UploadsDeps) {
         }
         if (given.length < upload.partCount) throw errors.validation(`Part ${given.length + 1} is missing`);
         if (given.length > upload.partCount) throw errors.validation(`This upload has ${upload.partCount} part(s)`);
-        const stored = new Map((await storage.listParts(upload.storageKey, upload.storageUploadId!)).map((p) => [p.partNumber, p]));
-        for (const p of given) {
-          const s = stored.get(p.part_number);
+        // Check each part's presence and size first, so that a bad part is reported by number and
+        // can be re-sent; a store without ListParts leaves it to the completion and the final checks.
+        const listed = await storage.listParts(upload.storageKey, upload.storageUploadId!).catch((err: unknown) => {
+          if (err instanceof StorageError && err.code === 'NotImplemented') return null;
+          throw err;
+        });
+        const stored = listed && new Map(listed.map((p) => [p.partNumber, p]));
+        for (const p of stored ? given : []) {
+          const s = stored!.get(p.part_number);
           if (!s) throw errors.validation(`Part ${p.part_number} is missing: upload it, then complete again`);
           const expected = expectedPartSize(upload, p.part_number);
           if (s.size !== expected) throw errors.validation(`Part ${p.part_number} has ${s.size} bytes; it must have ${expected}`);

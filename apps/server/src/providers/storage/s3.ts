@@ -105,7 +105,11 @@ export class S3Storage implements StorageProvider {
         marker = String(out.NextPartNumberMarker);
       }
     } catch (err) {
-      if (errorName(err) === 'NoSuchUpload') throw new StorageError('NoSuchUpload', 'The upload does not exist');
+      const name = errorName(err);
+      if (name === 'NoSuchUpload') throw new StorageError('NoSuchUpload', 'The upload does not exist');
+      if (name === 'MethodNotAllowed' || name === 'NotImplemented') {
+        throw new StorageError('NotImplemented', 'This storage cannot list the parts of an upload');
+      }
       throw err;
     }
     return parts.sort((a, b) => a.partNumber - b.partNumber);

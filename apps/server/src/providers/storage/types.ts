@@ -45,7 +45,7 @@ export interface StorageProvider {
     opts: { maxBytes: number; expiresInSec: number },
   ): Promise<PresignedPut>;
 
-  /** Parts uploaded so far, by part number. */
+  /** Parts uploaded so far, by part number. @throws StorageError 'NotImplemented' when the store has no ListParts */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
 
   /**
@@ -79,7 +79,7 @@ export interface StorageProvider {
 export class StorageError extends Error {
   override name = 'StorageError';
   constructor(
-    readonly code: 'NoSuchKey' | 'NoSuchUpload' | 'InvalidPart' | 'EntityTooLarge' | 'BadDigest',
+    readonly code: 'NoSuchKey' | 'NoSuchUpload' | 'InvalidPart' | 'EntityTooLarge' | 'BadDigest' | 'NotImplemented',
     message: string,
   ) {
     super(message);
