@@ -35,19 +35,27 @@ async function main(): Promise<number> {
     console.log(`ledger:verify on ${describeTarget(config.DATABASE_URL, config.dataDir)}`);
     const report = await verifyLedger(database.db);
     const c = report.counts;
-    console.log(`checked ${c.transactions} transactions, ${c.entries} entries, ${c.userAccounts} user accounts, ${c.platformAccounts} platform accounts`);
+    console.log(
+      `checked ${c.transactions} transactions, ${c.entries} entries, ${c.userAccounts} user accounts, ${c.platformAccounts} platform accounts`,
+    );
     const platform = Object.entries(report.platformBalances).map(([kind, v]) => `${kind} ${minorToPoints(v)}`);
     if (platform.length) console.log(`platform balances (points): ${platform.join(', ')}`);
     if (report.ok) {
-      console.log('OK: every transaction sums to zero, every user balance equals the sum of its entries, no user balance is negative');
+      console.log(
+        'OK: every transaction sums to zero, every user balance equals the sum of its entries, no user balance is negative',
+      );
       return 0;
     }
-    console.error(`FAILED: ${report.violations.length} violation(s)${report.violations.length >= 50 ? ' (first ones listed)' : ''}`);
+    console.error(
+      `FAILED: ${report.violations.length} violation(s)${report.violations.length >= 50 ? ' (first ones listed)' : ''}`,
+    );
     for (const v of report.violations) console.error(`  ${v}`);
     return 1;
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    console.error(`ledger:verify could not run: ${msg}${/does not exist/.test(msg) ? ' (has the server run its migrations on this database?)' : ''}`);
+    console.error(
+      `ledger:verify could not run: ${msg}${/does not exist/.test(msg) ? ' (has the server run its migrations on this database?)' : ''}`,
+    );
     return 2;
   } finally {
     await database.close();

@@ -122,3 +122,16 @@ export async function lastResetCode(t: TestApp, email: string): Promise<string |
   }
   return null;
 }
+
+/**
+ * Tops up `points` (decimal string, >= 100) for `user` the way a person does: a `usdttrc20` deposit
+ * bill paid in full through the sandbox route. Needs PAYMENTS=sandbox (the test default).
+ * @returns the paid deposit bill
+ */
+export async function topUp(t: TestApp, user: TestUser, points: string): Promise<Record<string, unknown>> {
+  const created = await t.call('/api/uc/v1/account/deposit', { amount: points, pay_currency: 'usdttrc20' }, user.token);
+  if (created.body.code !== 10000) throw new Error(`deposit failed: ${JSON.stringify(created.body)}`);
+  const paid = await t.call('/api/dev/sandbox/pay', { bill_id: created.body.data.bill.id }, user.token);
+  if (paid.body.code !== 10000) throw new Error(`sandbox pay failed: ${JSON.stringify(paid.body)}`);
+  return paid.body.data.bill;
+}

@@ -45,13 +45,18 @@ export const depositBills = pgTable(
     /** Crypto received so far. */
     paidCurrencyAmount: crypto().notNull().default('0'),
     /** Points credited so far (minor units). */
-    credited: bigint({ mode: 'bigint' }).notNull().default(sql`0`),
+    credited: bigint({ mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     createdAt: ts().notNull(),
     expiresAt: ts().notNull(),
     paidAt: ts(),
     updatedAt: ts().notNull(),
   },
-  (t) => [index('deposit_bills_user_created_idx').on(t.userId, t.createdAt), index('deposit_bills_status_expires_idx').on(t.status, t.expiresAt)],
+  (t) => [
+    index('deposit_bills_user_created_idx').on(t.userId, t.createdAt),
+    index('deposit_bills_status_expires_idx').on(t.status, t.expiresAt),
+  ],
 );
 
 /** One received payment: the unique payment reference makes its credit happen exactly once. */

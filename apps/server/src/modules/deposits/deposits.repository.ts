@@ -52,7 +52,12 @@ export async function paymentsOfBill(db: DbOrTx, billId: string) {
  * Locks up to `limit` processing bills whose expiry has passed, skipping rows another instance holds
  * (`FOR UPDATE SKIP LOCKED`), and marks them expired. @returns the expired bills
  */
-export async function expireDue(db: DbOrTx, now: Date, limit: number, onlyId?: string): Promise<{ id: string; userId: string }[]> {
+export async function expireDue(
+  db: DbOrTx,
+  now: Date,
+  limit: number,
+  onlyId?: string,
+): Promise<{ id: string; userId: string }[]> {
   const due = await db
     .select({ id: depositBills.id, userId: depositBills.userId })
     .from(depositBills)

@@ -31,7 +31,14 @@ export function depositRoutes(app: FastifyInstance, deposits: DepositsService) {
   );
   defineRoute(
     app,
-    { path: ucPath('/deposit'), body: DepositRequestSchema, data: DepositDataSchema, auth: 'required', tags, summary: 'Create a top-up bill' },
+    {
+      path: ucPath('/deposit'),
+      body: DepositRequestSchema,
+      data: DepositDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Create a top-up bill',
+    },
     ({ auth, body }) => deposits.create(auth.userId, body),
   );
   defineRoute(

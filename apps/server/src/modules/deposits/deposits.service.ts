@@ -39,6 +39,9 @@ import * as repo from './deposits.repository';
 /** Largest single top-up, in points (bounds every amount, DESIGN 10). */
 export const DEPOSIT_MAX_POINTS = '10000000';
 
+/** Largest credit of one payment, in minor units (a guard against absurd reports, far above any real payment). */
+const MAX_CREDIT_MINOR = 10n ** 15n;
+
 export interface DepositsDeps {
   db: Db;
   clock: Clock;
@@ -141,7 +144,12 @@ export function createDepositsService(deps: DepositsDeps) {
       const id = newId();
       const createdAt = clock.now();
       const expiresAt = createdAt + DEPOSIT_ORDER_LIFETIME_SECONDS * 1000;
-      const deposit = await provider.createDeposit({ billId: id, code: currency.code, currencyAmount: currencyAmount.toFixed(8), expiresAt });
+      const deposit = await provider.createDeposit({
+        billId: id,
+        code: currency.code,
+        currencyAmount: currencyAmount.toFixed(8),
+        expiresAt,
+      });
       const amount = pointsToMinor(points.toFixed(2));
       const row = await db.transaction(async (tx) => {
         const bill = await repo.insertBill(tx, {
@@ -163,7 +171,10 @@ export function createDepositsService(deps: DepositsDeps) {
           expiresAt: new Date(expiresAt),
           updatedAt: new Date(createdAt),
         });
-        await records.write({ userId, bizId: id, type: 'TopUp', direction: 'Incoming', amount, status: RecordStatus.Pending, createdAt }, tx);
+        await records.write(
+          { userId, bizId: id, type: 'TopUp', direction: 'Incoming', amount, status: RecordStatus.Pending, createdAt },
+          tx,
+        );
         return bill;
       });
       return { bill: toDepositBill(row) };
@@ -203,6 +214,8 @@ export function createDepositsService(deps: DepositsDeps) {
         const credited = exact
           ? bill.amount
           : BigInt(received.times(bill.usdPrice).times(bill.pointsPerUsd).times(100).round(0, Big.roundDown).toFixed(0));
+        // No real payment comes near this (10^13 points); past it the amount cannot be a real transfer.
+        if (credited > MAX_CREDIT_MINOR) throw errors.validation('The payment amount is out of range');
         const paymentId = newId();
         const now = new Date(clock.now());
         const inserted = await repo.insertPayment(tx, {
@@ -237,7 +250,9 @@ export function createDepositsService(deps: DepositsDeps) {
           paidAt: bill.paidAt ?? now,
           updatedAt: now,
         });
-        await records.setStatus({ userId: bill.userId, type: 'TopUp', bizId: bill.id }, RecordStatus.Success, tx, { amount: totalCredited });
+        await records.setStatus({ userId: bill.userId, type: 'TopUp', bizId: bill.id }, RecordStatus.Success, tx, {
+          amount: totalCredited,
+        });
         return { bill: toDepositBill(updated), credited, replayed: false };
       });
     },

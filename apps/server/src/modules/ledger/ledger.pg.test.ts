@@ -14,7 +14,8 @@ import { verifyLedger } from './ledger.verify';
 
 const url = process.env.DATABASE_URL;
 const onPostgres = !!url && /^postgres(ql)?:\/\//.test(url);
-if (!onPostgres) console.warn('ledger.pg.test.ts: skipped — set DATABASE_URL=postgres://... to run the PostgreSQL concurrency tests');
+if (!onPostgres)
+  console.warn('ledger.pg.test.ts: skipped — set DATABASE_URL=postgres://... to run the PostgreSQL concurrency tests');
 
 describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
   let t: TestApp;

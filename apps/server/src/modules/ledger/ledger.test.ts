@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function txCountByKey(key: string): Promise<number> {
-  const rows = await db.select().from(ledgerTransactions).where(sql`${ledgerTransactions.idempotencyKey} = ${key}`);
+  const rows = await db
+    .select()
+    .from(ledgerTransactions)
+    .where(sql`${ledgerTransactions.idempotencyKey} = ${key}`);
   return rows.length;
 }
 
@@ -77,7 +80,10 @@ describe('ledger.post', () => {
     expect(second).toEqual({ transactionId: first.transactionId, replayed: true });
     expect(await ledger.balances(user.id)).toEqual({ available: 2_500n, frozen: 0n });
     expect(await txCountByKey(key)).toBe(1);
-    const entries = await db.select().from(ledgerEntries).where(sql`${ledgerEntries.transactionId} = ${first.transactionId}`);
+    const entries = await db
+      .select()
+      .from(ledgerEntries)
+      .where(sql`${ledgerEntries.transactionId} = ${first.transactionId}`);
     expect(entries.map((e) => e.amount).sort()).toEqual([-2_500n, 2_500n]);
   });
 
@@ -115,8 +121,12 @@ describe('freeze and unfreeze', () => {
     expect(await ledger.balances(user.id)).toEqual({ available: 7_000n, frozen: 3_000n });
     await ledger.unfreeze(user.id, 1_000n, `test-unfreeze:${bill}`, bill);
     expect(await ledger.balances(user.id)).toEqual({ available: 8_000n, frozen: 2_000n });
-    await expect(ledger.freeze(user.id, 8_001n, `test-freeze2:${bill}`, bill)).rejects.toMatchObject({ reason: 'INSUFFICIENT_BALANCE' });
-    await expect(ledger.unfreeze(user.id, 2_001n, `test-unfreeze2:${bill}`, bill)).rejects.toMatchObject({ reason: 'INSUFFICIENT_BALANCE' });
+    await expect(ledger.freeze(user.id, 8_001n, `test-freeze2:${bill}`, bill)).rejects.toMatchObject({
+      reason: 'INSUFFICIENT_BALANCE',
+    });
+    await expect(ledger.unfreeze(user.id, 2_001n, `test-unfreeze2:${bill}`, bill)).rejects.toMatchObject({
+      reason: 'INSUFFICIENT_BALANCE',
+    });
     expect(await ledger.balances(user.id)).toEqual({ available: 8_000n, frozen: 2_000n });
   });
 });

@@ -65,7 +65,9 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
         limit ${LIST_LIMIT}`,
   );
   for (const r of unbalanced) {
-    violations.push(`transaction ${String(r.id)} (${String(r.idempotency_key)}): ${String(r.n)} entries summing to ${String(r.total)} (expected >= 2 entries summing to 0)`);
+    violations.push(
+      `transaction ${String(r.id)} (${String(r.idempotency_key)}): ${String(r.n)} entries summing to ${String(r.total)} (expected >= 2 entries summing to 0)`,
+    );
   }
 
   const mismatched = await rows(
@@ -77,7 +79,9 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
         limit ${LIST_LIMIT}`,
   );
   for (const r of mismatched) {
-    violations.push(`account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): stored balance ${String(r.balance)} but entries sum to ${String(r.total)}`);
+    violations.push(
+      `account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): stored balance ${String(r.balance)} but entries sum to ${String(r.total)}`,
+    );
   }
 
   const negative = await rows(
@@ -89,7 +93,9 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
         limit ${LIST_LIMIT}`,
   );
   for (const r of negative) {
-    violations.push(`account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): negative balance (stored ${String(r.balance)}, entries ${String(r.total)})`);
+    violations.push(
+      `account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): negative balance (stored ${String(r.balance)}, entries ${String(r.total)})`,
+    );
   }
 
   const platform = await rows(

@@ -42,7 +42,14 @@ export async function paymentRoutes(app: FastifyInstance, payments: PaymentsServ
   );
   defineRoute(
     app,
-    { path: '/api/uc/v1/config', body: PublicConfigRequestSchema, data: PublicConfigDataSchema, auth: 'none', tags: ['config'], summary: 'Public settings the web app reads' },
+    {
+      path: '/api/uc/v1/config',
+      body: PublicConfigRequestSchema,
+      data: PublicConfigDataSchema,
+      auth: 'none',
+      tags: ['config'],
+      summary: 'Public settings the web app reads',
+    },
     async () => payments.publicConfig(),
   );
   if (payments.provider.sandbox) {

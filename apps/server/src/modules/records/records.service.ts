@@ -43,7 +43,11 @@ export function createRecordsService(deps: { db: Db }) {
     async list(callerId: string, req: RecordListRequest): Promise<RecordListData> {
       if (req.user_id !== callerId) throw errors.notFound();
       const direction =
-        req.filter.cate === RecordCate.Income ? Direction.Incoming : req.filter.cate === RecordCate.Outgoing ? Direction.Outgoing : undefined;
+        req.filter.cate === RecordCate.Income
+          ? Direction.Incoming
+          : req.filter.cate === RecordCate.Outgoing
+            ? Direction.Outgoing
+            : undefined;
       const { page, size } = req.paginator;
       const { rows, count } = await repo.listRecords(deps.db, {
         userId: callerId,

@@ -34,8 +34,24 @@ describe('record/list', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.count).toBe(2);
     expect(res.body.data.records).toEqual([
-      { id: expect.any(String), biz_id: cashOut, type: 'CashOut', direction: 'Outgoing', amount: '10.50', status: 'RecordStatusPending', created_at: base + 1_000 },
-      { id: expect.any(String), biz_id: topUp, type: 'TopUp', direction: 'Incoming', amount: '25.00', status: 'RecordStatusSuccess', created_at: base },
+      {
+        id: expect.any(String),
+        biz_id: cashOut,
+        type: 'CashOut',
+        direction: 'Outgoing',
+        amount: '10.50',
+        status: 'RecordStatusPending',
+        created_at: base + 1_000,
+      },
+      {
+        id: expect.any(String),
+        biz_id: topUp,
+        type: 'TopUp',
+        direction: 'Incoming',
+        amount: '25.00',
+        status: 'RecordStatusSuccess',
+        created_at: base,
+      },
     ]);
   });
 
@@ -66,7 +82,10 @@ describe('record/list', () => {
     expect(successIncome.count).toBe(2);
 
     const failedOrRefunded = await list({ status_list: ['RecordStatusFailure', 'RecordStatusRefunded'] });
-    expect(failedOrRefunded.records.map((r: { status: string }) => r.status)).toEqual(['RecordStatusRefunded', 'RecordStatusFailure']);
+    expect(failedOrRefunded.records.map((r: { status: string }) => r.status)).toEqual([
+      'RecordStatusRefunded',
+      'RecordStatusFailure',
+    ]);
     expect(failedOrRefunded.count).toBe(2);
   });
 
@@ -74,7 +93,12 @@ describe('record/list', () => {
     const user = await createUser(t);
     const ids = await seed(
       user,
-      Array.from({ length: 23 }, (_, i) => ({ type: 'TopUp' as const, direction: 'Incoming' as const, amount: BigInt(i + 1), status: 'RecordStatusSuccess' as const })),
+      Array.from({ length: 23 }, (_, i) => ({
+        type: 'TopUp' as const,
+        direction: 'Incoming' as const,
+        amount: BigInt(i + 1),
+        status: 'RecordStatusSuccess' as const,
+      })),
     );
     const newestFirst = [...ids].reverse();
     const first = (await t.call(LIST, { user_id: user.id }, user.token)).body.data;

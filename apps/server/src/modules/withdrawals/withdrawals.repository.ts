@@ -44,7 +44,11 @@ export async function claimPayouts(db: DbOrTx, now: Date, leaseUntil: Date, limi
         eq(withdrawBills.status, WithdrawStatus.Processing),
         or(
           eq(withdrawBills.payoutState, 'queued'),
-          and(inArray(withdrawBills.payoutState, ['sending', 'sent']), isNotNull(withdrawBills.leaseUntil), lte(withdrawBills.leaseUntil, now)),
+          and(
+            inArray(withdrawBills.payoutState, ['sending', 'sent']),
+            isNotNull(withdrawBills.leaseUntil),
+            lte(withdrawBills.leaseUntil, now),
+          ),
         ),
       ),
     )

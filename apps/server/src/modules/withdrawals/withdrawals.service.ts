@@ -163,7 +163,14 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
         tx,
       );
       const now = new Date(clock.now());
-      await repo.updateBill(tx, bill.id, { status: WithdrawStatus.Success, payoutState: 'done', txid, leaseUntil: null, completedAt: now, updatedAt: now });
+      await repo.updateBill(tx, bill.id, {
+        status: WithdrawStatus.Success,
+        payoutState: 'done',
+        txid,
+        leaseUntil: null,
+        completedAt: now,
+        updatedAt: now,
+      });
       await records.setStatus({ userId: bill.userId, type: 'CashOut', bizId: bill.id }, RecordStatus.Success, tx);
       return 'settled';
     });
@@ -234,7 +241,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     async create(callerId: string, req: WithdrawCreateRequest): Promise<{ bill: WithdrawBill }> {
       if (req.user_id !== callerId) throw errors.notFound('Record does not exist');
       const currency = await payoutCurrency(req.currency);
-      if (req.network.toUpperCase() !== currency.network.toUpperCase()) throw errors.validation('The network does not match the currency');
+      if (req.network.toUpperCase() !== currency.network.toUpperCase())
+        throw errors.validation('The network does not match the currency');
       if (!matchesPattern(currency.walletRegex, req.address)) throw errors.validation(PaymentMessages.invalidAddress);
       let memo = '';
       if (currency.extraIdExists) {
@@ -243,7 +251,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
         memo = req.memo;
       }
       const q = await quote(currency, req.amount);
-      if (q.amountUsd.lt(currency.payoutMinUsd)) throw errors.validation(PaymentMessages.minimumUsd(new Big(currency.payoutMinUsd).toString()));
+      if (q.amountUsd.lt(currency.payoutMinUsd))
+        throw errors.validation(PaymentMessages.minimumUsd(new Big(currency.payoutMinUsd).toString()));
       if (q.net.lte(0)) throw errors.validation(`The amount must be larger than the network fee (${q.feeUsd.toFixed(2)} USD)`);
       const { available } = await ledger.balances(callerId);
       if (available < q.amount) throw errors.insufficientBalance(PaymentMessages.insufficientBalance);
@@ -285,7 +294,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       try {
         await accounts.checkPassword(callerId, req.password);
       } catch (err) {
-        if (err instanceof AppError && err.reason === 'INVALID_CREDENTIALS') await repo.recordPasswordFailure(db, callerId, new Date(clock.now()));
+        if (err instanceof AppError && err.reason === 'INVALID_CREDENTIALS')
+          await repo.recordPasswordFailure(db, callerId, new Date(clock.now()));
         throw err;
       }
       bill = await db.transaction(async (tx: Tx) => {
@@ -304,7 +314,15 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
           updatedAt: new Date(now),
         });
         await records.write(
-          { userId: callerId, bizId: locked.id, type: 'CashOut', direction: 'Outgoing', amount: locked.amount, status: RecordStatus.Pending, createdAt: now },
+          {
+            userId: callerId,
+            bizId: locked.id,
+            type: 'CashOut',
+            direction: 'Outgoing',
+            amount: locked.amount,
+            status: RecordStatus.Pending,
+            createdAt: now,
+          },
           tx,
         );
         return updated;
@@ -370,7 +388,9 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
 
     /** Deletion guard: a refusal while a confirmed withdrawal is in flight (DESIGN 3). */
     async deletionGuard(userId: string, tx: Tx): Promise<string | null> {
-      return (await repo.hasInFlight(tx, userId)) ? 'A cash-out is still in progress. Please wait until it completes before deleting your account.' : null;
+      return (await repo.hasInFlight(tx, userId))
+        ? 'A cash-out is still in progress. Please wait until it completes before deleting your account.'
+        : null;
     },
   };
 }

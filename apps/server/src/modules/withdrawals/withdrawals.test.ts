@@ -1,7 +1,7 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ledgerEntries, ledgerTransactions, records, sandboxPayouts, withdrawBills } from '../../db/schema/index';
-import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, md5, PASSWORD, topUp, type TestApp, type TestUser } from '../../test/harness';
 import { verifyLedger } from '../ledger/ledger.verify';
 
 let t: TestApp;
@@ -26,23 +26,32 @@ async function funded(points: string): Promise<TestUser> {
 const assets = async (user: TestUser) => (await t.call(uc('/assets'), { user_id: user.id }, user.token)).body.data.asset;
 
 async function create(user: TestUser, over: Record<string, unknown> = {}) {
-  return t.call(uc('/withdraw/create'), { user_id: user.id, currency: 'usdttrc20', network: 'TRX', amount: '2500', address: TRON, memo: '', ...over }, user.token);
+  return t.call(
+    uc('/withdraw/create'),
+    { user_id: user.id, currency: 'usdttrc20', network: 'TRX', amount: '2500', address: TRON, memo: '', ...over },
+    user.token,
+  );
 }
 async function created(user: TestUser, over: Record<string, unknown> = {}) {
   const res = await create(user, over);
   expect(res.body.code, JSON.stringify(res.body)).toBe(10000);
   return res.body.data.bill;
 }
-const confirm = (user: TestUser, billId: string, password = PASSWORD) => t.call(uc('/withdraw/confirm'), { bill_id: billId, password: md5(password) }, user.token);
+const confirm = (user: TestUser, billId: string, password = PASSWORD) =>
+  t.call(uc('/withdraw/confirm'), { bill_id: billId, password: md5(password) }, user.token);
 async function confirmed(user: TestUser, over: Record<string, unknown> = {}) {
   const bill = await created(user, over);
   const res = await confirm(user, bill.id);
   expect(res.body.code, JSON.stringify(res.body)).toBe(10000);
   return res.body.data.bill;
 }
-const detail = async (user: TestUser, billId: string) => (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: billId }, user.token)).body.data.bill;
+const detail = async (user: TestUser, billId: string) =>
+  (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: billId }, user.token)).body.data.bill;
 async function cashOutRecords(billId: string) {
-  return db().select().from(records).where(and(eq(records.bizId, billId), eq(records.type, 'CashOut')));
+  return db()
+    .select()
+    .from(records)
+    .where(and(eq(records.bizId, billId), eq(records.type, 'CashOut')));
 }
 /** Runs payout passes until this bill is final (other bills in the database may be claimed too). */
 async function drain() {
@@ -184,7 +193,10 @@ describe('withdraw/confirm', () => {
     expect(concurrent.every((r) => r.body.data.bill.id === bill.id)).toBe(true);
     expect(await assets(user)).toEqual({ available: '500.00', freeze: '2500.00' });
     expect(await cashOutRecords(bill.id)).toHaveLength(1);
-    const freezes = await db().select().from(ledgerTransactions).where(eq(ledgerTransactions.idempotencyKey, `withdraw-freeze:${bill.id}`));
+    const freezes = await db()
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.idempotencyKey, `withdraw-freeze:${bill.id}`));
     expect(freezes).toHaveLength(1);
   });
 
@@ -198,7 +210,10 @@ describe('withdraw/confirm', () => {
     }
     const locked = await confirm(user, bill.id);
     expect(locked.status).toBe(429);
-    expect(locked.body).toMatchObject({ reason: 'RATE_LIMITED', msg: 'Too many wrong passwords. Please try again in 15 minutes.' });
+    expect(locked.body).toMatchObject({
+      reason: 'RATE_LIMITED',
+      msg: 'Too many wrong passwords. Please try again in 15 minutes.',
+    });
     expect(await assets(user)).toEqual({ available: '3000.00', freeze: '0.00' });
     expect((await detail(user, bill.id)).status).toBe('WithdrawStatusPending');
     // The bill itself expires in the same 15 minutes: a new one confirms once the window has passed.
@@ -209,9 +224,17 @@ describe('withdraw/confirm', () => {
 
   it("needs bill_id and password: 'bill_id required', 'Password required'", async () => {
     const user = await createUser(t);
-    expect((await t.call(uc('/withdraw/confirm'), { password: md5(PASSWORD) }, user.token)).body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'bill_id required' });
-    expect((await t.call(uc('/withdraw/confirm'), { bill_id: user.id }, user.token)).body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'Password required' });
-    expect((await t.call(uc('/withdraw/confirm'), { bill_id: user.id, password: '' }, user.token)).body.msg).toBe('Password required');
+    expect((await t.call(uc('/withdraw/confirm'), { password: md5(PASSWORD) }, user.token)).body).toMatchObject({
+      reason: 'VALIDATION_FAILED',
+      msg: 'bill_id required',
+    });
+    expect((await t.call(uc('/withdraw/confirm'), { bill_id: user.id }, user.token)).body).toMatchObject({
+      reason: 'VALIDATION_FAILED',
+      msg: 'Password required',
+    });
+    expect((await t.call(uc('/withdraw/confirm'), { bill_id: user.id, password: '' }, user.token)).body.msg).toBe(
+      'Password required',
+    );
   });
 
   it('refuses when the balance fell below the amount since create', async () => {
@@ -234,7 +257,9 @@ describe('withdraw/bill/detail and ownership', () => {
     expect((await detail(owner, bill.id)).id).toBe(bill.id);
     const res = await t.call(uc('/withdraw/bill/detail'), { user_id: stranger.id, bill_id: bill.id }, stranger.token);
     expect(res.status).toBe(404);
-    expect((await t.call(uc('/withdraw/bill/detail'), { user_id: owner.id, bill_id: bill.id }, stranger.token)).body.reason).toBe('NOT_FOUND');
+    expect((await t.call(uc('/withdraw/bill/detail'), { user_id: owner.id, bill_id: bill.id }, stranger.token)).body.reason).toBe(
+      'NOT_FOUND',
+    );
     const steal = await confirm(stranger, bill.id);
     expect(steal.body.reason).toBe('NOT_FOUND');
     expect((await detail(owner, bill.id)).status).toBe('WithdrawStatusPending');
@@ -252,7 +277,10 @@ describe('payouts', () => {
     expect(done).toMatchObject({ status: 'WithdrawStatusSuccess', txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await assets(user)).toEqual({ available: '500.00', freeze: '0.00' });
     expect((await cashOutRecords(bill.id))[0]?.status).toBe('RecordStatusSuccess');
-    const [settle] = await db().select().from(ledgerTransactions).where(eq(ledgerTransactions.idempotencyKey, `withdraw-settle:${bill.id}`));
+    const [settle] = await db()
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.idempotencyKey, `withdraw-settle:${bill.id}`));
     const entries = await db().select().from(ledgerEntries).where(eq(ledgerEntries.transactionId, settle!.id));
     expect(entries.map((e) => e.amount).sort((a, b) => (a < b ? -1 : 1))).toEqual([-250_000n, 100n * 100n, 240_000n]);
   });
@@ -290,7 +318,14 @@ describe('payouts', () => {
     const bill = await confirmed(user);
     const claimed = (await services().withdrawals.claimPayouts(50)).find((b) => b.id === bill.id)!;
     const provider = services().provider;
-    await provider.sendPayout({ payoutId: claimed.id, currency: claimed.currency, network: claimed.network, address: claimed.address, memo: claimed.memo, currencyAmount: '24' });
+    await provider.sendPayout({
+      payoutId: claimed.id,
+      currency: claimed.currency,
+      network: claimed.network,
+      address: claimed.address,
+      memo: claimed.memo,
+      currencyAmount: '24',
+    });
     // ...the worker dies before it records the outcome. A restarted worker takes over after the lease.
     const send = vi.spyOn(provider, 'sendPayout');
     try {
@@ -302,7 +337,10 @@ describe('payouts', () => {
     }
     expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
     expect(await db().select().from(sandboxPayouts).where(eq(sandboxPayouts.payoutId, bill.id))).toHaveLength(1);
-    const settles = await db().select().from(ledgerTransactions).where(like(ledgerTransactions.idempotencyKey, `withdraw-settle:${bill.id}`));
+    const settles = await db()
+      .select()
+      .from(ledgerTransactions)
+      .where(like(ledgerTransactions.idempotencyKey, `withdraw-settle:${bill.id}`));
     expect(settles).toHaveLength(1);
     expect(await assets(user)).toEqual({ available: '500.00', freeze: '0.00' });
   });
@@ -351,12 +389,17 @@ describe('payouts', () => {
 describe('the whole journey through the API', () => {
   it('top up, cash out, payout completes, record/list shows both', async () => {
     const user = await createUser(t);
-    const dep = (await t.call(uc('/deposit'), { amount: '2500.00', pay_currency: 'usdttrc20' }, user.token)).body.data.bill;
-    await t.call('/api/dev/sandbox/pay', { bill_id: dep.id }, user.token);
+    const dep = await topUp(t, user, '2500.00');
     expect(await assets(user)).toEqual({ available: '2500.00', freeze: '0.00' });
-    const fee = (await t.call(uc('/withdraw/estimate/fee'), { currency: 'usdtbsc', amount: '1000' }, user.token)).body.data.result;
+    const fee = (await t.call(uc('/withdraw/estimate/fee'), { currency: 'usdtbsc', amount: '1000' }, user.token)).body.data
+      .result;
     expect(fee).toEqual({ amount: '1000.00', fee: '0.50000000', fiat_equivalent: '0.50' });
-    const bill = await confirmed(user, { currency: 'usdtbsc', network: 'BSC', address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '1000' });
+    const bill = await confirmed(user, {
+      currency: 'usdtbsc',
+      network: 'BSC',
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      amount: '1000',
+    });
     expect(bill.currency_amount).toBe('9.50000000');
     await drain();
     expect(await assets(user)).toEqual({ available: '1500.00', freeze: '0.00' });
