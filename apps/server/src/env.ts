@@ -5,6 +5,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { loadEvmSettings, type EvmSettings } from './providers/payments/evm/config';
+import { loadNowPaymentsSettings, type NowPaymentsSettings } from './providers/payments/nowpayments/config';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -40,6 +42,37 @@ export const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z]+=\d{1,6}(\.\d{1,2})?(,[A-Za-z]+=\d{1,6}(\.\d{1,2})?)*$/, 'must look like TRX=1,ETH=5 (USD, at most 2 decimals)')
     .default('TRX=1,ETH=5,BSC=0.5,MATIC=0.2,TON=0.3'),
+  /** PAYMENTS=evm (docs/payments.md): networks JSON, or a path to it; the HD seed and hot wallet key, or paths to them. */
+  EVM_NETWORKS: z.string().optional(),
+  EVM_NETWORKS_FILE: z.string().optional(),
+  EVM_SEED: z.string().optional(),
+  EVM_SEED_FILE: z.string().optional(),
+  EVM_HOT_WALLET_KEY: z.string().optional(),
+  EVM_HOT_WALLET_KEY_FILE: z.string().optional(),
+  /** Milliseconds between EVM watcher passes. */
+  EVM_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  /** Hours after a bill's expiry during which a payment to its address is still credited. */
+  EVM_LATE_PAYMENT_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(168),
+  /** Days after a bill's creation during which its address is watched. */
+  EVM_WATCH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** PAYMENTS=nowpayments (docs/payments.md): API key, IPN secret, payout login and 2FA secret, API base URL. */
+  NOWPAYMENTS_API_KEY: z.string().optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+  NOWPAYMENTS_EMAIL: z.string().optional(),
+  NOWPAYMENTS_PASSWORD: z.string().optional(),
+  NOWPAYMENTS_2FA_SECRET: z.string().optional(),
+  NOWPAYMENTS_BASE_URL: z.url().default('https://api.nowpayments.io'),
+  /** Where the gateway posts IPNs; default PUBLIC_URL + /api/payments/nowpayments/ipn. */
+  NOWPAYMENTS_IPN_URL: z.url().optional(),
+  /** Currency codes offered through the gateway. */
+  NOWPAYMENTS_CURRENCIES: z
+    .string()
+    .regex(/^[a-z0-9]{2,20}(,[a-z0-9]{2,20})*$/, 'must look like usdttrc20,usdterc20,btc')
+    .default('usdttrc20,usdterc20,usdtbsc,usdtmatic,btc,eth'),
+  /** Cash-out minimum in USD through the gateway. */
+  NOWPAYMENTS_PAYOUT_MIN_USD: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a USD amount such as 10').default('10'),
+  /** Milliseconds between polls of open gateway payments (IPNs can be lost). */
+  NOWPAYMENTS_POLL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Coffer <no-reply@coffer.local>'),
   POINTS_PER_USD: z.string().regex(/^\d+(\.\d{1,8})?$/, 'must be a positive decimal number').default('100'),
@@ -56,7 +89,17 @@ export const ConfigSchema = z.object({
   SERVE_WEB: bool.default(true),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; publicUrl: string };
+/** Secret variables: read once into {@link Config.evm} / {@link Config.nowpayments} as `Secret`s, never kept as text. */
+const SECRET_VARS = ['EVM_SEED', 'EVM_HOT_WALLET_KEY', 'NOWPAYMENTS_API_KEY', 'NOWPAYMENTS_IPN_SECRET', 'NOWPAYMENTS_PASSWORD', 'NOWPAYMENTS_2FA_SECRET'] as const;
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, (typeof SECRET_VARS)[number]> & {
+  dataDir: string;
+  publicUrl: string;
+  /** Set when PAYMENTS=evm. */
+  evm?: EvmSettings;
+  /** Set when PAYMENTS=nowpayments. */
+  nowpayments?: NowPaymentsSettings;
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -80,5 +123,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const dataDir = path.resolve(c.DATA_DIR);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, dataDir, publicUrl };
+  const payments: Pick<Config, 'evm' | 'nowpayments'> = {};
+  if (c.PAYMENTS === 'evm') {
+    const { settings, problems } = loadEvmSettings(c);
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+    payments.evm = settings!;
+  }
+  if (c.PAYMENTS === 'nowpayments') {
+    const { settings, problems } = loadNowPaymentsSettings(c, publicUrl);
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+    payments.nowpayments = settings!;
+  }
+  const rest: Record<string, unknown> = { ...c };
+  for (const k of SECRET_VARS) delete rest[k];
+  return { ...(rest as Omit<typeof c, (typeof SECRET_VARS)[number]>), dataDir, publicUrl, ...payments };
 }

@@ -33,7 +33,7 @@ export interface PaymentsModuleDeps {
 
 export function createPaymentsModule(deps: PaymentsModuleDeps) {
   const { config, db, clock, ledger, records, accounts } = deps;
-  const provider = deps.provider ?? createPaymentProvider(config, { db, clock });
+  const provider = deps.provider ?? createPaymentProvider(config, { db, clock, ...(deps.log ? { log: deps.log } : {}) });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
   const deposits = createDepositsService({ db, clock, ledger, records, payments });
   const withdrawals = createWithdrawalsService({ db, clock, ledger, records, accounts, payments, log: deps.log });
@@ -48,6 +48,9 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
     },
   ];
   if (provider.pollPayments) workers.push({ name: 'deposit-watcher', intervalMs: 5_000, tick: () => deposits.pollProvider() });
+  // A rail with machinery of its own (the evm chain watcher, the nowpayments IPN route) credits through the deposits service.
+  const attachment = provider.attach?.({ credit: (payment) => deposits.creditPayment(payment) });
+  workers.push(...(attachment?.workers ?? []));
 
   return {
     provider,
@@ -60,6 +63,11 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
       await paymentRoutes(app, payments, deposits);
       depositRoutes(app, deposits);
       withdrawalRoutes(app, withdrawals);
+      await attachment?.routes?.(app);
+    },
+    /** Releases what the provider holds (the evm watcher's lock connection). */
+    async close() {
+      await attachment?.close?.();
     },
   };
 }

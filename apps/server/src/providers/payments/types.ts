@@ -14,6 +14,7 @@
  *   the same id never sends money again and returns the outcome of the first;
  * - methods throw on transient failures (network, node down); Coffer retries later.
  */
+import type { FastifyInstance } from 'fastify';
 
 /** A currency the provider offers (mapped to SPEC 3 Currency by the payments module). */
 export interface ProviderCurrency {
@@ -98,4 +99,24 @@ export interface PaymentProvider {
   sendPayout(request: PayoutRequest): Promise<PayoutOutcome>;
   /** The outcome of a payout sent earlier, or `unknown` if it never reached the provider. */
   payoutStatus(payoutId: string): Promise<PayoutOutcome>;
+  /**
+   * Optional: starts the rail's own machinery once the deposits service exists — a chain watcher
+   * (evm) or a webhook route (nowpayments) that credit payments through `hooks.credit`.
+   */
+  attach?(hooks: ProviderHooks): ProviderAttachment;
+}
+
+/** What Coffer hands a provider's {@link PaymentProvider.attach}. */
+export interface ProviderHooks {
+  /** The deposits service's credit function: credits each `paymentRef` exactly once. */
+  credit(payment: ReceivedPayment): Promise<unknown>;
+}
+
+/** Background workers, routes and a close step a provider adds to the app. */
+export interface ProviderAttachment {
+  workers?: { name: string; intervalMs: number; tick(): Promise<unknown> }[];
+  /** Registers the provider's own routes (e.g. a webhook) on the API scope. */
+  routes?(app: FastifyInstance): void | Promise<void>;
+  /** Releases what the provider holds (connections, timers). */
+  close?(): Promise<void>;
 }
