@@ -1,6 +1,8 @@
-import { ComingSoon } from '../../components/ui/page';
+import { MyCollections } from '../../features/collections/components/my-collections';
+import { useAuthStore } from '../../features/auth/stores/auth-store';
 
-/** /mycollections — My Collections (guarded; built in features/collections). */
+/** /mycollections — My Collections (SPEC 2; guarded by the route table). */
 export default function MyCollectionsRoute() {
-  return <ComingSoon title="My Collections" description="Manage and track your digital collections, sales, and earnings." />;
+  const userId = useAuthStore((s) => s.user?.id);
+  return <MyCollections userId={userId} />;
 }

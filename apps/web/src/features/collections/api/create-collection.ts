@@ -1,0 +1,60 @@
+/**
+ * Creating a collection (DESIGN 8): the banner first goes through POST /sl/v1/create/banner/url
+ * {content_type, size} -> {url, banner} and a PUT of the image to the presigned URL; then
+ * POST /sl/v1/collection/create {title, desc, amount, banner?} -> the collection (status Created).
+ * On success: 'Collection created successfully!' and the My Collections list update of SPEC 4.
+ */
+import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, type Collection, type CollectionCreateRequest } from '@coffer/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { apiPost, slPath } from '../../../lib/api-client';
+import { addToMyCollections } from './my-collections-cache';
+
+export const BannerMessages = {
+  type: 'Images must be PNG, JPEG, WebP or GIF',
+  size: 'Images must be 5 MB or smaller',
+  empty: 'The image is empty',
+  upload: 'Failed to upload the banner',
+} as const;
+
+/** The client-side banner checks (type and 5 MB); null when the file may be sent. */
+export function bannerFileError(file: { type: string; size: number }): string | null {
+  if (!(IMAGE_CONTENT_TYPES as readonly string[]).includes(file.type)) return BannerMessages.type;
+  if (file.size <= 0) return BannerMessages.empty;
+  if (file.size > IMAGE_MAX_BYTES) return BannerMessages.size;
+  return null;
+}
+
+/**
+ * Uploads a banner image.
+ * @returns the `banner` value to pass to collection/create
+ * @throws Error with a BannerMessages text on a bad file or a failed PUT; ApiError from the call
+ */
+export async function uploadBanner(file: File): Promise<string> {
+  const error = bannerFileError(file);
+  if (error) throw new Error(error);
+  const { url, banner } = await apiPost<{ url: string; banner: string }>(slPath('/create/banner/url'), { content_type: file.type, size: file.size });
+  const res = await fetch(url, { method: 'PUT', body: file, headers: { 'Content-Type': file.type } });
+  if (!res.ok) throw new Error(BannerMessages.upload);
+  return banner;
+}
+
+export interface CreateCollectionInput extends Omit<CollectionCreateRequest, 'banner'> {
+  bannerFile?: File | null;
+}
+
+export async function createCollection(input: CreateCollectionInput): Promise<Collection> {
+  const banner = input.bannerFile ? await uploadBanner(input.bannerFile) : undefined;
+  return apiPost<Collection>(slPath('/collection/create'), { title: input.title, desc: input.desc, amount: input.amount, ...(banner ? { banner } : {}) });
+}
+
+export function useCreateCollection() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: createCollection,
+    onSuccess: (created) => {
+      addToMyCollections(client, created);
+      toast.success('Collection created successfully!');
+    },
+  });
+}

@@ -1,0 +1,29 @@
+/**
+ * POST /sl/v1/collection/delete {collection_id} -> {} (owner; soft delete, buyers keep their
+ * downloads; DESIGN 7). On success: 'Collection deleted successfully!', the item removed and the
+ * count lowered (SPEC 4).
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { apiPost, slPath, toastError } from '../../../lib/api-client';
+import { collectionKeys } from './keys';
+import { removeFromMyCollections } from './my-collections-cache';
+
+export async function deleteCollection(id: string): Promise<string> {
+  await apiPost<Record<string, never>>(slPath('/collection/delete'), { collection_id: id });
+  return id;
+}
+
+export function useDeleteCollection() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deleteCollection,
+    onSuccess: (id) => {
+      removeFromMyCollections(client, id);
+      client.removeQueries({ queryKey: collectionKeys.detail(id) });
+      void client.invalidateQueries({ queryKey: [...collectionKeys.all, 'market'] });
+      toast.success('Collection deleted successfully!');
+    },
+    onError: (err) => toastError(err, 'Failed to delete the collection'),
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * POST /sl/v1/market/collections {paginator, q?, sort?} -> {collections, count} (DESIGN 8):
+ * published collections for the storefront.
+ */
+import type { CollectionPage, MarketSort } from '@coffer/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPost, slPath } from '../../../lib/api-client';
+import { collectionKeys, type PageParams } from './keys';
+
+export type MarketParams = PageParams & { q: string; sort: MarketSort };
+
+export function getMarketCollections(p: MarketParams, signal?: AbortSignal): Promise<CollectionPage> {
+  const q = p.q.trim();
+  return apiPost<CollectionPage>(slPath('/market/collections'), { paginator: { page: p.page, size: p.size }, sort: p.sort, ...(q ? { q } : {}) }, { signal });
+}
+
+export function getMarketCollectionsQueryOptions(p: MarketParams) {
+  return queryOptions({
+    queryKey: collectionKeys.market(p),
+    queryFn: ({ signal }) => getMarketCollections(p, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
+
+export function useMarketCollections(p: MarketParams) {
+  return useQuery(getMarketCollectionsQueryOptions(p));
+}

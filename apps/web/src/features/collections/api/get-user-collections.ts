@@ -1,0 +1,21 @@
+/** POST /sl/v1/user/collections {user_id, paginator} -> {collections, count}: a user's published collections (DESIGN 8). */
+import type { CollectionPage } from '@coffer/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPost, slPath } from '../../../lib/api-client';
+import { collectionKeys, type PageParams } from './keys';
+
+export function getUserCollections(userId: string, p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {
+  return apiPost<CollectionPage>(slPath('/user/collections'), { user_id: userId, paginator: { page: p.page, size: p.size } }, { signal });
+}
+
+export function getUserCollectionsQueryOptions(userId: string, p: PageParams) {
+  return queryOptions({
+    queryKey: collectionKeys.user(userId, p),
+    queryFn: ({ signal }) => getUserCollections(userId, p, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useUserCollections(userId: string | null | undefined, p: PageParams) {
+  return useQuery({ ...getUserCollectionsQueryOptions(userId ?? '', p), enabled: Boolean(userId) });
+}

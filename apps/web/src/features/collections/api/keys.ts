@@ -1,0 +1,28 @@
+/**
+ * Query keys of the marketplace, all under the session roots ['collections', ...] and
+ * ['resources', ...] so that session expiry and logout drop them (SPEC 4).
+ */
+import type { MarketSort } from '@coffer/contract';
+import { queryKeys } from '../../../lib/query-client';
+
+export interface PageParams {
+  /** From 0. */
+  page: number;
+  size: number;
+}
+
+export const collectionKeys = {
+  all: queryKeys.collections,
+  mine: () => [...queryKeys.collections, 'mine'] as const,
+  minePage: (p: PageParams) => [...queryKeys.collections, 'mine', p] as const,
+  market: (p: PageParams & { q: string; sort: MarketSort }) => [...queryKeys.collections, 'market', p] as const,
+  user: (userId: string, p: PageParams) => [...queryKeys.collections, 'user', userId, p] as const,
+  detail: (id: string) => [...queryKeys.collections, 'detail', id] as const,
+  purchased: (p: PageParams) => [...queryKeys.collections, 'purchased', p] as const,
+  orders: (p: PageParams) => [...queryKeys.collections, 'orders', p] as const,
+};
+
+export const resourceKeys = {
+  all: queryKeys.resources,
+  detail: (id: string) => [...queryKeys.resources, 'detail', id] as const,
+};

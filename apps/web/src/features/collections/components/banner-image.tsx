@@ -1,0 +1,31 @@
+import { ImageOff } from 'lucide-react';
+import { useState } from 'react';
+import { cn } from '../../../lib/cn';
+
+/**
+ * A collection's banner at 16:9, or the 'No Banner' placeholder (SPEC 2) when there is none or
+ * it fails to load.
+ */
+export function BannerImage({ src, alt, className, eager }: { src?: string | null; alt: string; className?: string; eager?: boolean }) {
+  const [broken, setBroken] = useState(false);
+  return (
+    <div className={cn('relative aspect-[16/9] w-full overflow-hidden bg-slate-100 dark:bg-slate-800', className)}>
+      {src && !broken ? (
+        <img
+          src={src}
+          alt={alt}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          {...(eager ? { fetchPriority: 'high' as const } : {})}
+          onError={() => setBroken(true)}
+          className="size-full object-cover"
+        />
+      ) : (
+        <div className="flex size-full flex-col items-center justify-center gap-1.5 bg-gradient-to-br from-slate-100 to-slate-200 text-slate-400 dark:from-slate-800 dark:to-slate-900 dark:text-slate-500">
+          <ImageOff className="size-6" aria-hidden="true" />
+          <span className="text-xs font-medium">No Banner</span>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The My Collections screen of SPEC 2: heading 'My Collections' with its subtitle, '{n}
+ * collection(s) total' when the count is above 0, a 'Create' link to /upload, an error banner,
+ * the grid of cards (8 skeletons while loading), the empty state and the pagination (only with
+ * more than one page; sizes 5/10/20/50, default 10; a size change resets to page 0; the page is
+ * kept within 0..totalPages-1). A failed load toasts 'Failed to load collections' and the banner
+ * shows the server msg or that text (SPEC 8).
+ *
+ * The route (which owns the login guard) passes the signed-in user's id: the list is fetched
+ * only when one exists (SPEC 6).
+ */
+import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract';
+import { CircleAlert, FolderOpen, Plus } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'react-router';
+import { buttonVariants } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { PageContainer } from '../../../components/ui/page';
+import { ApiError } from '../../../lib/api-client';
+import { useMyCollections } from '../api/get-my-collections';
+import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
+import { MyCollectionCard } from './my-collection-card';
+import { clampPage, Pagination, totalPagesOf } from './pagination';
+
+export const MyCollectionsTexts = {
+  heading: 'My Collections',
+  subtitle: 'Manage and track your digital collections, sales, and earnings.',
+  create: 'Create',
+  emptyTitle: 'No collections found',
+  emptyBody: "You haven't created any collections yet. Start by creating your first collection!",
+  emptyAction: 'Create Collection',
+  loadFailed: 'Failed to load collections',
+  total: (n: number) => `${n} collection(s) total`,
+} as const;
+
+/** SPEC 8: the server msg, else 'Failed to load collections'. */
+function loadErrorText(error: unknown): string {
+  if (error instanceof ApiError && error.msg) return error.msg;
+  return MyCollectionsTexts.loadFailed;
+}
+
+export function MyCollections({ userId }: { userId: string | null | undefined }) {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
+  const query = useMyCollections(userId, { page, size });
+  const count = query.data?.count ?? 0;
+  const totalPages = totalPagesOf(count, size);
+  const collections = query.data?.collections ?? [];
+
+  useEffect(() => {
+    if (query.isError && !(query.error instanceof ApiError && query.error.sessionExpired)) {
+      toast.error(MyCollectionsTexts.loadFailed, { id: 'my-collections-load' });
+    }
+  }, [query.isError, query.error]);
+
+  // SPEC 4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
+  useEffect(() => {
+    if (query.data && page > 0 && page > totalPages - 1) setPage(clampPage(page, totalPages));
+  }, [query.data, page, totalPages]);
+
+  const loading = query.isPending && Boolean(userId);
+
+  return (
+    <PageContainer>
+      <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">{MyCollectionsTexts.heading}</h1>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{MyCollectionsTexts.subtitle}</p>
+          {count > 0 ? <p className="mt-1 text-sm font-medium text-slate-700 dark:text-slate-300">{MyCollectionsTexts.total(count)}</p> : null}
+        </div>
+        <Link to="/upload" className={buttonVariants()}>
+          <Plus className="size-4" aria-hidden="true" />
+          {MyCollectionsTexts.create}
+        </Link>
+      </div>
+
+      {query.isError ? (
+        <div role="alert" className="mb-6 flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+          <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>{loadErrorText(query.error)}</span>
+        </div>
+      ) : null}
+
+      {loading ? (
+        <CollectionGridSkeleton />
+      ) : collections.length > 0 ? (
+        <CollectionGrid label="My collections">
+          {collections.map((c) => (
+            <li key={c.id} className="flex">
+              <div className="w-full">
+                <MyCollectionCard collection={c} />
+              </div>
+            </li>
+          ))}
+        </CollectionGrid>
+      ) : query.isError ? null : (
+        <EmptyState
+          icon={<FolderOpen />}
+          title={MyCollectionsTexts.emptyTitle}
+          description={MyCollectionsTexts.emptyBody}
+          action={
+            <Link to="/upload" className={buttonVariants()}>
+              <Plus className="size-4" aria-hidden="true" />
+              {MyCollectionsTexts.emptyAction}
+            </Link>
+          }
+        />
+      )}
+
+      {totalPages > 1 ? (
+        <Pagination
+          className="mt-8"
+          page={page}
+          size={size}
+          count={count}
+          onPageChange={(p) => setPage(clampPage(p, totalPages))}
+          onSizeChange={(s) => {
+            setSize(s);
+            setPage(0);
+          }}
+        />
+      ) : null}
+    </PageContainer>
+  );
+}

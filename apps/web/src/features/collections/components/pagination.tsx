@@ -1,0 +1,77 @@
+/**
+ * The pagination bar of SPEC 2 (My Collections): 'Showing X to Y of N collections', a page-size
+ * selector (5, 10, 20, 50), Previous and Next (disabled at the ends) and 'Page P of T'.
+ * Render it only when there is more than one page (the caller decides, see {@link totalPagesOf}).
+ */
+import { COLLECTIONS_PAGE_SIZE_OPTIONS } from '@coffer/contract';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useId } from 'react';
+import { Button } from '../../../components/ui/button';
+import { cn } from '../../../lib/cn';
+
+/** Pages needed for `count` items at `size` per page (0 when there are none). */
+export function totalPagesOf(count: number, size: number): number {
+  return size > 0 && count > 0 ? Math.ceil(count / size) : 0;
+}
+
+/** SPEC 4: the page stays within 0..totalPages-1. */
+export function clampPage(page: number, totalPages: number): number {
+  return Math.min(Math.max(0, page), Math.max(0, totalPages - 1));
+}
+
+export interface PaginationProps {
+  /** From 0. */
+  page: number;
+  size: number;
+  count: number;
+  onPageChange: (page: number) => void;
+  onSizeChange: (size: number) => void;
+  /** The noun of 'Showing X to Y of N <noun>'. */
+  noun?: string;
+  sizes?: readonly number[];
+  className?: string;
+}
+
+export function Pagination({ page, size, count, onPageChange, onSizeChange, noun = 'collections', sizes = COLLECTIONS_PAGE_SIZE_OPTIONS, className }: PaginationProps) {
+  const sizeId = useId();
+  const totalPages = totalPagesOf(count, size);
+  const from = count === 0 ? 0 : page * size + 1;
+  const to = Math.min(count, (page + 1) * size);
+  return (
+    <nav aria-label="Pagination" className={cn('flex flex-col gap-3 border-t border-slate-200 pt-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800', className)}>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Showing {from} to {to} of {count} {noun}
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <div className="flex items-center gap-2">
+          <label htmlFor={sizeId} className="text-sm text-slate-600 dark:text-slate-400">
+            Per page
+          </label>
+          <select
+            id={sizeId}
+            value={size}
+            onChange={(e) => onSizeChange(Number(e.target.value))}
+            className="h-9 rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+          >
+            {sizes.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button variant="outline" size="sm" onClick={() => onPageChange(page - 1)} disabled={page <= 0}>
+          <ChevronLeft className="size-4" aria-hidden="true" />
+          Previous
+        </Button>
+        <span className="text-sm text-slate-700 tabular-nums dark:text-slate-300" aria-live="polite">
+          Page {page + 1} of {totalPages}
+        </span>
+        <Button variant="outline" size="sm" onClick={() => onPageChange(page + 1)} disabled={page >= totalPages - 1}>
+          Next
+          <ChevronRight className="size-4" aria-hidden="true" />
+        </Button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,28 @@
+/**
+ * Collection status display (SPEC 4 "Collection status": Created (default when unknown),
+ * Published, Draft, Archived, Deleted, each with a badge, icon and colour; colours from STYLE.md:
+ * Created slate, Draft amber, Published green, Archived zinc, Deleted red).
+ */
+import { CollectionStatus } from '@coffer/contract';
+import { Archive, CircleCheck, CirclePlus, PencilLine, Trash2, type LucideIcon } from 'lucide-react';
+import type { BadgeTone } from '../../../components/ui/badge';
+
+export interface StatusMeta {
+  status: CollectionStatus;
+  label: string;
+  tone: BadgeTone;
+  icon: LucideIcon;
+}
+
+const META: Record<CollectionStatus, StatusMeta> = {
+  Created: { status: CollectionStatus.Created, label: 'Created', tone: 'slate', icon: CirclePlus },
+  Published: { status: CollectionStatus.Published, label: 'Published', tone: 'green', icon: CircleCheck },
+  Draft: { status: CollectionStatus.Draft, label: 'Draft', tone: 'amber', icon: PencilLine },
+  Archived: { status: CollectionStatus.Archived, label: 'Archived', tone: 'zinc', icon: Archive },
+  Deleted: { status: CollectionStatus.Deleted, label: 'Deleted', tone: 'red', icon: Trash2 },
+};
+
+/** The badge of a status value; unknown values read as Created (SPEC 4). */
+export function collectionStatusMeta(status: unknown): StatusMeta {
+  return typeof status === 'string' && status in META ? META[status as CollectionStatus] : META.Created;
+}
