@@ -1,25 +1,21 @@
 /**
  * The top bar's balance button (SPEC 2): shows the available points of the signed-in user from
  * POST /api/uc/v1/account/assets {user_id} -> {asset} (stale after 1 min, SPEC 9 "Assets query"),
- * falling back to get/me's asset.available until that answers. The balance modal opens from here.
+ * falling back to get/me's asset.available until that answers. It opens the balance modal, and
+ * from there the top-up and cash-out modals (one at a time).
  */
-import type { Asset } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError, apiPost, ucPath } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatPoints } from '../../../lib/format';
-import { queryKeys } from '../../../lib/query-client';
+import { getAssetsQueryOptions } from '../api/get-assets';
+import { WalletDialogs, type WalletView } from './wallet-dialogs';
 
-export function getAssetsQueryOptions(userId: string) {
-  return {
-    queryKey: [...queryKeys.assets, userId] as const,
-    queryFn: async ({ signal }: { signal?: AbortSignal }) => (await apiPost<{ asset: Asset }>(ucPath('/assets'), { user_id: userId }, { signal })).asset,
-    staleTime: 60_000,
-  };
-}
+/** Re-exported: the assets query lives in api/get-assets.ts. */
+export { getAssetsQueryOptions };
 
 export interface BalanceButtonProps {
   userId: string;
@@ -36,20 +32,26 @@ export function BalanceButton({ userId, fallbackAvailable, className }: BalanceB
     }
   }, [assets.error]);
   const available = assets.data?.available ?? fallbackAvailable ?? '0';
+  const [view, setView] = useState<WalletView>(null);
   return (
-    <button
-      type="button"
-      className={cn(
-        'inline-flex h-9 items-center gap-2 rounded-full border border-slate-200 bg-white px-3 text-sm font-medium text-slate-900 tabular-nums transition-colors',
-        'hover:border-brand-300 hover:bg-brand-50 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none',
-        'dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:border-brand-500/50 dark:hover:bg-slate-800',
-        className,
-      )}
-      aria-label={`Balance: ${formatPoints(available)} points`}
-    >
-      <Coins className="size-4 text-brand-600 dark:text-brand-400" aria-hidden="true" />
-      <span>{formatPoints(available)}</span>
-      <span className="text-xs font-normal text-slate-500 dark:text-slate-400">P</span>
-    </button>
+    <>
+      <button
+        type="button"
+        className={cn(
+          'inline-flex h-9 items-center gap-2 rounded-full border border-slate-200 bg-white px-3 text-sm font-medium text-slate-900 tabular-nums transition-colors',
+          'hover:border-brand-300 hover:bg-brand-50 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none',
+          'dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:border-brand-500/50 dark:hover:bg-slate-800',
+          className,
+        )}
+        aria-label={`Balance: ${formatPoints(available)} points`}
+        aria-haspopup="dialog"
+        onClick={() => setView('balance')}
+      >
+        <Coins className="size-4 text-brand-600 dark:text-brand-400" aria-hidden="true" />
+        <span>{formatPoints(available)}</span>
+        <span className="text-xs font-normal text-slate-500 dark:text-slate-400">P</span>
+      </button>
+      <WalletDialogs userId={userId} view={view} onViewChange={setView} fallbackAvailable={fallbackAvailable} />
+    </>
   );
 }

@@ -1,0 +1,25 @@
+/**
+ * POST /api/uc/v1/account/withdraw/confirm {bill_id, password (MD5 hex)} (SPEC 7): freezes the
+ * amount and hands the bill to the payout job.
+ */
+import { PaymentMessages, type WithdrawBill } from '@coffer/contract';
+import { useMutation } from '@tanstack/react-query';
+import { apiPost, ucPath } from '../../../lib/api-client';
+import { hashPassword } from '../../../lib/md5';
+
+/** SPEC 8 fallback of a failed confirm. */
+export const CONFIRM_FAILED = 'Confirm failed';
+
+/** @throws Error 'Password required' without bill or password; ApiError on a failed call */
+export async function confirmWithdraw(input: { billId: string; password: string }): Promise<WithdrawBill> {
+  if (!input.billId || !input.password) throw new Error(PaymentMessages.passwordRequired);
+  const data = await apiPost<{ bill: WithdrawBill }>(ucPath('/withdraw/confirm'), {
+    bill_id: input.billId,
+    password: await hashPassword(input.password),
+  });
+  return data.bill;
+}
+
+export function useConfirmWithdraw() {
+  return useMutation({ mutationFn: confirmWithdraw });
+}

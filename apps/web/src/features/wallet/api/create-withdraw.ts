@@ -1,0 +1,35 @@
+/**
+ * POST /api/uc/v1/account/withdraw/create {currency, amount (points, up to 8 decimals), address,
+ * network, memo, user_id} (SPEC 7): a bill awaiting the password; balances do not change yet.
+ */
+import type { WithdrawBill } from '@coffer/contract';
+import { useMutation } from '@tanstack/react-query';
+import { apiPost, ucPath } from '../../../lib/api-client';
+
+export interface CreateWithdrawInput {
+  currency: string;
+  amount: string;
+  address: string;
+  network: string;
+  /** '' when the currency needs none (SPEC 3: default empty). */
+  memo: string;
+  user_id: string;
+}
+
+/** SPEC 8 fallback of a failed create. */
+export const CREATE_WITHDRAW_FAILED = 'Failed to create withdraw order';
+
+/** @throws Error when a SPEC 5 precondition is missing; ApiError on a failed call */
+export async function createWithdraw(input: CreateWithdrawInput): Promise<WithdrawBill> {
+  if (!input.currency || !input.address || !input.amount || !input.network || !input.user_id)
+    throw new Error(CREATE_WITHDRAW_FAILED);
+  const data = await apiPost<{ bill?: WithdrawBill } & Partial<WithdrawBill>>(ucPath('/withdraw/create'), {
+    ...input,
+    memo: input.memo ?? '',
+  });
+  return (data?.bill ?? data) as WithdrawBill;
+}
+
+export function useCreateWithdraw() {
+  return useMutation({ mutationFn: createWithdraw });
+}

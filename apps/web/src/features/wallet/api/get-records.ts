@@ -1,0 +1,73 @@
+/**
+ * POST /api/uc/v1/account/record/list {user_id, filter {cate, status_list}, paginator {page, size}}
+ * (SPEC 7): the transaction history, 20 a page from page 0, never cached (SPEC 9). A next page
+ * exists while the loaded records are fewer than `count` (SPEC 4 "Record list").
+ */
+import { RECORDS_PAGE_SIZE, RecordCate, type RecordListData, type RecordStatus } from '@coffer/contract';
+import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
+import { apiPost, ucPath } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-client';
+
+export interface RecordsFilter {
+  cate: RecordCate;
+  /** Empty: every status. */
+  statusList?: RecordStatus[];
+}
+
+/** The key of one list: ['transactions', userId, cate, statusList]; its prefixes address every status of a category. */
+export const recordsQueryKey = (userId: string, cate: RecordCate, statusList: readonly RecordStatus[] = []) =>
+  [...queryKeys.transactions, userId, cate, [...statusList]] as const;
+
+/** @throws Error 'user_id required' (SPEC 8) without a user; ApiError on a failed call */
+export async function getRecords(
+  userId: string,
+  filter: RecordsFilter,
+  page: number,
+  signal?: AbortSignal,
+): Promise<RecordListData> {
+  if (!userId) throw new Error('user_id required');
+  const data = await apiPost<RecordListData>(
+    ucPath('/record/list'),
+    {
+      user_id: userId,
+      filter: { cate: filter.cate, status_list: filter.statusList ?? [] },
+      paginator: { page, size: RECORDS_PAGE_SIZE },
+    },
+    { signal },
+  );
+  return { records: data?.records ?? [], count: Number(data?.count ?? 0) };
+}
+
+/** Next page index, or undefined once every record of `count` is loaded. */
+export function nextRecordsPage(pages: RecordListData[]): number | undefined {
+  const loaded = pages.reduce((n, p) => n + p.records.length, 0);
+  const count = pages.at(-1)?.count ?? 0;
+  const lastEmpty = (pages.at(-1)?.records.length ?? 0) === 0;
+  return loaded < count && !lastEmpty ? pages.length : undefined;
+}
+
+export function getRecordsQueryOptions(userId: string, filter: RecordsFilter) {
+  return infiniteQueryOptions({
+    queryKey: recordsQueryKey(userId, filter.cate, filter.statusList),
+    queryFn: ({ pageParam, signal }) => getRecords(userId, filter, pageParam, signal),
+    initialPageParam: 0,
+    getNextPageParam: (_last, pages) => nextRecordsPage(pages),
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** Fetched only when a user id exists (SPEC 6). */
+export function useRecords(userId: string, filter: RecordsFilter) {
+  return useInfiniteQuery({ ...getRecordsQueryOptions(userId, filter), enabled: Boolean(userId) });
+}
+
+/** Refreshes the lists of the given categories (every status filter) and the balance. */
+export function refreshRecordLists(client: QueryClient, userId: string, cates: RecordCate[]): Promise<unknown> {
+  return Promise.all([
+    ...cates.map((cate) => client.invalidateQueries({ queryKey: [...queryKeys.transactions, userId, cate] })),
+    client.invalidateQueries({ queryKey: queryKeys.assets }),
+  ]);
+}
+
+export { RecordCate };

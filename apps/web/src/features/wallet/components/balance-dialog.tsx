@@ -1,0 +1,102 @@
+/**
+ * The balance modal (SPEC 2): the available balance, Top-up and Cash out buttons, tabs All
+ * transactions / Incoming / Outgoing over the infinitely scrolling record list; a row opens its
+ * bill detail.
+ */
+import { RecordCate, type TransactionRecord } from '@coffer/contract';
+import { useQuery } from '@tanstack/react-query';
+import { ArrowDownToLine, ArrowUpFromLine } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { formatPoints } from '../../../lib/format';
+import { getAssetsQueryOptions } from '../api/get-assets';
+import { RecordDetailDialog } from './record-detail-dialog';
+import { TransactionList } from './transaction-list';
+
+/** SPEC 2 tab labels, in order. */
+export const RECORD_TABS: { cate: RecordCate; label: string }[] = [
+  { cate: RecordCate.All, label: 'All transactions' },
+  { cate: RecordCate.Income, label: 'Incoming' },
+  { cate: RecordCate.Outgoing, label: 'Outgoing' },
+];
+
+export interface BalanceDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  userId: string;
+  fallbackAvailable?: string;
+  onTopUp: () => void;
+  onCashOut: () => void;
+}
+
+export function BalanceDialog({ open, onOpenChange, userId, fallbackAvailable, onTopUp, onCashOut }: BalanceDialogProps) {
+  const assets = useQuery({ ...getAssetsQueryOptions(userId), enabled: open });
+  const [cate, setCate] = useState<RecordCate>(RecordCate.All);
+  const [detail, setDetail] = useState<TransactionRecord | null>(null);
+  const available = assets.data?.available ?? fallbackAvailable;
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      {open ? (
+        <DialogContent title="Balance" className="max-w-xl">
+          <div className="rounded-xl bg-linear-to-br from-brand-600 to-brand-700 px-5 py-5 text-white shadow-sm">
+            <p className="text-xs font-medium tracking-wide text-brand-100 uppercase">Available balance</p>
+            <p className="mt-1 text-3xl font-semibold tabular-nums" data-testid="available-balance">
+              {available === undefined ? <Skeleton className="h-8 w-32 bg-white/30" /> : `${formatPoints(available)}`}
+              <span className="ml-1.5 text-base font-medium text-brand-100">P-coin</span>
+            </p>
+            {assets.data?.freeze && assets.data.freeze !== '0' && assets.data.freeze !== '0.00' ? (
+              <p className="mt-1 text-xs text-brand-100 tabular-nums">Frozen: {formatPoints(assets.data.freeze)} P-coin</p>
+            ) : null}
+            <div className="mt-4 grid grid-cols-2 gap-2">
+              <Button
+                variant="secondary"
+                className="bg-white text-brand-700 hover:bg-brand-50 dark:bg-white dark:text-brand-700 dark:hover:bg-brand-50"
+                onClick={onTopUp}
+              >
+                <ArrowDownToLine className="size-4" aria-hidden="true" />
+                Top-up
+              </Button>
+              <Button
+                variant="outline"
+                className="border-white/40 bg-transparent text-white hover:bg-white/10 dark:border-white/40 dark:bg-transparent dark:text-white dark:hover:bg-white/10"
+                onClick={onCashOut}
+              >
+                <ArrowUpFromLine className="size-4" aria-hidden="true" />
+                Cash out
+              </Button>
+            </div>
+          </div>
+          <Tabs value={cate} onValueChange={(v) => setCate(v as RecordCate)} className="mt-5">
+            <TabsList className="grid w-full grid-cols-3">
+              {RECORD_TABS.map((t) => (
+                <TabsTrigger key={t.cate} value={t.cate}>
+                  {t.label}
+                </TabsTrigger>
+              ))}
+            </TabsList>
+            {RECORD_TABS.map((t) => (
+              <TabsContent key={t.cate} value={t.cate} className="mt-2">
+                {cate === t.cate ? <TransactionList userId={userId} cate={t.cate} onOpenRecord={setDetail} /> : null}
+              </TabsContent>
+            ))}
+          </Tabs>
+          <div className="mt-3 text-center">
+            <Link
+              to="/transactions"
+              onClick={() => onOpenChange(false)}
+              className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400"
+            >
+              Open the transactions page
+            </Link>
+          </div>
+          <RecordDetailDialog userId={userId} record={detail} onClose={() => setDetail(null)} />
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}

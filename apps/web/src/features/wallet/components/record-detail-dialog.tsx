@@ -1,0 +1,92 @@
+/**
+ * The bill detail opened from a record row (SPEC 2): a top-up opens its deposit bill (Order
+ * Details / Scan to Pay, so an open bill can still be paid), a cash-out its withdrawal detail.
+ * Load failures read 'Unable to load order detail' and 'Failed to fetch transaction details'
+ * (SPEC 8).
+ */
+import { RecordType, type TransactionRecord } from '@coffer/contract';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useDepositBill } from '../api/get-deposit-bill';
+import { usePublicConfig } from '../api/get-public-config';
+import { useWithdrawBill, WITHDRAW_DETAIL_FAILED } from '../api/get-withdraw-bill';
+import { DepositOrderView, type DepositPage } from './deposit-order-view';
+import { WithdrawDetail } from './withdraw-detail';
+
+export const ORDER_DETAIL_FAILED = 'Unable to load order detail';
+
+function DetailSkeleton() {
+  return (
+    <div className="space-y-3" aria-label="Loading" role="status">
+      <Skeleton className="h-20 w-full rounded-xl" />
+      {Array.from({ length: 5 }, (_, i) => (
+        <div key={i} className="flex justify-between">
+          <Skeleton className="h-4 w-24" />
+          <Skeleton className="h-4 w-32" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
+      <p className="text-sm text-red-600 dark:text-red-400">{message}</p>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+function DepositBillBody({ userId, billId, onClose }: { userId: string; billId: string; onClose: () => void }) {
+  const bill = useDepositBill(userId, billId);
+  const config = usePublicConfig();
+  const [page, setPage] = useState<DepositPage>('details');
+  if (bill.isPending) return <DetailSkeleton />;
+  if (bill.isError) return <LoadError message={ORDER_DETAIL_FAILED} onRetry={() => void bill.refetch()} />;
+  return (
+    <DepositOrderView
+      bill={bill.data}
+      userId={userId}
+      sandbox={config.data?.sandbox}
+      page={page}
+      onPageChange={setPage}
+      onConfirmed={onClose}
+    />
+  );
+}
+
+function WithdrawBillBody({ userId, billId }: { userId: string; billId: string }) {
+  const bill = useWithdrawBill(userId, billId);
+  if (bill.isPending) return <DetailSkeleton />;
+  if (bill.isError) return <LoadError message={WITHDRAW_DETAIL_FAILED} onRetry={() => void bill.refetch()} />;
+  return <WithdrawDetail bill={bill.data} />;
+}
+
+export interface RecordDetailDialogProps {
+  userId: string;
+  /** The record whose bill is shown; null keeps the dialog closed. */
+  record: Pick<TransactionRecord, 'type' | 'biz_id'> | null;
+  onClose: () => void;
+}
+
+export function RecordDetailDialog({ userId, record, onClose }: RecordDetailDialogProps) {
+  const isTopUp = record?.type === RecordType.TopUp;
+  return (
+    <Dialog open={Boolean(record)} onOpenChange={(open) => !open && onClose()}>
+      {record ? (
+        <DialogContent title={isTopUp ? 'Top-up order' : 'Withdrawal details'}>
+          {isTopUp ? (
+            <DepositBillBody userId={userId} billId={record.biz_id} onClose={onClose} />
+          ) : (
+            <WithdrawBillBody userId={userId} billId={record.biz_id} />
+          )}
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * The infinitely scrolling record list of the balance modal and the transactions page (SPEC 2):
+ * 'Loading transactions...' with skeleton rows first, 'Loading more...' while the next page of
+ * 20 loads (within 50 px of the bottom), 'No more data' at the end, and the empty state of the
+ * category.
+ */
+import { RecordCate, type RecordStatus, type TransactionRecord } from '@coffer/contract';
+import { Inbox } from 'lucide-react';
+import { useRef } from 'react';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Spinner } from '../../../components/ui/spinner';
+import { getErrorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { useRecords } from '../api/get-records';
+import { useScrollLoad } from '../hooks/use-scroll-load';
+import { RecordRow } from './record-row';
+
+/** SPEC 2 list texts. */
+export const ListTexts = {
+  loading: 'Loading transactions...',
+  loadingMore: 'Loading more...',
+  noMore: 'No more data',
+  emptyTitle: 'No transactions yet',
+  empty: {
+    [RecordCate.All]: 'Your transaction history will appear here.',
+    [RecordCate.Income]: 'You have no incoming transactions. Try adding funds with Top-up.',
+    [RecordCate.Outgoing]: 'You have no outgoing transactions yet.',
+  } as Record<RecordCate, string>,
+} as const;
+
+export interface TransactionListProps {
+  userId: string;
+  cate: RecordCate;
+  statusList?: RecordStatus[];
+  /** 'container': the list scrolls inside itself (modal); 'window': the page scrolls. */
+  scroll?: 'container' | 'window';
+  onOpenRecord?: (record: TransactionRecord) => void;
+  className?: string;
+}
+
+function SkeletonRows({ count = 5 }: { count?: number }) {
+  return (
+    <div className="space-y-1" aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className="flex items-center gap-3 px-3 py-3">
+          <Skeleton className="size-9 rounded-full" />
+          <div className="flex-1 space-y-2">
+            <Skeleton className="h-3.5 w-24" />
+            <Skeleton className="h-3 w-16" />
+          </div>
+          <div className="flex flex-col items-end gap-2">
+            <Skeleton className="h-3.5 w-16" />
+            <Skeleton className="h-4 w-14 rounded-full" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function TransactionList({
+  userId,
+  cate,
+  statusList = [],
+  scroll = 'container',
+  onOpenRecord,
+  className,
+}: TransactionListProps) {
+  const query = useRecords(userId, { cate, statusList });
+  const records = query.data?.pages.flatMap((p) => p.records) ?? [];
+  const containerRef = useRef<HTMLDivElement>(null);
+  const { fetchNextPage, error, isFetchNextPageError } = query;
+
+  useScrollLoad({
+    target: scroll === 'window' ? 'window' : containerRef,
+    hasMore: Boolean(query.hasNextPage),
+    busy: query.isFetching || query.isFetchNextPageError,
+    onLoad: () => void query.fetchNextPage(),
+    contentKey: records.length,
+  });
+
+  let body;
+  if (query.isPending) {
+    body = (
+      <div role="status" aria-live="polite">
+        <p className="px-3 pb-1 text-xs text-slate-500 dark:text-slate-400">{ListTexts.loading}</p>
+        <SkeletonRows />
+      </div>
+    );
+  } else if (query.isError) {
+    body = (
+      <div role="alert" className="flex flex-col items-center gap-3 px-4 py-10 text-center">
+        <p className="text-sm text-red-600 dark:text-red-400">{getErrorMessage(query.error)}</p>
+        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else if (records.length === 0) {
+    body = (
+      <EmptyState
+        icon={<Inbox />}
+        title={ListTexts.emptyTitle}
+        description={ListTexts.empty[cate]}
+        className="border-none py-10"
+      />
+    );
+  } else {
+    body = (
+      <>
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Transactions">
+          {records.map((r) => (
+            <li key={r.id}>
+              <RecordRow record={r} onOpen={onOpenRecord ? (rec) => onOpenRecord(rec as TransactionRecord) : undefined} />
+            </li>
+          ))}
+        </ul>
+        <div
+          className="flex items-center justify-center gap-2 py-3 text-xs text-slate-500 dark:text-slate-400"
+          aria-live="polite"
+        >
+          {query.isFetchingNextPage ? (
+            <>
+              <Spinner className="size-3.5" label={ListTexts.loadingMore} />
+              <span>{ListTexts.loadingMore}</span>
+            </>
+          ) : isFetchNextPageError ? (
+            <button
+              type="button"
+              className="text-brand-600 underline-offset-4 hover:underline dark:text-brand-400"
+              onClick={() => void fetchNextPage()}
+            >
+              {getErrorMessage(error)} Try again
+            </button>
+          ) : query.hasNextPage ? null : (
+            <span>{ListTexts.noMore}</span>
+          )}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <div
+      ref={containerRef}
+      data-scroll-container={scroll === 'container' ? '' : undefined}
+      className={cn(scroll === 'container' && 'max-h-[min(24rem,50vh)] overflow-y-auto overscroll-contain', className)}
+      tabIndex={scroll === 'container' ? 0 : undefined}
+      aria-label={scroll === 'container' ? 'Transaction list' : undefined}
+      role={scroll === 'container' ? 'region' : undefined}
+    >
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * How the wallet shows its values (SPEC 3, 4, 9): network names upper-case, USDT codes as
+ * USDT(network), USD 2 decimals, crypto 8 decimals, signed record amounts, status labels and
+ * badge tones, and the deposit countdown.
+ */
+import {
+  Big,
+  DEPOSIT_ORDER_LIFETIME_SECONDS,
+  DepositStatus,
+  Direction,
+  RecordStatus,
+  RecordType,
+  WithdrawStatus,
+  roundDown,
+  type Currency,
+} from '@coffer/contract';
+import type { BadgeTone } from '../../../components/ui/badge';
+import { formatPoints, toDate, type DateInput } from '../../../lib/format';
+
+/** SPEC 9: network names are shown upper-case. */
+export const networkLabel = (network: string | null | undefined): string => (network ?? '').toUpperCase();
+
+/**
+ * SPEC 9: an asset code beginning with USDT shows as USDT(network); anything else as its symbol.
+ * @param c a currency, or a code and network (e.g. a bill's pay_currency and network)
+ */
+export function currencyLabel(c: Pick<Currency, 'network'> & { symbol?: string; code?: string }): string {
+  const code = (c.symbol || c.code || '').toUpperCase();
+  if (code.startsWith('USDT')) return `USDT(${networkLabel(c.network)})`;
+  return code;
+}
+
+/** The token symbol of a bill's currency code: 'usdttrc20' -> 'USDT', 'btc' -> 'BTC'. */
+export function symbolOfCode(code: string | null | undefined): string {
+  const upper = (code ?? '').toUpperCase();
+  return upper.startsWith('USDT') ? 'USDT' : upper;
+}
+
+function groupThousands(fixed: string): string {
+  const negative = fixed.startsWith('-');
+  const [whole = '0', frac] = fixed.replace('-', '').split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+}
+
+/** USD with 2 decimals and thousands separators ('1234.5' -> '1,234.50'); '-' when missing or bad. */
+export function formatUsd(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  try {
+    return groupThousands(new Big(value).round(2, Big.roundHalfUp).toFixed(2));
+  } catch {
+    return '-';
+  }
+}
+
+/** Crypto with 8 decimals, rounded down (SPEC 9); '-' when missing or bad. */
+export function formatCrypto(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  try {
+    return roundDown(value, 8);
+  } catch {
+    return '-';
+  }
+}
+
+/** SPEC 3 Withdraw bill: net USD = amount_usd - fee_fiat with 2 decimals, or '-' when either is missing. */
+export function netUsd(amountUsd: string | null | undefined, feeFiat: string | null | undefined): string {
+  if (!amountUsd || !feeFiat) return '-';
+  try {
+    return formatUsd(new Big(amountUsd).minus(feeFiat).toString());
+  } catch {
+    return '-';
+  }
+}
+
+/** A record's amount with its sign: '+' for Incoming, '-' for Outgoing (SPEC 2). */
+export function signedAmount(direction: string, amount: string): string {
+  const shown = formatPoints(amount).replace(/^-/, '');
+  return direction === Direction.Incoming ? `+${shown}` : `-${shown}`;
+}
+
+/** The label of a record type (TopUp and CashOut are the money screens' own). */
+export function recordTypeLabel(type: string): string {
+  switch (type) {
+    case RecordType.TopUp:
+      return 'Top-up';
+    case RecordType.CashOut:
+      return 'Cash out';
+    case RecordType.Purchase:
+      return 'Purchase';
+    case RecordType.Sale:
+      return 'Sale';
+    case RecordType.Refund:
+      return 'Refund';
+    default:
+      return type || 'Transaction';
+  }
+}
+
+export interface StatusView {
+  label: string;
+  tone: BadgeTone;
+}
+
+/** SPEC 4 "Record status badges": Pending (also for unknown values), Success, Failed, Refunded. */
+export function recordStatusView(status: string | null | undefined): StatusView {
+  switch (status) {
+    case RecordStatus.Success:
+      return { label: 'Success', tone: 'green' };
+    case RecordStatus.Failure:
+      return { label: 'Failed', tone: 'red' };
+    case RecordStatus.Refunded:
+      return { label: 'Refunded', tone: 'blue' };
+    default:
+      return { label: 'Pending', tone: 'amber' };
+  }
+}
+
+export type DepositPhase = 'success' | 'processing' | 'failed';
+
+/**
+ * SPEC 4 "Deposit bill status": DepositStatusSuccess is success; DepositStatusProcessing,
+ * 'Processing' or a missing status (a new bill) is processing; any other value failed.
+ */
+export function depositPhase(status: string | null | undefined): DepositPhase {
+  if (status === DepositStatus.Success) return 'success';
+  if (!status || status === DepositStatus.Processing || status === 'Processing') return 'processing';
+  return 'failed';
+}
+
+/** The status label of a deposit bill: 'Success', 'Processing' or 'Order Expired'. */
+export function depositStatusView(status: string | null | undefined): StatusView {
+  switch (depositPhase(status)) {
+    case 'success':
+      return { label: 'Success', tone: 'green' };
+    case 'processing':
+      return { label: 'Processing', tone: 'amber' };
+    default:
+      return { label: 'Order Expired', tone: 'red' };
+  }
+}
+
+/** SPEC 4 "Withdraw bill status": Completed; Failed (failure, refunded); Processing otherwise. */
+export function withdrawStatusView(status: string | null | undefined): StatusView {
+  if (status === WithdrawStatus.Success) return { label: 'Completed', tone: 'green' };
+  if (status === WithdrawStatus.Failure || status === WithdrawStatus.Refunded) return { label: 'Failed', tone: 'red' };
+  return { label: 'Processing', tone: 'amber' };
+}
+
+/**
+ * SPEC 4 "Deposit countdown": lifetime minus whole seconds since creation, never below 0.
+ * @param created the bill's creation time (ms string or number; seconds when <= 1e12)
+ * @param nowMs the current time in ms
+ */
+export function secondsLeft(created: DateInput, nowMs: number, lifetimeSeconds: number = DEPOSIT_ORDER_LIFETIME_SECONDS): number {
+  const start = toDate(created);
+  if (!start) return 0;
+  const elapsed = Math.floor((nowMs - start.getTime()) / 1000);
+  return Math.max(0, lifetimeSeconds - Math.max(0, elapsed));
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** SPEC 4: mm:ss, or hh:mm:ss above an hour; negative or bad input shows 00:00. */
+export function formatCountdown(totalSeconds: number): string {
+  const s = Number.isFinite(totalSeconds) ? Math.max(0, Math.floor(totalSeconds)) : 0;
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = s % 60;
+  if (s > 3600) return `${pad(hours)}:${pad(minutes)}:${pad(seconds)}`;
+  return `${pad(Math.floor(s / 60))}:${pad(seconds)}`;
+}
