@@ -147,6 +147,20 @@ describe('password/forget', () => {
     expect((await call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) })).body.code).toBe(10000);
   });
 
+  it('counts parallel wrong guesses one by one (row lock): never more than 5 tries', async () => {
+    const user = await createUser(t);
+    const code = await requestCode(user.email);
+    const wrong = code === '555555' ? '444444' : '555555';
+    const call = client();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => call(FORGET, { email: user.email, code: wrong, password: md5(NEW_PASSWORD) })),
+    );
+    for (const res of answers) expect(res).toMatchObject(INVALID);
+    const rows = await t.app.ctx.database.db.select().from(resetCodes).where(eq(resetCodes.userId, user.id));
+    expect(rows[0]!.tries).toBe(5);
+    expect(await call(FORGET, { email: user.email, code, password: md5(NEW_PASSWORD) })).toMatchObject(INVALID);
+  });
+
   it('kills the code 10 minutes after it was sent', async () => {
     const user = await createUser(t);
     const a = await requestCode(user.email);
