@@ -1,0 +1,292 @@
+/**
+ * The `nowpayments` gateway adapter end to end: the real app (PAYMENTS=nowpayments) against a local
+ * fake of the gateway's API (./fake-api.ts). IPNs are posted to the app as the gateway would,
+ * signed with the IPN secret (or not).
+ */
+import { createHmac } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { DepositStatus } from '@coffer/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nowpaymentsPayments, nowpaymentsPayouts } from '../../../db/schema/index';
+import { ConfigError, loadConfig } from '../../../env';
+import { verifyLedger } from '../../../modules/ledger/ledger.verify';
+import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
+import { ipnSignature, sortKeysDeep, verifyIpnSignature, type GatewayPayment } from './api';
+import { FAKE_API_KEY, FAKE_EMAIL, FAKE_PASSWORD, FAKE_TOTP_SECRET, startFakeNowPayments, type FakeNowPayments } from './fake-api';
+import { IPN_PATH, mapPaymentStatus, mapPayoutStatus, type NowPaymentsProvider } from './index';
+
+const IPN_SECRET = 'ipn-secret-for-tests-0123456789';
+const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const uc = (p: string) => `/api/uc/v1/account${p}`;
+
+let fake: FakeNowPayments;
+let t: TestApp;
+const logs: string[] = [];
+
+function env(over: Record<string, string> = {}): Record<string, string> {
+  return {
+    PAYMENTS: 'nowpayments',
+    NOWPAYMENTS_API_KEY: FAKE_API_KEY,
+    NOWPAYMENTS_IPN_SECRET: IPN_SECRET,
+    NOWPAYMENTS_EMAIL: FAKE_EMAIL,
+    NOWPAYMENTS_PASSWORD: FAKE_PASSWORD,
+    NOWPAYMENTS_2FA_SECRET: FAKE_TOTP_SECRET,
+    NOWPAYMENTS_BASE_URL: fake.baseUrl,
+    NOWPAYMENTS_CURRENCIES: 'usdttrc20,usdterc20,btc,xrp,doge',
+    ...over,
+  };
+}
+
+beforeAll(async () => {
+  fake = await startFakeNowPayments();
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  t = await createTestApp(env(), { logStream: sink });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+const provider = () => t.app.ctx.services.payments.provider as NowPaymentsProvider;
+const db = () => t.app.ctx.database.db;
+const assets = async (user: TestUser) => (await t.call(uc('/assets'), { user_id: user.id }, user.token)).body.data.asset;
+const detail = async (user: TestUser, billId: string) => (await t.call(uc('/deposit/bill/detail'), { user_id: user.id, bill_id: billId }, user.token)).body.data.bill;
+
+async function deposit(user: TestUser, points: string, currency = 'usdttrc20') {
+  const res = await t.call(uc('/deposit'), { amount: points, pay_currency: currency }, user.token);
+  expect(res.body.code, JSON.stringify(res.body)).toBe(10000);
+  return res.body.data.bill as { id: string; address: string; currency_amount: string; status: string };
+}
+
+async function paymentOf(billId: string): Promise<string> {
+  const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.billId, billId));
+  return row!.paymentId;
+}
+
+/** Posts an IPN body as the gateway does: JSON, signed unless `signature` says otherwise. */
+function ipn(body: object, signature: string | null = ipnSignature(body, IPN_SECRET)) {
+  return t.app.inject({
+    method: 'POST',
+    url: IPN_PATH,
+    headers: { 'content-type': 'application/json', ...(signature !== null ? { 'x-nowpayments-sig': signature } : {}) },
+    payload: JSON.stringify(body),
+  });
+}
+
+describe('IPN signatures', () => {
+  it('are HMAC-SHA512 of the JSON with keys sorted at every level', () => {
+    const body = { payment_status: 'finished', b: 1, a: { d: 2, c: 3 } };
+    expect(JSON.stringify(sortKeysDeep(body))).toBe('{"a":{"c":3,"d":2},"b":1,"payment_status":"finished"}');
+    const expected = createHmac('sha512', 'k').update('{"a":{"c":3,"d":2},"b":1,"payment_status":"finished"}').digest('hex');
+    expect(ipnSignature(body, 'k')).toBe(expected);
+    expect(verifyIpnSignature(body, expected, 'k')).toBe(true);
+    expect(verifyIpnSignature(body, expected.toUpperCase(), 'k')).toBe(true);
+    expect(verifyIpnSignature({ ...body, b: 2 }, expected, 'k')).toBe(false);
+    expect(verifyIpnSignature(body, expected, 'other')).toBe(false);
+    expect(verifyIpnSignature(body, 'abc', 'k')).toBe(false);
+    expect(verifyIpnSignature(body, undefined, 'k')).toBe(false);
+  });
+});
+
+describe('status mapping', () => {
+  it("maps every payment_status to Coffer's deposit status", () => {
+    const table = Object.fromEntries(
+      ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired', 'something_new'].map((s) => [s, mapPaymentStatus(s)]),
+    );
+    expect(table).toEqual({
+      waiting: { depositStatus: DepositStatus.Processing, credit: false, final: false },
+      confirming: { depositStatus: DepositStatus.Processing, credit: false, final: false },
+      confirmed: { depositStatus: DepositStatus.Processing, credit: false, final: false },
+      sending: { depositStatus: DepositStatus.Processing, credit: false, final: false },
+      partially_paid: { depositStatus: DepositStatus.Success, credit: true, final: true },
+      finished: { depositStatus: DepositStatus.Success, credit: true, final: true },
+      failed: { depositStatus: DepositStatus.Expired, credit: false, final: true },
+      refunded: { depositStatus: DepositStatus.Expired, credit: false, final: true },
+      expired: { depositStatus: DepositStatus.Expired, credit: false, final: true },
+      something_new: { depositStatus: DepositStatus.Processing, credit: false, final: false },
+    });
+  });
+
+  it('maps payout statuses to payout outcomes', () => {
+    expect(mapPayoutStatus({ status: 'FINISHED', hash: '0xabc' })).toEqual({ status: 'success', txid: '0xabc' });
+    expect(mapPayoutStatus({ status: 'REJECTED', error: 'Bad address' })).toEqual({ status: 'failed', reason: 'Bad address' });
+    expect(mapPayoutStatus({ status: 'FAILED' })).toEqual({ status: 'failed', reason: 'The gateway reports the payout failed' });
+    for (const s of ['CREATING', 'WAITING', 'PROCESSING', 'SENDING']) expect(mapPayoutStatus({ status: s }).status).toBe('pending');
+  });
+});
+
+describe('currencies and deposits', () => {
+  it('lists the configured, enabled gateway currencies with their patterns and memo rules', async () => {
+    const res = await t.call(uc('/currency/list'), {});
+    const list = res.body.data.currencies as { code: string }[];
+    expect(list.map((c) => c.code)).toEqual(['usdttrc20', 'usdterc20', 'btc', 'xrp']); // doge is disabled at the gateway
+    expect(list[0]).toMatchObject({ symbol: 'USDT', network: 'TRX', wallet_regex: '^T[1-9A-HJ-NP-Za-km-z]{33}$', extra_id_exists: false, extra_id_regex: null, fiatEquivalent: '10.00' });
+    expect(list[3]).toMatchObject({ symbol: 'XRP', network: 'XRP', extra_id_exists: true, extra_id_regex: '^[0-9]{1,10}$' });
+    const min = await t.call(uc('/deposit/min-amount'), { currency_from: 'usdttrc20' });
+    expect(min.body.data.result).toEqual({ min_amount: '150.00', currency_min_amount: '1.50000000', fiat_equivalent: '1.50' });
+    const btc = await t.call(uc('/deposit/min-amount'), { currency_from: 'btc' });
+    expect(btc.body.data.result).toEqual({ min_amount: '600.00', currency_min_amount: '0.00010000', fiat_equivalent: '6.00' });
+  });
+
+  it('creates one gateway payment per bill and shows its pay_address', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2500');
+    const payment = fake.payments.get(await paymentOf(bill.id))!;
+    expect(payment).toMatchObject({ order_id: bill.id, pay_currency: 'usdttrc20', price_currency: 'usdttrc20', price_amount: 25, pay_address: bill.address });
+    expect(bill.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+  });
+});
+
+describe('IPN', () => {
+  it('credits a finished payment once, however often the IPN is replayed', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2500');
+    const id = await paymentOf(bill.id);
+    const confirming = await ipn(fake.update(id, { payment_status: 'confirming', actually_paid: 25 }));
+    expect(confirming.statusCode).toBe(200);
+    expect((await detail(user, bill.id)).status).toBe('DepositStatusProcessing');
+    const finished = fake.update(id, { payment_status: 'finished', actually_paid: 25 });
+    for (let i = 0; i < 3; i++) expect((await ipn(finished)).statusCode).toBe(200);
+    await Promise.all([ipn(finished), ipn(finished), ipn(finished)]);
+    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '2500.00', paid_currency_amount: '25.00000000' });
+    expect((await assets(user)).available).toBe('2500.00');
+    expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
+    const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
+    expect(row!.status).toBe('finished');
+  });
+
+  it('ignores and logs an IPN with a bad or missing signature, changing nothing', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1000');
+    const id = await paymentOf(bill.id);
+    const body = fake.update(id, { payment_status: 'finished', actually_paid: 10 });
+    const forged = await ipn(body, ipnSignature(body, 'not-the-secret'));
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json()).toMatchObject({ reason: 'UNAUTHORIZED' });
+    const tampered = await ipn({ ...body, actually_paid: 1000 }, ipnSignature(body, IPN_SECRET));
+    expect(tampered.statusCode).toBe(401);
+    const unsigned = await ipn(body, null);
+    expect(unsigned.statusCode).toBe(401);
+    expect((await detail(user, bill.id)).status).toBe('DepositStatusProcessing');
+    expect((await assets(user)).available).toBe('0.00');
+    const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
+    expect(row!.status).toBe('waiting');
+    expect(logs.filter((l) => l.includes('IPN with a missing or bad signature ignored')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('credits a partially paid payment at the amount actually paid', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2000');
+    const id = await paymentOf(bill.id);
+    await ipn(fake.update(id, { payment_status: 'partially_paid', actually_paid: 12.5 }));
+    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1250.00' });
+  });
+
+  it('credits nothing for failed or expired payments', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2000');
+    const id = await paymentOf(bill.id);
+    await ipn(fake.update(id, { payment_status: 'failed', actually_paid: 0 }));
+    await ipn(fake.update(id, { payment_status: 'expired' }));
+    expect((await detail(user, bill.id)).status).toBe('DepositStatusProcessing');
+    expect((await assets(user)).available).toBe('0.00');
+  });
+
+  it('makes up for a lost IPN by polling open payments', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '500');
+    fake.update(await paymentOf(bill.id), { payment_status: 'finished', actually_paid: 5 });
+    expect(await provider().pollOpenPayments()).toBeGreaterThanOrEqual(1);
+    expect((await detail(user, bill.id)).status).toBe('DepositStatusSuccess');
+    expect((await assets(user)).available).toBe('500.00');
+    expect(await provider().pollOpenPayments()).toBe(0);
+    expect((await verifyLedger(db())).ok).toBe(true);
+  });
+});
+
+describe('payouts', () => {
+  async function confirmedWithdrawal(points: string, address = TRON) {
+    const user = await createUser(t);
+    await fund(t, user.id, points);
+    const created = await t.call(uc('/withdraw/create'), { user_id: user.id, currency: 'usdttrc20', network: 'TRX', amount: points, address, memo: '' }, user.token);
+    expect(created.body.code, JSON.stringify(created.body)).toBe(10000);
+    const confirmed = await t.call(uc('/withdraw/confirm'), { bill_id: created.body.data.bill.id, password: md5(PASSWORD) }, user.token);
+    expect(confirmed.body.code, JSON.stringify(confirmed.body)).toBe(10000);
+    return { user, bill: confirmed.body.data.bill as { id: string; currency_amount: string; fee_fiat: string } };
+  }
+  const withdrawDetail = async (user: TestUser, id: string) => (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: id }, user.token)).body.data.bill;
+  const payouts = () => t.app.ctx.services.payments.withdrawals;
+
+  it('asks the gateway for the fee', async () => {
+    const user = await createUser(t);
+    const res = await t.call(uc('/withdraw/estimate/fee'), { currency: 'usdttrc20', amount: '2000' }, user.token);
+    expect(res.body.data.result).toEqual({ amount: '2000.00', fee: '1.50000000', fiat_equivalent: '1.50' });
+  });
+
+  it('requests the payout once with a JWT, verifies it with the 2FA code, and settles when the gateway finishes it', async () => {
+    const { user, bill } = await confirmedWithdrawal('2000');
+    expect(bill.currency_amount).toBe('18.50000000');
+    await payouts().runPayouts(50);
+    const [row] = await db().select().from(nowpaymentsPayouts).where(eq(nowpaymentsPayouts.payoutId, bill.id));
+    expect(row).toMatchObject({ batchId: expect.any(String), withdrawalId: expect.any(String), verifiedAt: expect.any(Date) });
+    const batch = fake.payouts.get(row!.batchId!)!;
+    expect(batch.withdrawals[0]).toMatchObject({ address: TRON, currency: 'usdttrc20', amount: '18.5', unique_external_id: bill.id, verified: true });
+
+    // A retry of the same payout (a crash before the bill was updated) asks nothing new of the gateway.
+    await provider().sendPayout({ payoutId: bill.id, currency: 'usdttrc20', network: 'TRX', address: TRON, memo: '', currencyAmount: bill.currency_amount });
+    expect([...fake.payouts.values()].filter((p) => p.withdrawals[0]!.unique_external_id === bill.id)).toHaveLength(1);
+
+    const finished = fake.settleWithdrawal(row!.withdrawalId!, { status: 'FINISHED', hash: 'tron-tx-hash-1' });
+    expect((await ipn(finished)).statusCode).toBe(200);
+    t.clock.advance(20_000);
+    await payouts().runPayouts(50);
+    expect(await withdrawDetail(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-tx-hash-1' });
+    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+    expect(fake.requests.filter((r) => r === 'POST /v1/auth').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refunds a payout the gateway refuses or fails', async () => {
+    fake.balance = 5;
+    try {
+      const refused = await confirmedWithdrawal('2000');
+      await payouts().runPayouts(50);
+      expect(await withdrawDetail(refused.user, refused.bill.id)).toMatchObject({ status: 'WithdrawStatusRefunded', failure_reason: 'Insufficient balance' });
+      expect(await assets(refused.user)).toEqual({ available: '2000.00', freeze: '0.00' });
+    } finally {
+      fake.balance = 1000;
+    }
+    const failing = await confirmedWithdrawal('1500');
+    await payouts().runPayouts(50);
+    const [row] = await db().select().from(nowpaymentsPayouts).where(eq(nowpaymentsPayouts.payoutId, failing.bill.id));
+    fake.settleWithdrawal(row!.withdrawalId!, { status: 'FAILED', error: 'Node rejected the transfer' });
+    t.clock.advance(20_000);
+    await payouts().runPayouts(50);
+    expect(await withdrawDetail(failing.user, failing.bill.id)).toMatchObject({ status: 'WithdrawStatusRefunded', failure_reason: 'Node rejected the transfer' });
+    expect(await assets(failing.user)).toEqual({ available: '1500.00', freeze: '0.00' });
+    expect((await verifyLedger(db())).ok).toBe(true);
+  });
+});
+
+describe('configuration', () => {
+  it('needs the API key and IPN secret, and keeps them out of the configuration', () => {
+    expect(() => loadConfig({ PAYMENTS: 'nowpayments' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PAYMENTS: 'nowpayments', NOWPAYMENTS_API_KEY: 'k' })).toThrow(/NOWPAYMENTS_IPN_SECRET: required/);
+    const config = loadConfig(env());
+    expect(JSON.stringify(config)).not.toContain(IPN_SECRET);
+    expect(JSON.stringify(config)).not.toContain(FAKE_PASSWORD);
+    expect(config.nowpayments!.ipnUrl).toBe(`${config.publicUrl}${IPN_PATH}`);
+  });
+
+  it('registers the IPN route only in nowpayments mode', () => {
+    expect(t.app.ctx.routes.some((r) => r.url === IPN_PATH)).toBe(true);
+  });
+});
+
+export type { GatewayPayment };
