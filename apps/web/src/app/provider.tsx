@@ -16,13 +16,15 @@ type AppRouter = ReturnType<typeof createAppRouter>;
 
 /**
  * SPEC 4 session expiry: set sessionExpired and clear user and token, remove cached auth,
- * collections, resources and transactions data, go to / with history replaced, clear the flag.
+ * collections, resources and transactions data, go to / with history replaced. The layout clears
+ * the flag once / is shown (until then the guard, still on screen during the lazy page's
+ * transition, redirects to / rather than to /login).
  */
 export function installSessionExpiry(queryClient: QueryClient, navigate: (to: string, opts: { replace: boolean }) => unknown): void {
   setSessionExpiredHandler(() => {
     useAuthStore.getState().expire();
     clearSessionQueries(queryClient);
-    void Promise.resolve(navigate('/', { replace: true })).finally(() => useAuthStore.getState().clearSessionExpired());
+    void navigate('/', { replace: true });
   });
 }
 

@@ -2,10 +2,11 @@
  * The shared layout (SPEC 2): top bar, the page inside an error boundary and a Suspense loading
  * fallback (pages are lazy), and the footer. When signed in, the user record is refetched on load.
  */
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { PageLoader } from '../../components/ui/loading-overlay';
 import { useMe } from '../../features/auth/api/get-me';
+import { useAuthStore } from '../../features/auth/stores/auth-store';
 import { AppErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
 import { TopBar } from './top-bar';
@@ -13,6 +14,11 @@ import { TopBar } from './top-bar';
 export function AppLayout() {
   useMe({ refetchOnMount: true });
   const location = useLocation();
+  const sessionExpired = useAuthStore((s) => s.sessionExpired);
+  // SPEC 4: after expiry the user lands on /, then the flag is cleared.
+  useEffect(() => {
+    if (sessionExpired && location.pathname === '/') useAuthStore.getState().clearSessionExpired();
+  }, [sessionExpired, location.pathname]);
   return (
     <div className="flex min-h-dvh flex-col">
       <a

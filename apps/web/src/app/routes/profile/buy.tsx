@@ -1,11 +1,13 @@
+import { Lock, ShoppingBag } from 'lucide-react';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { useProfileContext } from './context';
+
 /**
- * /profile/:id?/buy — My Purchases. Placeholder: the marketplace screens (features/collections)
- * fill it in.
+ * /profile/:id?/buy — My Purchases. Placeholder until the marketplace screens
+ * (features/collections) fill it in. Purchases are private: another user's tab says so.
  */
 export default function ProfileBuyRoute() {
-  return (
-    <div className="rounded-2xl border border-dashed border-slate-300 px-6 py-16 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
-      Coming soon
-    </div>
-  );
+  const { isOwn } = useProfileContext();
+  if (!isOwn) return <EmptyState icon={<Lock />} title="Purchases are private" description="Only the account owner can see what they bought." />;
+  return <EmptyState icon={<ShoppingBag />} title="My Purchases" description="Coming soon" />;
 }

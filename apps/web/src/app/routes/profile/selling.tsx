@@ -1,14 +1,16 @@
-import { useParams } from 'react-router';
+import { Store } from 'lucide-react';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { useProfileContext } from './context';
 
 /**
- * /profile/:id?/selling — the collections a user sells. Placeholder: the marketplace screens
- * (features/collections) fill it in. `id` is absent on the own profile.
+ * /profile/:id?/selling — the collections a user sells. Placeholder until the marketplace screens
+ * (features/collections) fill it in; `userId` and `isOwn` come from the profile frame.
  */
 export default function ProfileSellingRoute() {
-  const { id } = useParams();
+  const { userId, isOwn } = useProfileContext();
   return (
-    <div data-user-id={id ?? ''} className="rounded-2xl border border-dashed border-slate-300 px-6 py-16 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
-      Coming soon
+    <div data-user-id={userId}>
+      <EmptyState icon={<Store />} title={isOwn ? 'Your collections on sale' : 'Collections on sale'} description="Coming soon" />
     </div>
   );
 }

@@ -1,0 +1,37 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import toast from 'react-hot-toast';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp, signOutStore } from '../../test/render';
+import { AppLayout } from './app-layout';
+import { RouteErrorScreen } from './error-boundary';
+
+beforeEach(() => signOutStore());
+
+let broken = false;
+function Flaky() {
+  if (broken) throw new Error('render failed');
+  return <h1>Recovered page</h1>;
+}
+
+const routes = [{ element: <AppLayout />, errorElement: <RouteErrorScreen />, children: [{ path: '/flaky', element: <Flaky /> }] }];
+
+describe('layout error boundary (SPEC 2, SPEC 8)', () => {
+  it("shows 'Something went wrong' with 'Try again' and 'Refresh page', toasts once, and recovers on Try again", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const toastError = vi.spyOn(toast, 'error');
+    broken = true;
+    renderApp('/flaky', { routes });
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh page' })).toBeInTheDocument();
+    expect(toastError.mock.calls.filter(([m]) => m === 'An unexpected error occurred. Please try again.')).toHaveLength(1);
+    // The top bar and footer stay: the boundary wraps only the page.
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+
+    broken = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Recovered page' })).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import toast from 'react-hot-toast';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Outlet, type RouteObject } from 'react-router';
+import { RequireAuth } from '../features/auth/components/require-auth';
+import { useAuthStore } from '../features/auth/stores/auth-store';
+import { AppLayout } from './layout/app-layout';
+import LoginRoute from './routes/auth/login';
+import { fail, ok, renderApp, signIn, signOutStore, testUser } from '../test/render';
+import { server } from '../test/server';
+
+const me = (body: unknown, status = 200) => http.post('*/api/uc/v1/account/get/me', () => HttpResponse.json(body as Record<string, unknown>, { status }));
+const assets = http.post('*/api/uc/v1/account/assets', () => HttpResponse.json(ok({ asset: { available: '12.5', freeze: '0' } })));
+
+/** The layout, /login and a guarded page: the guard's behaviour without other screens' data. */
+const guardRoutes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      { index: true, element: <h1>Home page</h1> },
+      { path: 'login', element: <LoginRoute /> },
+      {
+        element: (
+          <RequireAuth>
+            <Outlet />
+          </RequireAuth>
+        ),
+        children: [{ path: 'vault', element: <h1>Vault page</h1> }],
+      },
+    ],
+  },
+];
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+beforeEach(() => signOutStore());
+
+describe('route table', () => {
+  it.each([
+    ['/', 'Discover digital resources'],
+    ['/terms', 'Terms of Service'],
+    ['/privacy', 'Privacy Policy'],
+    ['/login', 'Welcome back'],
+    ['/register', 'Create your account'],
+    ['/forgot-password', 'Reset your password'],
+    ['/collection/abc', 'Collection'],
+    ['/resource/abc', 'Resource'],
+    ['/no/such/page', 'Page not found'],
+  ])('renders %s for a visitor', async (path, heading) => {
+    renderApp(path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+});
+
+describe('login guard (SPEC 2)', () => {
+  it.each(['/upload', '/mycollections', '/profile', '/profile/selling', '/profile/buy', '/transactions'])(
+    'sends a visitor from %s to /login',
+    async (path) => {
+      const { router } = renderApp(path);
+      expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/login');
+      expect(router.state.location.state).toEqual({ from: { pathname: path, search: '', hash: '' } });
+    },
+  );
+
+  it('returns to the remembered location after login', async () => {
+    let loginBody: unknown = null;
+    server.use(
+      http.post('*/api/uc/v1/account/login', async ({ request }) => {
+        loginBody = await request.json();
+        return HttpResponse.json(ok({ access_token: 'fresh-token' }));
+      }),
+      me(ok(testUser)),
+      assets,
+    );
+    const { router } = renderApp('/vault?tab=all#top', { routes: guardRoutes });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Username or email'), 'ada');
+    await user.type(screen.getByLabelText('Password', { selector: 'input' }), 'Coffer#2026');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Vault page' })).toBeInTheDocument();
+    const { pathname, search, hash } = router.state.location;
+    expect(pathname + search + hash).toBe('/vault?tab=all#top');
+    expect(loginBody).toEqual({ account: 'ada', password: md5('Coffer#2026') });
+    expect(localStorage.getItem('accessToken')).toBe('fresh-token');
+    expect(useAuthStore.getState().user?.id).toBe(testUser.id);
+  });
+
+  it('shows the loading view while authentication loads, then the screen, refetching the user', async () => {
+    let calls = 0;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    server.use(
+      http.post('*/api/uc/v1/account/get/me', async () => {
+        calls += 1;
+        await gate;
+        return HttpResponse.json(ok(testUser));
+      }),
+      assets,
+    );
+    signIn(testUser);
+    useAuthStore.setState({ user: null });
+    renderApp('/vault', { routes: guardRoutes });
+    expect(await screen.findByText('Loading...')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Vault page' })).not.toBeInTheDocument();
+    release();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Vault page' })).toBeInTheDocument();
+    expect(calls).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refetches the current user when a signed-in user enters a guarded screen', async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/api/uc/v1/account/get/me', () => {
+        calls += 1;
+        return HttpResponse.json(ok({ ...testUser, nickname: 'Ada (fresh)' }));
+      }),
+      assets,
+    );
+    signIn(testUser);
+    renderApp('/profile');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada (fresh)' })).toBeInTheDocument();
+    expect(calls).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('session expiry (SPEC 4)', () => {
+  it('clears the session and cached data, goes to / with history replaced, and shows the message once', async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    server.use(me(fail(10002, 'Your session has expired. Please log in again.', 'UNAUTHORIZED'), 401), assets);
+    signIn(testUser, 'stale-token');
+    const { router, queryClient } = renderApp('/profile');
+    queryClient.setQueryData(['collections', 'mine'], { collections: [], count: 0 });
+    queryClient.setQueryData(['transactions', testUser.id], { records: [], count: 0 });
+    queryClient.setQueryData(['currencies', 'deposit'], [{ code: 'usdttrc20' }]);
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Discover digital resources' })).toBeInTheDocument();
+    const state = useAuthStore.getState();
+    expect(state).toMatchObject({ user: null, token: null, isAuthenticated: false, sessionExpired: false });
+    expect(localStorage.getItem('accessToken')).toBeNull();
+    expect(queryClient.getQueryData(['collections', 'mine'])).toBeUndefined();
+    expect(queryClient.getQueryData(['transactions', testUser.id])).toBeUndefined();
+    expect(queryClient.getQueryData(['currencies', 'deposit'])).toBeDefined();
+    const expiryToasts = toastError.mock.calls.filter(([m]) => m === 'Your session has expired. Please log in again.');
+    expect(expiryToasts).toHaveLength(1);
+    expect(screen.getAllByRole('link', { name: 'Log in' }).length).toBeGreaterThan(0);
+  });
+
+  it("ends the session with 'User record does not exist. Please log in again.' when the record is gone", async () => {
+    const toastError = vi.spyOn(toast, 'error');
+    server.use(me(fail(10005, 'Record does not exist', 'NOT_FOUND'), 404), assets);
+    signIn(testUser);
+    const { router } = renderApp('/profile');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(toastError).toHaveBeenCalledWith('User record does not exist. Please log in again.', expect.anything());
+    expect(useAuthStore.getState().isAuthenticated).toBe(false);
+  });
+});

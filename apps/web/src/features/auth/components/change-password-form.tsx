@@ -1,0 +1,52 @@
+/**
+ * Change password: current + new + confirmation (SPEC 5 rules and messages). The fresh token the
+ * server answers replaces the stored one (all other sessions are revoked).
+ */
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { useChangePassword } from '../api/change-password';
+import { PasswordField } from './password-field';
+import { confirmPasswordError, currentPasswordError, isValid, passwordError } from './validation';
+
+export function ChangePasswordForm() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const change = useChangePassword({
+    onSuccess: () => {
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+      setErrors({});
+    },
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = { current: currentPasswordError(current), next: passwordError(next), confirm: confirmPasswordError(next, confirm) };
+    setErrors(found);
+    if (isValid(found)) change.mutate({ current, next });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <PasswordField label="Current password" name="password_old" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={errors.current} />
+      <PasswordField
+        label="New password"
+        name="password_new"
+        autoComplete="new-password"
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        error={errors.next}
+        hint="8-16 characters with uppercase, lowercase, numbers and special characters"
+      />
+      <PasswordField label="Confirm new password" name="password_confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+      <div className="flex justify-end">
+        <Button type="submit" isLoading={change.isPending}>
+          Change password
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime, formatFileSize, formatPoints, formatRelative, formatShortDate, toDate } from './format';
+
+// 2026-03-05T14:07:09Z
+const MS = 1_772_719_629_000;
+const SECONDS = 1_772_719_629;
+
+describe('date formatting (SPEC 3)', () => {
+  it("formats a millisecond number as 'MMM dd, yyyy' and 'MMM dd, yyyy HH:mm'", () => {
+    expect(formatDate(MS)).toBe('Mar 05, 2026');
+    expect(formatDateTime(MS)).toBe('Mar 05, 2026 14:07');
+  });
+
+  it('reads a digit string as a timestamp: above 1e12 milliseconds, otherwise seconds', () => {
+    expect(formatDateTime(String(MS))).toBe('Mar 05, 2026 14:07');
+    expect(formatDateTime(String(SECONDS))).toBe('Mar 05, 2026 14:07');
+    expect(formatDateTime(SECONDS)).toBe('Mar 05, 2026 14:07');
+  });
+
+  it('reads a date string', () => {
+    expect(formatDate('2026-03-05T14:07:09Z')).toBe('Mar 05, 2026');
+    expect(formatDateTime('2026-03-05T14:07:09Z')).toBe('Mar 05, 2026 14:07');
+  });
+
+  it("formats 'MM/dd/yyyy' for transaction rows", () => {
+    expect(formatShortDate(MS)).toBe('03/05/2026');
+  });
+
+  it('gives an empty string for invalid input', () => {
+    for (const bad of ['not a date', '', '   ', null, undefined, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(formatDate(bad as never)).toBe('');
+      expect(formatDateTime(bad as never)).toBe('');
+      expect(formatShortDate(bad as never)).toBe('');
+      expect(formatRelative(bad as never)).toBe('');
+    }
+    expect(toDate('2026-13-45')).toBeNull();
+  });
+
+  it('formats relative time against a given now', () => {
+    const now = new Date(MS);
+    expect(formatRelative(MS - 3 * 60_000, now)).toBe('3 minutes ago');
+    expect(formatRelative(String((MS - 2 * 86_400_000) / 1000), now)).toBe('2 days ago');
+    expect(formatRelative(MS + 3_600_000, now)).toBe('in about 1 hour');
+  });
+});
+
+describe('file size formatting (SPEC 3)', () => {
+  it("gives '0 Bytes' for zero", () => {
+    expect(formatFileSize(0)).toBe('0 Bytes');
+  });
+
+  it('uses base 1024 with Bytes, KB, MB, GB and TB and up to 2 decimals', () => {
+    expect(formatFileSize(512)).toBe('512 Bytes');
+    expect(formatFileSize(1024)).toBe('1 KB');
+    expect(formatFileSize(1536)).toBe('1.5 KB');
+    expect(formatFileSize(1_234_567)).toBe('1.18 MB');
+    expect(formatFileSize(1024 ** 3)).toBe('1 GB');
+    expect(formatFileSize(2.5 * 1024 ** 4)).toBe('2.5 TB');
+    expect(formatFileSize(5 * 1024 ** 5)).toBe('5120 TB');
+    expect(formatFileSize('2048')).toBe('2 KB');
+  });
+
+  it("gives 'Invalid file size' for negative or invalid input", () => {
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, 'abc', '', null, undefined]) {
+      expect(formatFileSize(bad as never)).toBe('Invalid file size');
+    }
+  });
+});
+
+describe('points formatting (SPEC 9, 2 decimals)', () => {
+  it('shows two decimals with thousands separators, from decimal strings', () => {
+    expect(formatPoints('12.5')).toBe('12.50');
+    expect(formatPoints('1234567.891')).toBe('1,234,567.89');
+    expect(formatPoints('0')).toBe('0.00');
+    expect(formatPoints(undefined)).toBe('0.00');
+    expect(formatPoints('junk')).toBe('0.00');
+  });
+});

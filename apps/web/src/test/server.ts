@@ -1,0 +1,4 @@
+/** The MSW server of the component tests; tests add handlers with `server.use(...)`. */
+import { setupServer } from 'msw/node';
+
+export const server = setupServer();
