@@ -127,7 +127,7 @@ describe('UploadQueue', () => {
 
   test('a failed part is retried and the file still completes', async () => {
     const fake = fakeTransport({ failPut: (n, attempt) => n === 3 && attempt === 1 });
-    const sleep = vi.fn(async () => {});
+    const sleep = vi.fn(async (_ms: number, _signal: AbortSignal) => {});
     const q = queueWith(fake.transport, { sleep, retryDelayMs: 1000 });
     q.add([file(27 * MiB)]);
     const [item] = await q.whenSettled();
@@ -139,7 +139,7 @@ describe('UploadQueue', () => {
   test('after a part fails 3 times the file fails; retry resumes with list-parts and sends only the missing parts', async () => {
     let broken = true;
     const fake = fakeTransport({ failPut: (n) => broken && n === 5 });
-    const sleep = vi.fn(async () => {});
+    const sleep = vi.fn(async (_ms: number, _signal: AbortSignal) => {});
     const q = queueWith(fake.transport, { sleep, retryDelayMs: 1000 });
     const [id] = q.add([file(27 * MiB)]);
     let [item] = await q.whenSettled();
