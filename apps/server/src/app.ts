@@ -81,7 +81,7 @@ async function buildServices(config: Config, database: Database, clock: Clock, l
   const mail = createMailProvider(config);
   const ledger = createLedgerService({ db });
   const records = createRecordsService({ db });
-  const storage = createStorage(config, clock);
+  const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
   const avatarUrl = (stored: string) => (images.idOf(stored) === stored ? images.url(stored) : stored);
   const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log, avatarUrl, checkAvatar: (userId, value) => images.claim(userId, value) });

@@ -8,12 +8,10 @@ import path from 'node:path';
 import type { Config } from '../../env';
 import type { Clock } from '../../lib/clock';
 import { LocalStorage } from './local';
-import { S3Storage } from './s3';
 import type { StorageProvider } from './types';
 
 export * from './types';
 export { LocalStorage } from './local';
-export { S3Storage } from './s3';
 
 /**
  * The HMAC secret of local presigned URLs: `STORAGE_SIGNING_SECRET`, else a random one generated on
@@ -40,9 +38,10 @@ export function storageSigningSecret(config: Pick<Config, 'STORAGE_SIGNING_SECRE
   }
 }
 
-/** Builds the configured provider. */
-export function createStorage(config: Config, clock: Clock): StorageProvider {
+/** Builds the configured provider (the AWS SDK is loaded only for `s3`). */
+export async function createStorage(config: Config, clock: Clock): Promise<StorageProvider> {
   if (config.STORAGE === 's3') {
+    const { S3Storage } = await import('./s3');
     return new S3Storage({
       bucket: config.S3_BUCKET!,
       region: config.S3_REGION,

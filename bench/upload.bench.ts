@@ -1,0 +1,272 @@
+/**
+ * `npm run bench:upload`: multipart upload throughput into local storage, printed, never asserted.
+ *
+ * In one run:
+ * - Coffer: `apps/server/src/server.ts` in a child process (PGlite and local storage in a temp
+ *   DATA_DIR, a free 127.0.0.1 port). A client registers, starts a multipart upload of
+ *   BENCH_UPLOAD_MB MiB (default 1024) and sends every part as a client would: ask
+ *   `upload/part/url`, PUT the part to the presigned URL, keep the ETag — 4 parts in flight —
+ *   then `complete/upload` (which assembles the parts and verifies size and MD5).
+ * - The ceiling: a bare Node HTTP server (this file with `--bare`, also a child process) that
+ *   streams each PUT to disk through MD5 and answers the ETag, loaded with the same parts, 4 in
+ *   flight, and no presign call.
+ *
+ * BENCH_ROUNDS rounds (default 2) alternate the two, with `sync` before each run; the best round of
+ * each is compared. Prints MB/s of the part PUTs for both, the ratio, the completion time, and each server's peak
+ * RSS (VmHWM from /proc). Part bodies are slices of a 16 MiB random pool, so the client holds no
+ * whole file in memory either.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, createServer as createHttpServer, request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const MiB = 1024 * 1024;
+const TOTAL = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * MiB;
+const IN_FLIGHT = 4;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+// ---------------------------------------------------------------------------------------------
+// The bare ceiling server (child process)
+
+if (process.argv[2] === '--bare') {
+  const dir = process.argv[3]!;
+  const server = createHttpServer(async (req, res) => {
+    const hash = createHash('md5');
+    const file = path.join(dir, randomUUID());
+    try {
+      await pipeline(
+        req,
+        new Transform({
+          transform(chunk, _enc, cb) {
+            hash.update(chunk);
+            cb(null, chunk);
+          },
+        }),
+        createWriteStream(file, { highWaterMark: MiB }),
+      );
+      res.writeHead(200, { ETag: `"${hash.digest('hex')}"` }).end();
+    } catch {
+      res.writeHead(500).end();
+    }
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    process.stdout.write(`listening ${port}\n`);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Current resident set size of a process in MB (VmRSS). */
+function currentRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** Peak resident set size of a process in MB (VmHWM). */
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const pool = randomBytes(16 * MiB);
+/** The bytes of part `n` (1-based) of `partSize`: a deterministic slice of the pool. */
+function partBody(n: number, partSize: number): Buffer {
+  const size = Math.min(partSize, TOTAL - (n - 1) * partSize);
+  const offset = ((n * 7_919 * 4_096) % (pool.length - partSize + 1)) & ~4095;
+  return pool.subarray(offset, offset + size);
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT + 2 });
+
+function put(url: string, body: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'PUT', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve(String(res.headers.etag)) : reject(new Error(`PUT ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function post(base: string, url: string, body: unknown, token?: string) {
+  const res = await fetch(base + url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { code: number; msg: string; data: any };
+  if (json.code !== 10000) throw new Error(`${url}: ${json.msg}`);
+  return json.data;
+}
+
+/** Runs `count` jobs with `IN_FLIGHT` at a time. */
+async function inFlight(count: number, job: (n: number) => Promise<void>) {
+  let next = 1;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next <= count) await job(next++);
+    }),
+  );
+}
+
+function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.resume();
+  return child;
+}
+
+async function main() {
+  const partSize = 5 * MiB;
+  const partCount = Math.ceil(TOTAL / partSize);
+  const whole = createHash('md5');
+  for (let n = 1; n <= partCount; n++) whole.update(partBody(n, partSize));
+  const md5 = whole.digest('hex');
+  const mb = TOTAL / MiB;
+  console.log(`bench:upload — ${mb} MiB in ${partCount} parts of 5 MiB, ${IN_FLIGHT} in flight`);
+
+  // The ceiling: a bare Node server in a child process.
+  const bareDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-bare-'));
+  const bare = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--bare', bareDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const barePort = await new Promise<number>((resolve) => {
+    bare.stdout!.on('data', (d: Buffer) => {
+      const m = /listening (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+  });
+
+  // Coffer. With DATABASE_URL the server uses a scratch PostgreSQL database (the RSS is then the
+  // Node process alone); without it, embedded PGlite, whose WASM heap dominates the RSS.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-upload-'));
+  let databaseUrl = '';
+  let dropDatabase = async () => {};
+  if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) {
+    const admin = new URL(process.env.DATABASE_URL!);
+    const name = `coffer_bench_upload_${process.pid}`;
+    const root = new pg.Client({ connectionString: admin.toString() });
+    await root.connect();
+    await root.query(`create database ${name}`);
+    await root.end();
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: admin.toString() });
+      await c.connect();
+      await c.query(`drop database if exists ${name}`);
+      await c.end();
+    };
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = startChild(process.execPath, [...process.execArgv, path.join(here, '../apps/server/src/server.ts')], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    WORKERS: 'false',
+    SERVE_WEB: 'false',
+    MAX_UPLOAD_BYTES: String(Math.max(TOTAL, 2 * 1024 * MiB)),
+  });
+  try {
+    await waitFor(
+      async () => (await fetch(`${base}/api/uc/v1/account/get/me`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status === 401,
+      'the server',
+    );
+    const idleRss = currentRssMb(server.pid!);
+    const u = `bench_${randomBytes(4).toString('hex')}`;
+    const { access_token: token } = await post(base, '/api/uc/v1/account/register', {
+      username: u,
+      email: `${u}@example.com`,
+      password: createHash('md5').update('Secret#123').digest('hex'),
+    });
+
+    // Rounds alternate ceiling and Coffer; dirty pages are flushed (sync) before each run so that
+    // neither pays for the other's writeback. The best round of each is compared.
+    const bareRuns: number[] = [];
+    const cofferRuns: number[] = [];
+    const completions: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      spawnSync('sync');
+      let t0 = performance.now();
+      await inFlight(partCount, async (n) => {
+        await put(`http://127.0.0.1:${barePort}/part/${n}`, partBody(n, partSize));
+      });
+      bareRuns.push(mb / ((performance.now() - t0) / 1000));
+      for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
+
+      spawnSync('sync');
+      const start = await post(base, '/sl/v1/multipart/upload', { file_name: 'big.bin', size: TOTAL, md5, content_type: 'application/octet-stream' }, token);
+      if (start.part_size !== partSize) throw new Error(`unexpected part size ${start.part_size}`);
+      const etags: { part_number: number; etag: string }[] = [];
+      t0 = performance.now();
+      await inFlight(partCount, async (n) => {
+        const { url } = await post(base, '/sl/v1/upload/part/url', { upload_id: start.upload_id, part_number: n }, token);
+        etags.push({ part_number: n, etag: await put(url, partBody(n, partSize)) });
+      });
+      cofferRuns.push(mb / ((performance.now() - t0) / 1000));
+      t0 = performance.now();
+      const resource = await post(base, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: etags }, token);
+      completions.push((performance.now() - t0) / 1000);
+      if (resource.md5 !== md5 || resource.size !== TOTAL) throw new Error('completion answered a different file');
+      console.log(`round ${round}: ceiling ${bareRuns.at(-1)!.toFixed(0)} MB/s, Coffer ${cofferRuns.at(-1)!.toFixed(0)} MB/s, complete/upload ${completions.at(-1)!.toFixed(2)} s`);
+    }
+    const cofferRss = peakRssMb(server.pid!);
+    const bareRss = peakRssMb(bare.pid!);
+    const bareMbs = Math.max(...bareRuns);
+    const cofferMbs = Math.max(...cofferRuns);
+    const completeSeconds = Math.min(...completions);
+
+    console.log('');
+    console.log('| server | part PUTs MB/s (best round) | peak RSS MB |');
+    console.log('|---|---:|---:|');
+    console.log(`| bare Node HTTP -> disk + MD5 (ceiling) | ${bareMbs.toFixed(0)} | ${bareRss.toFixed(0)} |`);
+    console.log(`| Coffer (presign call + PUT per part) | ${cofferMbs.toFixed(0)} | ${cofferRss.toFixed(0)} |`);
+    console.log('');
+    console.log(`Coffer database: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (its WASM heap is part of the RSS)'}; RSS when idle before the uploads: ${idleRss.toFixed(0)} MB, growth during them: ${(cofferRss - idleRss).toFixed(0)} MB`);
+    console.log(`ratio Coffer / ceiling: ${((cofferMbs / bareMbs) * 100).toFixed(0)} %`);
+    console.log(`complete/upload (assemble ${mb} MiB + MD5 verify): ${completeSeconds.toFixed(2)} s; end to end (parts + completion): ${(mb / (mb / cofferMbs + completeSeconds)).toFixed(0)} MB/s`);
+  } finally {
+    server.kill('SIGTERM');
+    bare.kill();
+    await new Promise((r) => server.once('exit', r));
+    agent.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(bareDir, { recursive: true, force: true });
+    await dropDatabase();
+  }
+}
+
+if (process.argv[2] !== '--bare') await main();
