@@ -16,6 +16,7 @@ import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type Test
 import { verifyLedger } from '../../../modules/ledger/ledger.verify';
 import { createEvmProvider, type EvmProvider } from './index';
 import { createAdvisoryLock } from './lock';
+import { sweepDeposits } from './sweep';
 import { depositPath } from './chain';
 import { mnemonicToAccount } from 'viem/accounts';
 
@@ -291,6 +292,37 @@ describe('payouts from the hot wallet', () => {
     } finally {
       await poor.close();
     }
+  });
+});
+
+describe('sweeping', () => {
+  it('moves deposit balances to the hot wallet, funding gas first, and leaves dust below the minimum', async () => {
+    const user = await createUser(t);
+    const a = await deposit(user, '1200');
+    const b = await deposit(user, '1300');
+    await chain.pay(a.address, usdt('12'));
+    await chain.pay(b.address, usdt('0.5'));
+    const hot = privateKeyToAccount(hotKey).address;
+    const before = await chain.tokenBalance(hot);
+    const deps = { db: db(), chains: provider().chains, now: () => t.clock.now() };
+
+    const dry = await sweepDeposits(deps, { dryRun: true });
+    expect(dry.filter((r) => r.address.toLowerCase() === a.address.toLowerCase())).toMatchObject([{ amount: '12', txHash: null }]);
+    expect(await chain.tokenBalance(a.address)).toBe(usdt('12'));
+
+    const swept = await sweepDeposits(deps, {});
+    const mine = swept.find((r) => r.address.toLowerCase() === a.address.toLowerCase())!;
+    expect(mine).toMatchObject({ network: 'ETH', token: 'usdterc20', amount: '12', txHash: expect.stringMatching(/^0x/), gasTxHash: expect.stringMatching(/^0x/) });
+    expect(await chain.tokenBalance(a.address)).toBe(0n);
+    expect(await chain.tokenBalance(b.address)).toBe(usdt('0.5')); // worth less than 1 USD: left
+    expect((await chain.tokenBalance(hot)) - before).toBe(swept.reduce((sum, r) => sum + parseUnits(r.amount, 6), 0n));
+    const [row] = await db().select().from(evmDepositAddresses).where(eq(evmDepositAddresses.billId, a.id));
+    expect(row!.sweptAt).not.toBeNull();
+    // The deposit is credited once; the sweep's transfer out of the address is no payment.
+    await chain.mine(CONFIRMATIONS);
+    await tick();
+    expect(await t.app.ctx.services.payments.deposits.payments(a.id)).toHaveLength(1);
+    expect(await detail(user, a.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1200.00' });
   });
 });
 

@@ -16,7 +16,7 @@ import { evmDepositAddresses, evmScanState } from '../../../db/schema/index';
 import type { Clock } from '../../../lib/clock';
 import { CURRENCY_LOGO_PATH } from '../sandbox';
 import type { PaymentProvider, ProviderCurrency } from '../types';
-import { createEvmChains, depositPath, type EvmChains } from './chain';
+import { createEvmChains, depositPath, shortReason, type EvmChains } from './chain';
 import type { EvmSettings } from './config';
 import { createAdvisoryLock } from './lock';
 import { createEvmPayouts } from './payouts';
@@ -47,6 +47,18 @@ export function createEvmProvider(settings: EvmSettings, deps: EvmProviderDeps):
   const chains = createEvmChains(settings);
   const payouts = createEvmPayouts({ db, chains, clock, log });
   let current: EvmWatcher | null = null;
+
+  /**
+   * Runs a chain call, rethrowing failures as one-line errors: viem's own messages carry the RPC
+   * URL, and a provider URL often embeds an API key that must not reach the logs.
+   */
+  async function plain<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw new Error(`evm: ${shortReason(err)}`);
+    }
+  }
 
   function token(code: string) {
     const found = chains.byCode(code);
@@ -116,12 +128,9 @@ export function createEvmProvider(settings: EvmSettings, deps: EvmProviderDeps):
       return { address: account.address, extraId: null, providerRef: depositPath(index) };
     },
 
-    async estimatePayoutFee({ code }) {
-      return payouts.estimateFee(code);
-    },
-
-    sendPayout: (request) => payouts.send(request),
-    payoutStatus: (payoutId) => payouts.status(payoutId),
+    estimatePayoutFee: ({ code }) => plain(() => payouts.estimateFee(code)),
+    sendPayout: (request) => plain(() => payouts.send(request)),
+    payoutStatus: (payoutId) => plain(() => payouts.status(payoutId)),
 
     attach(hooks) {
       const watcher = createEvmWatcher({

@@ -25,7 +25,7 @@ import type { Db } from '../../../db/client';
 import { evmBlocks, evmDepositAddresses, evmScanState, evmTransfers } from '../../../db/schema/index';
 import type { Clock } from '../../../lib/clock';
 import type { ReceivedPayment } from '../types';
-import type { EvmChains } from './chain';
+import { shortReason, type EvmChains } from './chain';
 import type { EvmNetwork } from './config';
 import type { AdvisoryLock } from './lock';
 
@@ -291,7 +291,7 @@ export function createEvmWatcher(deps: WatcherDeps): EvmWatcher {
             passes.push(await passNetwork(network));
           } catch (err) {
             // One unreachable chain must not stop the others; the next pass resumes from the saved position.
-            log.error({ err, network: network.name }, 'evm: watcher pass failed');
+            log.error({ network: network.name, reason: shortReason(err) }, 'evm: watcher pass failed');
           }
         }
         return passes;
