@@ -1,0 +1,48 @@
+/**
+ * `npm run ledger:verify` end to end: the script on a PGlite data directory prints its counts and
+ * exits 0, and exits 1 naming the account once a stored balance is tampered with.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client';
+import { createTestApp, createUser, fund } from '../test/harness';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
+
+function verify(dataDir: string) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir };
+  const res = spawnSync(tsx, ['src/scripts/ledger-verify.ts'], { cwd: serverDir, env, encoding: 'utf8' });
+  return { code: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+describe('ledger:verify script', () => {
+  it('prints the counts and exits 0 on a sound ledger, exits 1 on a tampered balance', async () => {
+    // An empty DATABASE_URL means PGlite in DATA_DIR, the script's default too.
+    const t = await createTestApp({ DATABASE_URL: '' });
+    const user = await createUser(t);
+    await fund(t, user.id, '12.34');
+    const dataDir = t.dataDir;
+    await t.close();
+
+    const sound = verify(dataDir);
+    expect(sound.out).toContain(`ledger:verify on PGlite in ${dataDir}/db`);
+    expect(sound.out).toMatch(/checked 1 transactions, 2 entries, 2 user accounts, \d+ platform accounts/);
+    expect(sound.out).toContain('OK: every transaction sums to zero');
+    expect(sound.code).toBe(0);
+
+    const database = await openDatabase(undefined, dataDir);
+    await database.db.execute(
+      sql`update ledger_accounts set balance = balance + 1 where user_id = ${user.id} and kind = 'available'`,
+    );
+    await database.close();
+
+    const broken = verify(dataDir);
+    expect(broken.out).toContain('FAILED: 1 violation(s)');
+    expect(broken.out).toContain(`(user ${user.id}, available): stored balance 1235 but entries sum to 1234`);
+    expect(broken.code).toBe(1);
+  });
+});
