@@ -1,0 +1,202 @@
+/**
+ * Auth journeys in Chromium against the real server (built web app, fresh DATA_DIR):
+ * register, log out, log in, change nickname, change password, log in with the new one,
+ * forgot password with the code read from the outbox, the guard's remembered location, and
+ * screenshots of home, login, register and profile at 1280 and 390 px.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEFAULT_PASSWORD, launchBrowser, loginUser, newPage, registerUser, resetCode, screenshot, settle, startServer, uniqueName, viewports, waitForMail, type RunningServer } from '../support';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function logIn(page: Page, account: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username or email').fill(account);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByText('Login successful!').waitFor();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL('**/login');
+  await page.getByText('Logged out successfully').waitFor();
+}
+
+describe('auth', () => {
+  test('register, log out and log in again', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    const username = uniqueName('e2e');
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Email').fill(`${username}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm password').fill('other');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Password must be 8-16 characters with uppercase, lowercase, numbers and special characters').waitFor();
+    await page.getByText('Passwords do not match').waitFor();
+
+    await page.getByLabel('Password', { exact: true }).fill(DEFAULT_PASSWORD);
+    await page.getByLabel('Confirm password').fill(DEFAULT_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Registration successful!').waitFor();
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('link', { name: 'My Collections' }).first().waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Sign up' }).count(), 0);
+    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    assert.ok(token && token.length > 20, 'the token is stored under accessToken');
+    const persisted = JSON.parse((await page.evaluate(() => localStorage.getItem('coffer-auth'))) ?? '{}');
+    assert.deepEqual(Object.keys(persisted.state).sort(), ['isAuthenticated', 'token', 'user']);
+
+    await signOut(page);
+    assert.equal(await page.evaluate(() => localStorage.getItem('accessToken')), null);
+
+    await logIn(page, username, DEFAULT_PASSWORD);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('button', { name: /^Balance:/ }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a wrong password shows the server message and stays signed out', async () => {
+    const user = await registerUser(server.url);
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await page.getByLabel('Username or email').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong#Pass1');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByText('Incorrect username or password').waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('accessToken')), null);
+    await context.close();
+  });
+
+  test('the guard sends visitors to /login and returns them after login', async () => {
+    const user = await registerUser(server.url);
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/transactions');
+    await page.waitForURL('**/login');
+    await logIn(page, user.username, user.password);
+    await page.waitForURL('**/transactions');
+    await context.close();
+  });
+
+  test('change nickname, change password, log in with the new one', async () => {
+    const user = await registerUser(server.url);
+    const { context, page, errors } = await newPage(browser, server.url);
+    await logIn(page, user.username, user.password);
+    await page.goto('/profile');
+    await page.getByText(user.email).waitFor();
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Nickname').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Nickname updated').waitFor();
+    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+
+    const next = 'Newer#Pass9';
+    await page.getByLabel('Current password').fill(user.password);
+    await page.getByLabel('New password', { exact: true }).fill(next);
+    await page.getByLabel('Confirm new password').fill(next);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed successfully').waitFor();
+    // The fresh token answered by the server keeps this tab signed in.
+    await page.reload();
+    await page.getByText(user.email).waitFor();
+
+    await signOut(page);
+    await page.getByLabel('Username or email').fill(user.username);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByText('Incorrect username or password').waitFor();
+    await logIn(page, user.username, next);
+    assert.deepEqual(errors.filter((e) => !e.includes('status of 400')), []);
+    await context.close();
+  });
+
+  test('forgot password with the code from the outbox', async () => {
+    const user = await registerUser(server.url);
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/forgot-password');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByRole('button', { name: 'Send reset code' }).click();
+    const mail = await waitForMail(server.dataDir, user.email);
+    const code = resetCode(mail);
+    await page.getByLabel('Reset code').fill(code);
+    const next = 'Reset#Pass42';
+    await page.getByLabel('New password', { exact: true }).fill(next);
+    await page.getByLabel('Confirm new password').fill(next);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.waitForURL('**/login');
+    await logIn(page, user.email, next);
+    await assert.rejects(loginUser(server.url, user.username, user.password));
+    await context.close();
+  });
+
+  test('screenshots at 1280 and 390 px', async () => {
+    const user = await registerUser(server.url, { nickname: 'Grace Hopper' });
+    for (const [name, viewport] of Object.entries(viewports)) {
+      const { context, page } = await newPage(browser, server.url, viewport);
+      await page.goto('/');
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await settle(page);
+      await screenshot(page, `home-visitor-${name}`);
+      await page.goto('/login');
+      await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+      await settle(page);
+      await screenshot(page, `login-${name}`);
+      await page.goto('/register');
+      await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+      await settle(page);
+      await screenshot(page, `register-${name}`);
+      await page.goto('/nowhere');
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      await settle(page);
+      await screenshot(page, `not-found-${name}`);
+
+      await page.goto('/login');
+      await page.getByLabel('Username or email').fill(user.username);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.waitForURL(`${server.url}/`);
+      await page.getByText('Login successful!').waitFor();
+      await settle(page);
+      await screenshot(page, `home-user-${name}`);
+      if (name === 'mobile') {
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await page.getByRole('navigation', { name: 'Mobile' }).waitFor();
+        await settle(page);
+        await screenshot(page, `menu-user-${name}`);
+      }
+      await page.goto('/profile');
+      await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+      await settle(page);
+      await screenshot(page, `profile-${name}`);
+      await page.goto('/terms');
+      await page.getByRole('heading', { name: 'Terms of Service', level: 1 }).waitFor();
+      await settle(page);
+      await screenshot(page, `terms-${name}`);
+      await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+      await page.goto('/profile');
+      await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+      await settle(page);
+      await screenshot(page, `profile-dark-${name}`);
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Debian's Chromium (/usr/bin/chromium) through playwright-core — never a downloaded browser.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { repoRoot } from './server';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const screenshotDir = path.join(repoRoot, 'e2e/screenshots');
+
+/** The two widths every page must look finished at. */
+export const viewports = {
+  desktop: { width: 1280, height: 900 },
+  mobile: { width: 390, height: 844 },
+} as const;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * A fresh page (own context, so own localStorage) at `viewport`; console errors and page errors
+ * are collected in `errors`.
+ */
+export async function newPage(browser: Browser, baseURL: string, viewport: { width: number; height: number } = viewports.desktop) {
+  const context = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+/**
+ * Waits until the page is quiet: no request in flight, no loading view and no toast on screen
+ * (toasts last 4 s), so that screenshots show the finished page.
+ */
+export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.querySelectorAll('[role="status"][aria-live]').length === 0, null, { timeout: timeoutMs });
+}
+
+/** Saves a full-page screenshot to e2e/screenshots/<name>.png (git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

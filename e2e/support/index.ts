@@ -1,0 +1,4 @@
+export * from './api';
+export * from './browser';
+export * from './mail';
+export * from './server';
