@@ -108,6 +108,11 @@ export const withdrawBills = pgTable(
     currencyAmount: crypto().notNull(),
     /** WithdrawStatus wire value. */
     status: text().notNull(),
+    /**
+     * The provider that pays it out ('sandbox', 'evm', ...): a worker only claims its own provider's
+     * bills, so switching `PAYMENTS` never sends a sandbox cash-out over a real rail.
+     */
+    provider: text().notNull().default('sandbox'),
     /** null | 'queued' | 'sending' | 'sent' | 'done' */
     payoutState: text(),
     payoutAttempts: integer().notNull().default(0),

@@ -31,17 +31,24 @@ export async function updateBill(db: DbOrTx, id: string, patch: Partial<NewWithd
 }
 
 /**
- * Claims up to `limit` payouts to work on: processing bills that are queued, or whose previous
+ * Claims up to `limit` payouts of `provider` to work on: processing bills that are queued, or whose previous
  * claim's lease ran out (a crashed or slow worker). `FOR UPDATE SKIP LOCKED` lets several instances
  * claim at once without taking the same bill; the lease then keeps the claim after the commit.
  */
-export async function claimPayouts(db: DbOrTx, now: Date, leaseUntil: Date, limit: number): Promise<WithdrawBillRow[]> {
+export async function claimPayouts(
+  db: DbOrTx,
+  provider: string,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<WithdrawBillRow[]> {
   const due = await db
     .select({ id: withdrawBills.id })
     .from(withdrawBills)
     .where(
       and(
         eq(withdrawBills.status, WithdrawStatus.Processing),
+        eq(withdrawBills.provider, provider),
         or(
           eq(withdrawBills.payoutState, 'queued'),
           and(

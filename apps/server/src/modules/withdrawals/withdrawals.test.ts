@@ -372,6 +372,18 @@ describe('payouts', () => {
     expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
   });
 
+  it("claims only the running provider's bills (a sandbox cash-out never goes out over another rail)", async () => {
+    const user = await funded('3000');
+    const bill = await confirmed(user);
+    await db().update(withdrawBills).set({ provider: 'evm' }).where(eq(withdrawBills.id, bill.id));
+    const claimed = await services().withdrawals.claimPayouts(50);
+    expect(claimed.map((b) => b.id)).not.toContain(bill.id);
+    expect((await detail(user, bill.id)).status).toBe('WithdrawStatusProcessing');
+    await db().update(withdrawBills).set({ provider: 'sandbox' }).where(eq(withdrawBills.id, bill.id));
+    await drain();
+    expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
+  });
+
   it('refuses account deletion while a withdrawal is in flight', async () => {
     const user = await funded('3000');
     const bill = await confirmed(user);

@@ -1,0 +1,1 @@
+ALTER TABLE "withdraw_bills" ADD COLUMN "provider" text DEFAULT 'sandbox' NOT NULL;
