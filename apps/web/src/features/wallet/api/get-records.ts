@@ -3,7 +3,7 @@
  * (SPEC 7): the transaction history, 20 a page from page 0, never cached (SPEC 9). A next page
  * exists while the loaded records are fewer than `count` (SPEC 4 "Record list").
  */
-import { RECORDS_PAGE_SIZE, RecordCate, type RecordListData, type RecordStatus } from '@coffer/contract';
+import { RECORDS_PAGE_SIZE, RecordCate, RecordStatus, type RecordListData } from '@coffer/contract';
 import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
 import { apiPost, ucPath } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
@@ -46,6 +46,14 @@ export function nextRecordsPage(pages: RecordListData[]): number | undefined {
   return loaded < count && !lastEmpty ? pages.length : undefined;
 }
 
+/** While a shown record is pending (a payout on its way, an open top-up), the list refreshes this often. */
+export const PENDING_REFRESH_MS = 5_000;
+
+/** True when any loaded record is still pending. */
+export function hasPendingRecord(pages: RecordListData[] | undefined): boolean {
+  return Boolean(pages?.some((p) => p.records.some((r) => r.status === RecordStatus.Pending)));
+}
+
 export function getRecordsQueryOptions(userId: string, filter: RecordsFilter) {
   return infiniteQueryOptions({
     queryKey: recordsQueryKey(userId, filter.cate, filter.statusList),
@@ -54,6 +62,7 @@ export function getRecordsQueryOptions(userId: string, filter: RecordsFilter) {
     getNextPageParam: (_last, pages) => nextRecordsPage(pages),
     staleTime: 0,
     gcTime: 0,
+    refetchInterval: (query) => (hasPendingRecord(query.state.data?.pages) ? PENDING_REFRESH_MS : false),
   });
 }
 

@@ -6,13 +6,16 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatPoints } from '../../../lib/format';
 import { getAssetsQueryOptions } from '../api/get-assets';
-import { WalletDialogs, type WalletView } from './wallet-dialogs';
+import type { WalletView } from './wallet-dialogs';
+
+// The modals (QR code, forms) load on first open, not with every page.
+const WalletDialogs = lazy(() => import('./wallet-dialogs').then((m) => ({ default: m.WalletDialogs })));
 
 /** Re-exported: the assets query lives in api/get-assets.ts. */
 export { getAssetsQueryOptions };
@@ -51,7 +54,11 @@ export function BalanceButton({ userId, fallbackAvailable, className }: BalanceB
         <span>{formatPoints(available)}</span>
         <span className="text-xs font-normal text-slate-500 dark:text-slate-400">P</span>
       </button>
-      <WalletDialogs userId={userId} view={view} onViewChange={setView} fallbackAvailable={fallbackAvailable} />
+      {view ? (
+        <Suspense fallback={null}>
+          <WalletDialogs userId={userId} view={view} onViewChange={setView} fallbackAvailable={fallbackAvailable} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

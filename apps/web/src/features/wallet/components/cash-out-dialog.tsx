@@ -19,7 +19,7 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { getErrorMessage, toastError } from '../../../lib/api-client';
+import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatPoints } from '../../../lib/format';
 import { CONFIRM_FAILED, useConfirmWithdraw } from '../api/confirm-withdraw';
@@ -43,6 +43,7 @@ import {
   validateMemo,
   WalletMessages,
 } from '../utils/rules';
+import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf } from './currency-pickers';
 import { DetailList, DetailRow } from './detail-rows';
 
@@ -141,7 +142,7 @@ function CashOutFlow({
           }
         },
         onError: (err) => {
-          toastError(err, CashOutTexts.createFailed);
+          toastWalletError(err, CashOutTexts.createFailed);
           onStep(1);
         },
       },
@@ -291,7 +292,7 @@ function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d:
     if (!currency || !canEstimate) return;
     estimate.mutate(
       { currency: currency.code, amount: sendAmount },
-      { onError: (err) => toastError(err, CashOutTexts.feeFailed) },
+      { onError: (err) => toastWalletError(err, CashOutTexts.feeFailed) },
     );
   }
 
@@ -360,7 +361,7 @@ function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d:
         error={touched.amount ? amountCheck.error : null}
         hint={
           isPositive(minUsd)
-            ? `Minimum ${plainDecimal(minUsd)} USD${rate ? ` · 1 USD = ${plainDecimal(rate)} P-coin` : ''}${sendAmount !== '0' && rate ? ` · ${formatPoints(sendAmount)} P-coin` : ''}`
+            ? `Minimum ${plainDecimal(minUsd)} USD${rate ? ` · 1 USD = ${plainDecimal(rate)} P-coin` : ''}${isPositive(sendAmount) ? ` · you cash out ${formatPoints(sendAmount)} P-coin` : ''}`
             : undefined
         }
       >
@@ -479,7 +480,7 @@ function ConfirmStep({
       { billId: bill.id, password },
       {
         onSuccess: (confirmed) => onConfirmed(confirmed ?? bill),
-        onError: (err) => toastError(err, CashOutTexts.confirmFailed),
+        onError: (err) => toastWalletError(err, CashOutTexts.confirmFailed),
       },
     );
   }

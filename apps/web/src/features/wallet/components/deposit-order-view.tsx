@@ -20,7 +20,6 @@ import toast from 'react-hot-toast';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
-import { toastError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatDateTime, formatPoints } from '../../../lib/format';
 import { getDepositBill } from '../api/get-deposit-bill';
@@ -38,6 +37,7 @@ import {
   secondsLeft,
   symbolOfCode,
 } from '../utils/display';
+import { toastWalletError } from '../utils/errors';
 import { DetailList, DetailRow } from './detail-rows';
 
 /** SPEC 8 "Top-up and orders". */
@@ -62,6 +62,19 @@ export interface DepositOrderViewProps {
   onBack?: () => void;
   /** Runs 3 s after the payment is confirmed (closes the modal). */
   onConfirmed?: () => void;
+}
+
+function BackLink({ onClick }: { onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      className="-mt-1 inline-flex items-center gap-1 rounded-md text-sm font-medium text-brand-600 hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:text-brand-400"
+    >
+      <ArrowLeft className="size-4" aria-hidden="true" />
+      Back
+    </button>
+  );
 }
 
 export function DepositOrderView({
@@ -108,7 +121,7 @@ export function DepositOrderView({
       if (fresh.status === DepositStatus.Success) markConfirmed();
       else toast(DepositTexts.notCompleted, { icon: '⏳' });
     } catch (err) {
-      toastError(err, DepositTexts.checkFailed);
+      toastWalletError(err, DepositTexts.checkFailed);
     } finally {
       setChecking(false);
     }
@@ -119,7 +132,7 @@ export function DepositOrderView({
     try {
       await simulatePayment(bill.id);
     } catch (err) {
-      toastError(err, 'Failed to simulate payment');
+      toastWalletError(err, 'Failed to simulate payment');
       setSimulating(false);
       return;
     }
@@ -130,6 +143,7 @@ export function DepositOrderView({
   if (page === 'details') {
     return (
       <div className="space-y-5">
+        {onBack ? <BackLink onClick={onBack} /> : null}
         <div className="rounded-xl bg-slate-50 px-4 py-4 text-center dark:bg-slate-800/50">
           <p className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Top-up amount</p>
           <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums dark:text-white">
@@ -157,23 +171,18 @@ export function DepositOrderView({
             {bill.id}
           </DetailRow>
         </DetailList>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
-          {onBack ? (
-            <Button variant="ghost" onClick={onBack}>
-              <ArrowLeft className="size-4" aria-hidden="true" />
-              Back
-            </Button>
-          ) : (
-            <span />
-          )}
-          {processing ? <Button onClick={() => onPageChange('pay')}>Proceed to Pay</Button> : null}
-        </div>
+        {processing ? (
+          <Button className="w-full" onClick={() => onPageChange('pay')}>
+            Proceed to Pay
+          </Button>
+        ) : null}
       </div>
     );
   }
 
   return (
     <div className="space-y-4">
+      <BackLink onClick={() => onPageChange('details')} />
       <div className="text-center">
         <p className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Pay amount</p>
         <p className="mt-1 font-mono text-xl font-semibold break-all text-slate-900 dark:text-white" data-testid="pay-amount">
@@ -226,33 +235,27 @@ export function DepositOrderView({
           {bill.id}
         </DetailRow>
       </DetailList>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-between">
-        <Button variant="ghost" onClick={() => onPageChange('details')}>
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          Back
-        </Button>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row">
-          {sandbox && processing ? (
-            <Button variant="outline" onClick={() => void simulate()} isLoading={simulating} disabled={checking}>
-              <FlaskConical className="size-4" aria-hidden="true" />
-              Simulate payment
-            </Button>
-          ) : null}
-          {confirmed ? (
-            <Button
-              className={cn('bg-emerald-600 hover:bg-emerald-600 disabled:opacity-100 dark:bg-emerald-600')}
-              disabled
-              aria-live="polite"
-            >
-              <CircleCheck className="size-4" aria-hidden="true" />
-              Payment Confirmed
-            </Button>
-          ) : processing ? (
-            <Button onClick={() => void checkStatus()} isLoading={checking} disabled={simulating}>
-              Check Payment Status
-            </Button>
-          ) : null}
-        </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row [&>*]:sm:flex-1">
+        {sandbox && processing ? (
+          <Button variant="outline" onClick={() => void simulate()} isLoading={simulating} disabled={checking}>
+            <FlaskConical className="size-4" aria-hidden="true" />
+            Simulate payment
+          </Button>
+        ) : null}
+        {confirmed ? (
+          <Button
+            className={cn('bg-emerald-600 hover:bg-emerald-600 disabled:opacity-100 dark:bg-emerald-600')}
+            disabled
+            aria-live="polite"
+          >
+            <CircleCheck className="size-4" aria-hidden="true" />
+            Payment Confirmed
+          </Button>
+        ) : processing ? (
+          <Button onClick={() => void checkStatus()} isLoading={checking} disabled={simulating}>
+            Check Payment Status
+          </Button>
+        ) : null}
       </div>
     </div>
   );

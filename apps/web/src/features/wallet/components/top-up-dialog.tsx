@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { getErrorMessage, toastError } from '../../../lib/api-client';
+import { getErrorMessage } from '../../../lib/api-client';
 import { formatPoints } from '../../../lib/format';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCurrencies } from '../api/get-currencies';
@@ -20,6 +20,7 @@ import { useMinAmount } from '../api/get-min-amount';
 import { usePublicConfig } from '../api/get-public-config';
 import { networkLabel } from '../utils/display';
 import { parseDecimalInput, plainDecimal, topUpPoints, validateTopUpAmount } from '../utils/rules';
+import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf, TokenChooser } from './currency-pickers';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
 
@@ -125,7 +126,7 @@ export function TopUpForm({ onCreated }: { onCreated: (bill: DepositBill) => voi
           toast.success(TopUpTexts.created);
           onCreated(bill);
         },
-        onError: (err) => toastError(err, TopUpTexts.createFailed),
+        onError: (err) => toastWalletError(err, TopUpTexts.createFailed),
       },
     );
   }

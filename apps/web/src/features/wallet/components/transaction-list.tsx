@@ -6,13 +6,15 @@
  */
 import { RecordCate, type RecordStatus, type TransactionRecord } from '@coffer/contract';
 import { Inbox } from 'lucide-react';
-import { useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { queryKeys } from '../../../lib/query-client';
 import { useRecords } from '../api/get-records';
 import { useScrollLoad } from '../hooks/use-scroll-load';
 import { RecordRow } from './record-row';
@@ -72,6 +74,22 @@ export function TransactionList({
   const records = query.data?.pages.flatMap((p) => p.records) ?? [];
   const containerRef = useRef<HTMLDivElement>(null);
   const { fetchNextPage, error, isFetchNextPageError } = query;
+  const queryClient = useQueryClient();
+
+  // The list is always fresh; the balance must agree with it. Refresh the balance when the list
+  // first loads and whenever a shown record changed status (a payout settled or was refunded, a
+  // top-up was credited).
+  const statusKey = records.map((r) => `${r.id}:${r.status}`).join(',');
+  const lastStatusKey = useRef<string | null>(null);
+  useEffect(() => {
+    if (!query.isSuccess) return;
+    const previous = lastStatusKey.current;
+    lastStatusKey.current = statusKey;
+    if (previous === statusKey) return;
+    const before = new Map((previous ?? '').split(',').map((p) => p.split(':') as [string, string]));
+    const changed = previous === null || records.some((r) => before.has(r.id) && before.get(r.id) !== r.status);
+    if (changed) void queryClient.invalidateQueries({ queryKey: queryKeys.assets });
+  }, [statusKey, query.isSuccess, records, queryClient]);
 
   useScrollLoad({
     target: scroll === 'window' ? 'window' : containerRef,
