@@ -42,6 +42,7 @@ const decimalString = z.string().regex(/^\d{1,18}(\.\d{1,18})?$/, 'must be a dec
 
 /** NOWPayments-style code suffix per well-known network name (usdterc20, usdtbsc, usdtmatic...). */
 const CODE_SUFFIX: Record<string, string> = { ETH: 'erc20', BSC: 'bsc', MATIC: 'matic', POLYGON: 'matic', ARB: 'arb', BASE: 'base', OP: 'op', AVAX: 'avaxc' };
+const TOKEN_NAME: Record<string, string> = { USDT: 'Tether USD', USDC: 'USD Coin', DAI: 'Dai' };
 const NETWORK_LABEL: Record<string, string> = { ETH: 'ERC-20', BSC: 'BEP-20', MATIC: 'Polygon', POLYGON: 'Polygon', ARB: 'Arbitrum', BASE: 'Base', OP: 'Optimism', AVAX: 'Avalanche C-Chain' };
 
 const TokenSchema = z.object({
@@ -56,7 +57,7 @@ const TokenSchema = z.object({
     .string()
     .regex(/^[a-z0-9]{2,20}$/, 'must be 2-20 lower-case letters or digits')
     .optional(),
-  /** Display name; default e.g. "Tether USD (ERC-20)". */
+  /** Display name; default e.g. "Tether USD (ERC-20)", "USD Coin (BEP-20)". */
   name: z.string().min(1).max(80).optional(),
   /** USD per whole token (stablecoins: 1). */
   usdPrice: decimalString.default('1'),
@@ -232,7 +233,7 @@ export function loadEvmSettings(env: EvmEnv): { settings: EvmSettings | null; pr
           tokens: n.tokens.map((t) => ({
             ...t,
             code: tokenCode(n.name, t.symbol, t.code),
-            name: t.name ?? `${t.symbol} (${NETWORK_LABEL[n.name] ?? n.name})`,
+            name: t.name ?? `${TOKEN_NAME[t.symbol] ?? t.symbol} (${NETWORK_LABEL[n.name] ?? n.name})`,
             address: t.address.toLowerCase() as `0x${string}`,
             payout: t.payout ?? t.symbol === 'USDT',
             logo: t.logo ?? t.symbol.toLowerCase(),
