@@ -30,6 +30,16 @@ export async function updateBill(db: DbOrTx, id: string, patch: Partial<NewWithd
   return row;
 }
 
+/** Updates the bill only if it is still processing. @returns whether it was */
+export async function updateProcessingBill(db: DbOrTx, id: string, patch: Partial<NewWithdrawBill>): Promise<boolean> {
+  const rows = await db
+    .update(withdrawBills)
+    .set(patch)
+    .where(and(eq(withdrawBills.id, id), eq(withdrawBills.status, WithdrawStatus.Processing)))
+    .returning({ id: withdrawBills.id });
+  return rows.length > 0;
+}
+
 /**
  * Claims up to `limit` payouts of `provider` to work on: processing bills that are queued, or whose previous
  * claim's lease ran out (a crashed or slow worker). `FOR UPDATE SKIP LOCKED` lets several instances

@@ -208,7 +208,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       case 'pending':
       case 'unknown': {
         const now = clock.now();
-        await repo.updateBill(db, bill.id, {
+        // Only while still processing: a slower pass must not reopen a bill another pass finished.
+        await repo.updateProcessingBill(db, bill.id, {
           // 'unknown' after a send means the provider lost it: send again on the next pass (idempotent).
           payoutState: outcome.status === 'pending' ? 'sent' : 'sending',
           txid: outcome.status === 'pending' ? outcome.txid : bill.txid,

@@ -372,6 +372,32 @@ describe('payouts', () => {
     expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
   });
 
+  it('a pending payout is asked about again later, and a stale pass cannot reopen a finished bill', async () => {
+    const user = await funded('3000');
+    const bill = await confirmed(user);
+    const provider = services().provider;
+    const send = vi.spyOn(provider, 'sendPayout').mockResolvedValue({ status: 'pending', txid: 'tx-pending' });
+    const status = vi.spyOn(provider, 'payoutStatus').mockResolvedValue({ status: 'success', txid: 'tx-final' });
+    try {
+      const [claimed] = (await services().withdrawals.claimPayouts(50)).filter((b) => b.id === bill.id);
+      expect(await services().withdrawals.processPayout(claimed!)).toBe('pending');
+      expect(await detail(user, bill.id)).toMatchObject({ status: 'WithdrawStatusProcessing', txid: 'tx-pending' });
+      expect((await services().withdrawals.claimPayouts(50)).map((b) => b.id)).not.toContain(bill.id);
+      t.clock.advance(15_000);
+      await drain();
+      expect(status).toHaveBeenCalledWith(bill.id);
+      expect(await detail(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tx-final' });
+      // A pass that claimed the bill earlier and only now hears "pending" must not reopen it.
+      expect(await services().withdrawals.processPayout(claimed!)).toBe('pending');
+      const [row] = await db().select().from(withdrawBills).where(eq(withdrawBills.id, bill.id));
+      expect(row).toMatchObject({ status: 'WithdrawStatusSuccess', payoutState: 'done' });
+    } finally {
+      send.mockRestore();
+      status.mockRestore();
+    }
+    expect(await assets(user)).toEqual({ available: '500.00', freeze: '0.00' });
+  });
+
   it("claims only the running provider's bills (a sandbox cash-out never goes out over another rail)", async () => {
     const user = await funded('3000');
     const bill = await confirmed(user);
