@@ -1,6 +1,8 @@
-import { ComingSoon } from '../../components/ui/page';
+import { Storefront } from '../../features/collections/components/storefront';
+import { useAuthStore } from '../../features/auth/stores/auth-store';
 
-/** Home: the storefront of published collections (built in features/collections). */
+/** Home (/): the storefront of published collections. */
 export default function HomeRoute() {
-  return <ComingSoon title="Discover digital resources" description="Browse collections published by creators and buy them with points." />;
+  const signedIn = useAuthStore((s) => s.isAuthenticated && s.user !== null);
+  return <Storefront signedIn={signedIn} />;
 }

@@ -1,8 +1,15 @@
+/** /resource/:id — resource detail (features/collections) with the wallet's Top-up modal composed in. */
 import { useParams } from 'react-router';
-import { ComingSoon } from '../../components/ui/page';
+import { ResourceDetailView } from '../../features/collections/components/resource-detail';
+import { useViewerWallet } from './collection-wallet';
 
-/** /resource/:id — resource detail (built in features/collections). */
 export default function ResourceRoute() {
   const { id } = useParams();
-  return <ComingSoon title="Resource" description={id ? `Resource ${id}` : undefined} />;
+  const { viewer, openTopUp, topUp } = useViewerWallet();
+  return (
+    <>
+      <ResourceDetailView id={id ?? ''} viewer={viewer} onTopUp={viewer.id ? openTopUp : undefined} />
+      {topUp}
+    </>
+  );
 }

@@ -1,6 +1,6 @@
-import { ComingSoon } from '../../components/ui/page';
+import { CreateCollectionForm } from '../../features/collections/components/create-collection-form';
 
-/** /upload — create a collection (guarded; built in features/collections). */
+/** /upload — create a collection (guarded; SPEC 2). */
 export default function UploadRoute() {
-  return <ComingSoon title="Create a collection" description="Upload files, set a price and publish." />;
+  return <CreateCollectionForm />;
 }

@@ -1,0 +1,157 @@
+/**
+ * /collection/{id} (issue 8): banner, title, description, seller link, price, sold count, created
+ * date and the files (name, type icon, size). Visitors get 'Log in to buy'; buyers the buy flow;
+ * once owned, Download per file; the owner Publish / Delete and adding files.
+ */
+import { CollectionStatus } from '@coffer/contract';
+import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { buttonVariants } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { PageContainer } from '../../../components/ui/page';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { ApiError, getErrorMessage } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/format';
+import { useCollectionDetail } from '../api/get-collection-detail';
+import { formatPointsLabel, soldCount } from '../lib/format';
+import { BannerImage } from './banner-image';
+import { BuyButton, BuyTexts, type Viewer } from './buy-button';
+import { AddFiles, OwnerActions } from './owner-actions';
+import { ResourceList } from './resource-list';
+import { CollectionStatusBadge } from './status-badge';
+
+function Stat({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-0.5 font-medium text-slate-900 tabular-nums dark:text-white">{children}</dd>
+    </div>
+  );
+}
+
+export function CollectionDetailSkeleton() {
+  return (
+    <PageContainer>
+      <div role="status" aria-label="Loading collection" className="grid gap-8 lg:grid-cols-3">
+        <div className="space-y-4 lg:col-span-2">
+          <Skeleton className="aspect-[16/9] w-full rounded-2xl" />
+          <Skeleton className="h-8 w-2/3" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-5/6" />
+        </div>
+        <Skeleton className="h-64 rounded-2xl" />
+      </div>
+    </PageContainer>
+  );
+}
+
+/** The page of a collection that cannot be shown: missing, unpublished, or the server unreachable. */
+export function CollectionNotFound({ error }: { error?: unknown }) {
+  const unreachable = error instanceof ApiError && error.status === 0;
+  return (
+    <PageContainer>
+      <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Collection</h1>
+      <EmptyState
+        icon={<PackageOpen />}
+        title={unreachable ? 'Could not load this collection' : 'Collection not found'}
+        description={unreachable ? 'Check your connection and try again.' : error ? getErrorMessage(error) : 'It may have been removed, or it is not published yet.'}
+        action={
+          <Link to="/" className={buttonVariants({ variant: 'outline' })}>
+            Browse collections
+          </Link>
+        }
+      />
+    </PageContainer>
+  );
+}
+
+export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; viewer: Viewer; onTopUp?: () => void }) {
+  const query = useCollectionDetail(id, viewer.id);
+  if (query.isPending) return <CollectionDetailSkeleton />;
+  if (query.isError) return <CollectionNotFound error={query.error} />;
+
+  const { collection, resources, seller, purchased } = query.data;
+  const isOwner = viewer.id !== null && viewer.id === collection.owner_id;
+  const canDownload = isOwner || purchased;
+  const sellerName = seller.nickname || seller.username;
+
+  return (
+    <PageContainer>
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-500 dark:text-slate-400">
+        <Link to="/" className="hover:text-slate-900 dark:hover:text-white">
+          Collections
+        </Link>
+        <span aria-hidden="true"> / </span>
+        <span className="text-slate-700 dark:text-slate-300">{collection.title}</span>
+      </nav>
+      <div className="grid gap-8 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <BannerImage src={collection.banner} alt={collection.title} className="rounded-2xl border border-slate-200 dark:border-slate-800" eager />
+          <div>
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">{collection.title}</h1>
+              {isOwner || collection.status !== CollectionStatus.Published ? <CollectionStatusBadge status={collection.status} /> : null}
+            </div>
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+              by{' '}
+              <Link to={`/profile/${seller.id}/selling`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+                {sellerName}
+              </Link>
+            </p>
+            {collection.desc ? <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">{collection.desc}</p> : null}
+          </div>
+          <section aria-labelledby="files-heading" className="space-y-3">
+            <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">
+              Files <span className="font-normal text-slate-500">({resources.length})</span>
+            </h2>
+            <ResourceList resources={resources} collectionId={collection.id} canDownload={canDownload} />
+          </section>
+          {isOwner && collection.status !== CollectionStatus.Deleted ? (
+            <section aria-labelledby="add-files-heading" className="space-y-3">
+              <h2 id="add-files-heading" className="font-semibold text-slate-900 dark:text-white">
+                Add files
+              </h2>
+              <AddFiles collectionId={collection.id} />
+            </section>
+          ) : null}
+        </div>
+
+        <aside className="lg:sticky lg:top-24 lg:self-start">
+          <Card className="space-y-5 p-5">
+            <div>
+              <p className="text-xs text-slate-500 dark:text-slate-400">Price</p>
+              <p className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">{formatPointsLabel(collection.amount)}</p>
+            </div>
+            <dl className="grid grid-cols-2 gap-4 border-y border-slate-100 py-4 text-sm dark:border-slate-800">
+              <Stat label="Sold">{soldCount(collection.sold_count)}</Stat>
+              <Stat label="Files">{resources.length}</Stat>
+              <Stat label="Created">
+                <span className="inline-flex items-center gap-1">
+                  <CalendarDays className="size-3.5 text-slate-400" aria-hidden="true" />
+                  {formatDate(collection.created_at)}
+                </span>
+              </Stat>
+              {isOwner ? <Stat label="Earned Points">{formatPointsLabel(collection.earned)}</Stat> : null}
+            </dl>
+            {purchased && !isOwner ? (
+              <div className="flex items-center gap-2 rounded-xl bg-emerald-50 p-3 text-sm font-medium text-emerald-800 dark:bg-emerald-500/10 dark:text-emerald-300">
+                <CircleCheck className="size-4" aria-hidden="true" />
+                {BuyTexts.owned}
+              </div>
+            ) : null}
+            <BuyButton collection={collection} viewer={viewer} purchased={purchased} onTopUp={onTopUp} />
+            {isOwner ? <OwnerActions collection={collection} resourceCount={resources.length} /> : null}
+            {purchased && !isOwner ? (
+              <Link to="/profile/buy" className={buttonVariants({ variant: 'ghost', className: 'w-full' })}>
+                <ShoppingBag className="size-4" aria-hidden="true" />
+                My Purchases
+              </Link>
+            ) : null}
+          </Card>
+        </aside>
+      </div>
+    </PageContainer>
+  );
+}

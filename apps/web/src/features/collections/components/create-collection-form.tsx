@@ -1,0 +1,204 @@
+/**
+ * The create screen (/upload): title, description, price (whole points), banner with preview, and
+ * the files (hashed and uploaded while the form is filled in). 'Publish' and 'Save as draft' both
+ * create the collection (banner first), wait for the uploads, attach every uploaded file
+ * (collection/resource/add); 'Publish' then publishes it. The collection is created once: after a
+ * failure (a file that did not upload) pressing again goes on with the same collection.
+ */
+import { COLLECTION_DESC_MAX, CollectionAmountSchema, CollectionTitleSchema, type Collection } from '@coffer/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Send, Save } from 'lucide-react';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Field, inputClasses, TextField } from '../../../components/ui/input';
+import { PageContainer, PageHeader } from '../../../components/ui/page';
+import { cn } from '../../../lib/cn';
+import { getErrorMessage, toastError } from '../../../lib/api-client';
+import { useCreateCollection } from '../api/create-collection';
+import { collectionKeys } from '../api/keys';
+import { usePublishCollection } from '../api/publish-collection';
+import { addResourceToCollection } from '../api/uploads';
+import { useUploadQueue } from '../hooks/use-upload-queue';
+import { BannerPicker } from './banner-picker';
+import { FileUploader } from './file-uploader';
+
+interface FormErrors {
+  title?: string;
+  desc?: string;
+  amount?: string;
+  files?: string;
+}
+
+type Phase = 'idle' | 'creating' | 'uploading' | 'attaching' | 'publishing';
+
+const PHASE_TEXT: Record<Phase, string> = {
+  idle: '',
+  creating: 'Creating the collection...',
+  uploading: 'Waiting for the uploads to finish...',
+  attaching: 'Adding the files...',
+  publishing: 'Publishing...',
+};
+
+export const UploadTexts = {
+  failedFiles: 'Some files did not upload. Retry or remove them, then try again.',
+  needFile: 'Add at least one file to publish',
+} as const;
+
+export function CreateCollectionForm() {
+  const descId = useId();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [title, setTitle] = useState('');
+  const [desc, setDesc] = useState('');
+  const [amount, setAmount] = useState('');
+  const [banner, setBanner] = useState<File | null>(null);
+  const [bannerError, setBannerError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [formError, setFormError] = useState<string | null>(null);
+  const created = useRef<Collection | null>(null);
+  const attached = useRef(new Set<string>());
+  const { queue, snapshot } = useUploadQueue();
+  const create = useCreateCollection();
+  const publish = usePublishCollection();
+  const busy = phase !== 'idle';
+
+  function validate(forPublish: boolean): FormErrors {
+    const next: FormErrors = {};
+    const t = CollectionTitleSchema.safeParse(title);
+    if (!t.success) next.title = t.error.issues[0]?.message;
+    if (desc.trim().length > COLLECTION_DESC_MAX) next.desc = `Description must be at most ${COLLECTION_DESC_MAX} characters`;
+    const a = CollectionAmountSchema.safeParse(amount.trim() === '' ? undefined : amount.trim());
+    if (amount.trim() === '') next.amount = 'Price is required';
+    else if (!a.success) next.amount = a.error.issues[0]?.message;
+    const live = snapshot.items.filter((i) => i.status !== 'cancelled');
+    if (forPublish && live.length === 0) next.files = UploadTexts.needFile;
+    return next;
+  }
+
+  async function submit(publishNow: boolean) {
+    setFormError(null);
+    const found = validate(publishNow);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    let step = 'idle' as Phase;
+    const enter = (next: Phase) => {
+      step = next;
+      setPhase(next);
+    };
+    try {
+      if (!created.current) {
+        enter('creating');
+        created.current = await create.mutateAsync({ title: title.trim(), desc: desc.trim(), amount: Number(amount.trim()), bannerFile: banner });
+      }
+      const collection = created.current;
+      enter('uploading');
+      const items = await queue.whenSettled();
+      if (items.some((i) => i.status === 'failed')) {
+        setFormError(UploadTexts.failedFiles);
+        return;
+      }
+      enter('attaching');
+      for (const item of items) {
+        if (item.status !== 'done' || !item.resource || attached.current.has(item.resource.id)) continue;
+        await addResourceToCollection(collection.id, item.resource.id);
+        attached.current.add(item.resource.id);
+      }
+      void client.invalidateQueries({ queryKey: collectionKeys.detail(collection.id) });
+      if (publishNow) {
+        enter('publishing');
+        await publish.mutateAsync(collection.id);
+      }
+      void navigate(`/collection/${collection.id}`);
+    } catch (err) {
+      // The publish mutation toasts its own failure; the others are toasted here.
+      if ((step as Phase) !== 'publishing') toastError(err, 'Failed to create the collection');
+      setFormError(getErrorMessage(err));
+    } finally {
+      setPhase('idle');
+    }
+  }
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void submit(true);
+  };
+
+  return (
+    <PageContainer className="max-w-4xl">
+      <PageHeader title="Create a collection" description="Add your files, set a price in points and publish when you are ready." />
+      <form onSubmit={onSubmit} noValidate className="space-y-6">
+        <Card className="space-y-5 p-5 sm:p-6">
+          <h2 className="font-semibold text-slate-900 dark:text-white">Details</h2>
+          <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} maxLength={100} disabled={busy} required />
+          <Field label="Description" id={descId} error={errors.desc} hint={`${desc.length} / ${COLLECTION_DESC_MAX}`}>
+            <textarea
+              id={descId}
+              value={desc}
+              onChange={(e) => setDesc(e.target.value)}
+              rows={4}
+              maxLength={COLLECTION_DESC_MAX}
+              disabled={busy}
+              aria-invalid={errors.desc ? true : undefined}
+              className={cn(inputClasses, 'resize-y')}
+            />
+          </Field>
+          <TextField
+            label="Price (points)"
+            inputMode="numeric"
+            placeholder="0"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            error={errors.amount}
+            hint="A whole number of points; 0 makes it free."
+            disabled={busy}
+            containerClassName="max-w-xs"
+          />
+          <BannerPicker
+            file={banner}
+            error={bannerError}
+            disabled={busy || Boolean(created.current)}
+            onChange={(f, err) => {
+              setBanner(f);
+              setBannerError(err);
+            }}
+          />
+        </Card>
+
+        <Card className="space-y-4 p-5 sm:p-6">
+          <h2 className="font-semibold text-slate-900 dark:text-white">Files</h2>
+          <FileUploader queue={queue} snapshot={snapshot} />
+          {errors.files ? (
+            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {errors.files}
+            </p>
+          ) : null}
+        </Card>
+
+        {formError ? (
+          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+            {formError}
+          </p>
+        ) : null}
+
+        <div className="flex flex-col-reverse items-stretch gap-3 sm:flex-row sm:items-center sm:justify-end">
+          {busy ? (
+            <p className="text-sm text-slate-500 sm:mr-auto dark:text-slate-400" aria-live="polite">
+              {PHASE_TEXT[phase]}
+            </p>
+          ) : null}
+          <Button variant="outline" onClick={() => void submit(false)} disabled={busy}>
+            <Save className="size-4" aria-hidden="true" />
+            Save as draft
+          </Button>
+          <Button type="submit" isLoading={busy}>
+            {busy ? null : <Send className="size-4" aria-hidden="true" />}
+            Publish
+          </Button>
+        </div>
+      </form>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Collection } from '@coffer/contract';
+import { Link } from 'react-router';
+import { Card } from '../../../components/ui/card';
+import { formatPointsLabel, soldCount } from '../lib/format';
+import { BannerImage } from './banner-image';
+
+/** A storefront card: banner, title, seller, price and sold count; the whole card links to the collection. */
+export function MarketCard({ collection, eager }: { collection: Collection; eager?: boolean }) {
+  const seller = collection.seller ? collection.seller.nickname || collection.seller.username : null;
+  return (
+    <Card className="group relative flex h-full flex-col overflow-hidden transition-shadow focus-within:ring-2 focus-within:ring-brand-500 hover:shadow-md" data-testid="market-card">
+      <BannerImage src={collection.banner} alt="" eager={eager} className="transition-transform duration-300 group-hover:scale-[1.02] motion-reduce:transform-none" />
+      <div className="flex flex-1 flex-col p-4">
+        <h3 className="line-clamp-1 font-semibold text-slate-900 dark:text-white">
+          <Link to={`/collection/${collection.id}`} className="focus:outline-none after:absolute after:inset-0">
+            {collection.title}
+          </Link>
+        </h3>
+        {seller ? <p className="mt-0.5 truncate text-sm text-slate-500 dark:text-slate-400">by {seller}</p> : null}
+        <div className="mt-auto flex items-end justify-between gap-2 pt-4">
+          <span className="text-base font-semibold text-slate-900 tabular-nums dark:text-white">{collection.amount === 0 ? 'Free' : formatPointsLabel(collection.amount)}</span>
+          <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{soldCount(collection.sold_count)} sold</span>
+        </div>
+      </div>
+    </Card>
+  );
+}

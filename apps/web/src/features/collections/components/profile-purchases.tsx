@@ -1,0 +1,193 @@
+/**
+ * The profile's My Purchases tab: the collections the user bought (my/purchased/collections), each
+ * with its files and Download buttons on demand, and the user's orders (my/orders) with dates and
+ * amounts.
+ */
+import { COLLECTIONS_PAGE_SIZE, OrderStatus, type Collection } from '@coffer/contract';
+import { ChevronDown, ShoppingBag } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Badge } from '../../../components/ui/badge';
+import { buttonVariants } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { cn } from '../../../lib/cn';
+import { getErrorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { useCollectionDetail } from '../api/get-collection-detail';
+import { useMyOrders } from '../api/get-my-orders';
+import { usePurchasedCollections } from '../api/get-purchased-collections';
+import { formatPointsLabel } from '../lib/format';
+import { BannerImage } from './banner-image';
+import { clampPage, Pagination, totalPagesOf } from './pagination';
+import { ResourceList } from './resource-list';
+
+function PurchasedFiles({ collectionId, viewerId }: { collectionId: string; viewerId: string }) {
+  const detail = useCollectionDetail(collectionId, viewerId);
+  if (detail.isPending) return <Skeleton className="h-16 w-full" />;
+  if (detail.isError) return <p className="text-sm text-red-600">{getErrorMessage(detail.error)}</p>;
+  return <ResourceList resources={detail.data.resources} collectionId={collectionId} canDownload />;
+}
+
+function PurchasedRow({ collection, viewerId }: { collection: Collection; viewerId: string }) {
+  const [open, setOpen] = useState(false);
+  const seller = collection.seller ? collection.seller.nickname || collection.seller.username : null;
+  return (
+    <li>
+      <Card className="overflow-hidden" data-testid="purchased-collection">
+        <div className="flex items-center gap-4 p-3">
+          <Link to={`/collection/${collection.id}`} className="w-24 shrink-0 overflow-hidden rounded-lg sm:w-32">
+            <BannerImage src={collection.banner} alt="" />
+          </Link>
+          <div className="min-w-0 flex-1">
+            <Link to={`/collection/${collection.id}`} className="line-clamp-1 font-medium text-slate-900 hover:underline dark:text-white">
+              {collection.title}
+            </Link>
+            {seller ? <p className="truncate text-sm text-slate-500 dark:text-slate-400">by {seller}</p> : null}
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {collection.resource_count} file{collection.resource_count === 1 ? '' : 's'}
+            </p>
+          </div>
+          <button
+            type="button"
+            onClick={() => setOpen((o) => !o)}
+            aria-expanded={open}
+            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+          >
+            {open ? 'Hide files' : 'Files'}
+            <ChevronDown className={cn('size-4 transition-transform', open && 'rotate-180')} aria-hidden="true" />
+          </button>
+        </div>
+        {open ? (
+          <div className="border-t border-slate-100 p-3 dark:border-slate-800">
+            <PurchasedFiles collectionId={collection.id} viewerId={viewerId} />
+          </div>
+        ) : null}
+      </Card>
+    </li>
+  );
+}
+
+function OrdersTable({ enabled }: { enabled: boolean }) {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
+  const orders = useMyOrders(enabled, { page, size });
+  const count = orders.data?.count ?? 0;
+  const totalPages = totalPagesOf(count, size);
+  if (orders.isPending) return <Skeleton className="h-32 w-full rounded-xl" />;
+  if (orders.isError) return <p role="alert" className="text-sm text-red-600 dark:text-red-400">{getErrorMessage(orders.error, 'Failed to load orders')}</p>;
+  if (orders.data.orders.length === 0) return <p className="text-sm text-slate-500 dark:text-slate-400">No orders yet.</p>;
+  return (
+    <div className="space-y-4">
+      <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+        <table className="w-full min-w-[32rem] text-sm">
+          <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-medium">Date</th>
+              <th scope="col" className="px-4 py-2 font-medium">Collection</th>
+              <th scope="col" className="px-4 py-2 font-medium">Status</th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">Amount</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {orders.data.orders.map((o) => (
+              <tr key={o.id} data-testid="order-row">
+                <td className="px-4 py-2.5 whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">{formatDateTime(o.paid_at ?? o.created_at)}</td>
+                <td className="px-4 py-2.5">
+                  <Link to={`/collection/${o.collection_id}`} className="font-medium text-slate-900 hover:underline dark:text-white">
+                    {o.collection?.title ?? 'Collection'}
+                  </Link>
+                </td>
+                <td className="px-4 py-2.5">
+                  {o.status === OrderStatus.Paid ? <Badge tone="green">Paid</Badge> : <Badge tone="amber">Pending</Badge>}
+                </td>
+                <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">{formatPointsLabel(o.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {totalPages > 1 ? (
+        <Pagination
+          page={page}
+          size={size}
+          count={count}
+          noun="orders"
+          onPageChange={(p) => setPage(clampPage(p, totalPages))}
+          onSizeChange={(s) => {
+            setSize(s);
+            setPage(0);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+export function ProfilePurchases({ userId }: { userId: string }) {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
+  const enabled = Boolean(userId);
+  const purchased = usePurchasedCollections(enabled, { page, size });
+  const count = purchased.data?.count ?? 0;
+  const totalPages = totalPagesOf(count, size);
+
+  return (
+    <div className="space-y-10">
+      <section aria-labelledby="purchases-heading" className="space-y-4">
+        <div>
+          <h2 id="purchases-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+            My Purchases
+          </h2>
+          <p className="text-sm text-slate-500 dark:text-slate-400">Collections you bought. Open one to download its files.</p>
+        </div>
+        {purchased.isPending ? (
+          <div role="status" aria-label="Loading purchases" className="space-y-3">
+            <Skeleton className="h-24 w-full rounded-2xl" />
+            <Skeleton className="h-24 w-full rounded-2xl" />
+          </div>
+        ) : purchased.isError ? (
+          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+            {getErrorMessage(purchased.error, 'Failed to load collections')}
+          </p>
+        ) : purchased.data.collections.length === 0 ? (
+          <EmptyState
+            icon={<ShoppingBag />}
+            title="No purchases yet"
+            description="Collections you buy show here, ready to download."
+            action={
+              <Link to="/" className={buttonVariants()}>
+                Browse collections
+              </Link>
+            }
+          />
+        ) : (
+          <ul className="space-y-3" aria-label="Purchased collections">
+            {purchased.data.collections.map((c) => (
+              <PurchasedRow key={c.id} collection={c} viewerId={userId} />
+            ))}
+          </ul>
+        )}
+        {totalPages > 1 ? (
+          <Pagination
+            page={page}
+            size={size}
+            count={count}
+            onPageChange={(p) => setPage(clampPage(p, totalPages))}
+            onSizeChange={(s) => {
+              setSize(s);
+              setPage(0);
+            }}
+          />
+        ) : null}
+      </section>
+      <section aria-labelledby="orders-heading" className="space-y-4">
+        <h2 id="orders-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+          My orders
+        </h2>
+        <OrdersTable enabled={enabled} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+/** The profile's Selling tab: that user's published collections (user/collections), paginated. */
+import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract';
+import { Store } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { buttonVariants } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useUserCollections } from '../api/get-user-collections';
+import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
+import { MarketCard } from './market-card';
+import { clampPage, Pagination, totalPagesOf } from './pagination';
+
+export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boolean }) {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
+  const query = useUserCollections(userId, { page, size });
+  const count = query.data?.count ?? 0;
+  const totalPages = totalPagesOf(count, size);
+
+  return (
+    <section aria-labelledby="selling-heading" className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id="selling-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+            {isOwn ? 'Your collections on sale' : 'Collections on sale'}
+          </h2>
+          <p className="text-sm text-slate-500 dark:text-slate-400">{query.data ? `${count} published collection${count === 1 ? '' : 's'}` : 'Published collections'}</p>
+        </div>
+        {isOwn ? (
+          <Link to="/mycollections" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+            Manage in My Collections
+          </Link>
+        ) : null}
+      </div>
+      {query.isPending ? (
+        <CollectionGridSkeleton />
+      ) : query.isError ? (
+        <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+          {getErrorMessage(query.error, 'Failed to load collections')}
+        </div>
+      ) : query.data.collections.length === 0 ? (
+        <EmptyState
+          icon={<Store />}
+          title="Nothing on sale yet"
+          description={isOwn ? 'Publish a collection and it will show here.' : 'This user has not published any collection yet.'}
+          action={
+            isOwn ? (
+              <Link to="/upload" className={buttonVariants()}>
+                Create Collection
+              </Link>
+            ) : undefined
+          }
+        />
+      ) : (
+        <CollectionGrid label="Collections on sale">
+          {query.data.collections.map((c) => (
+            <li key={c.id}>
+              <MarketCard collection={c} />
+            </li>
+          ))}
+        </CollectionGrid>
+      )}
+      {totalPages > 1 ? (
+        <Pagination
+          page={page}
+          size={size}
+          count={count}
+          onPageChange={(p) => setPage(clampPage(p, totalPages))}
+          onSizeChange={(s) => {
+            setSize(s);
+            setPage(0);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

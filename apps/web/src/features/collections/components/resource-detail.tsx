@@ -1,0 +1,112 @@
+/**
+ * /resource/{id}: the file's data (name, type, size, MD5, added date), its collection, and the
+ * same buy / download logic as the collection page.
+ */
+import { FileQuestion } from 'lucide-react';
+import { Link } from 'react-router';
+import { buttonVariants } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { CopyButton } from '../../../components/ui/copy-button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { PageContainer } from '../../../components/ui/page';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { ApiError, getErrorMessage } from '../../../lib/api-client';
+import { formatDate, formatFileSize } from '../../../lib/format';
+import { useResourceDetail } from '../api/get-resource-detail';
+import { formatPointsLabel } from '../lib/format';
+import { BannerImage } from './banner-image';
+import { BuyButton, type Viewer } from './buy-button';
+import { DownloadButton } from './download-button';
+import { FileTypeIcon } from './file-icon';
+
+export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer: Viewer; onTopUp?: () => void }) {
+  const query = useResourceDetail(id, viewer.id);
+  if (query.isPending) {
+    return (
+      <PageContainer className="max-w-3xl">
+        <div role="status" aria-label="Loading file" className="space-y-4">
+          <Skeleton className="h-10 w-2/3" />
+          <Skeleton className="h-48 w-full rounded-2xl" />
+        </div>
+      </PageContainer>
+    );
+  }
+  if (query.isError) {
+    const unreachable = query.error instanceof ApiError && query.error.status === 0;
+    return (
+      <PageContainer>
+        <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Resource</h1>
+        <EmptyState
+          icon={<FileQuestion />}
+          title={unreachable ? 'Could not load this file' : 'File not found'}
+          description={unreachable ? 'Check your connection and try again.' : getErrorMessage(query.error)}
+          action={
+            <Link to="/" className={buttonVariants({ variant: 'outline' })}>
+              Browse collections
+            </Link>
+          }
+        />
+      </PageContainer>
+    );
+  }
+  const { resource, collection, purchased } = query.data;
+  const isOwner = viewer.id !== null && viewer.id === collection.owner_id;
+  const canDownload = isOwner || purchased;
+
+  return (
+    <PageContainer className="max-w-3xl">
+      <div className="flex items-start gap-4">
+        <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
+          <FileTypeIcon contentType={resource.content_type} name={resource.name} className="size-6" />
+        </span>
+        <div className="min-w-0">
+          <h1 className="text-2xl font-semibold break-words text-slate-900 dark:text-white">{resource.name}</h1>
+          <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
+            in{' '}
+            <Link to={`/collection/${collection.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+              {collection.title}
+            </Link>
+          </p>
+        </div>
+      </div>
+      <Card className="mt-6 p-5">
+        <dl className="grid gap-4 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Size</dt>
+            <dd className="font-medium text-slate-900 tabular-nums dark:text-white">{formatFileSize(resource.size)}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Type</dt>
+            <dd className="font-medium break-all text-slate-900 dark:text-white">{resource.content_type}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Added</dt>
+            <dd className="font-medium text-slate-900 dark:text-white">{formatDate(resource.created_at)}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <dt className="text-xs text-slate-500 dark:text-slate-400">MD5</dt>
+            <dd className="flex items-center gap-1 font-mono text-xs break-all text-slate-900 dark:text-white">
+              {resource.md5}
+              <CopyButton value={resource.md5} label="Copy MD5" successMessage="MD5 copied to clipboard" />
+            </dd>
+          </div>
+        </dl>
+        <div className="mt-5 border-t border-slate-100 pt-5 dark:border-slate-800">
+          {canDownload ? (
+            <DownloadButton size="lg" className="w-full" target={{ collectionId: collection.id, resourceId: resource.id, name: resource.name }} />
+          ) : (
+            <div className="space-y-3">
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                This file comes with <span className="font-medium">{collection.title}</span> for {formatPointsLabel(collection.amount)}.
+              </p>
+              <BuyButton collection={collection} viewer={viewer} purchased={purchased} onTopUp={onTopUp} />
+            </div>
+          )}
+        </div>
+      </Card>
+      <Link to={`/collection/${collection.id}`} className="mt-6 block overflow-hidden rounded-2xl border border-slate-200 hover:border-brand-300 dark:border-slate-800">
+        <BannerImage src={collection.banner} alt={collection.title} className="aspect-[4/1]" />
+      </Link>
+    </PageContainer>
+  );
+}
