@@ -1,0 +1,178 @@
+/**
+ * The marketplace journey in Chromium against the real server (built web app, fresh DATA_DIR,
+ * sandbox payments, local storage):
+ * a seller creates a collection with a real PNG banner and two real files (one of 24 MiB, so it
+ * goes multipart), watches the progress bars and publishes; a buyer topped up through the sandbox
+ * finds it on the home page, buys it, downloads both files (their MD5 equals the originals'); the
+ * seller's My Collections then shows Sold 1 and the earned points. Screenshots of each screen at
+ * 1280 and 390 px go to e2e/screenshots/.
+ */
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { md5OfFile, writeFixtures, type FixtureFile } from '../fixtures/files';
+import { call, launchBrowser, newPage, registerUser, screenshot, startServer, viewports, type RunningServer, type TestUser } from '../support';
+
+const MiB = 1024 * 1024;
+const PRICE = 250;
+
+let server: RunningServer;
+let browser: Browser;
+let fixtures: Awaited<ReturnType<typeof writeFixtures>>;
+
+before(async () => {
+  server = await startServer({ PAYMENTS: 'sandbox' });
+  browser = await launchBrowser();
+  fixtures = await writeFixtures([
+    { name: 'field-notes.txt', size: 300 * 1024 },
+    { name: 'raw-footage.bin', size: 24 * MiB },
+  ]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (fixtures) await rm(fixtures.dir, { recursive: true, force: true });
+});
+
+async function logIn(page: Page, user: TestUser) {
+  await page.goto('/login');
+  await page.getByLabel('Username or email').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByText('Login successful!').waitFor();
+}
+
+/** Top-up through the sandbox API: a deposit bill for `points`, then the simulated payment. */
+async function fund(user: TestUser, points: number) {
+  const bill = (await call<{ bill: { id: string } }>(server.url, '/api/uc/v1/account/deposit', { amount: String(points), pay_currency: 'usdttrc20' }, user.token)).data.bill;
+  await call(server.url, '/api/dev/sandbox/pay', { bill_id: bill.id }, user.token);
+}
+
+/** Both widths, same page state. */
+async function shoot(page: Page, name: string) {
+  await page.setViewportSize(viewports.desktop);
+  await screenshot(page, `${name}-desktop`);
+  await page.setViewportSize(viewports.mobile);
+  await screenshot(page, `${name}-mobile`);
+  await page.setViewportSize(viewports.desktop);
+}
+
+describe('marketplace', () => {
+  test('sell, buy, download and see the sale', async () => {
+    const seller = await registerUser(server.url, { nickname: 'Studio Mira' });
+    const buyer = await registerUser(server.url);
+    const title = `Field kit ${seller.username.slice(-4)}`;
+    const files = fixtures.files;
+
+    // --- the seller creates and publishes -------------------------------------------------
+    const s = await newPage(browser, server.url);
+    await logIn(s.page, seller);
+    await s.page.goto('/mycollections');
+    await s.page.getByText('No collections found').waitFor();
+    await shoot(s.page, 'my-collections-empty');
+
+    await s.page.goto('/upload');
+    await s.page.getByLabel('Title').fill(title);
+    await s.page.getByLabel('Description').fill('Notes and raw footage from a week in the field.');
+    await s.page.getByLabel('Price (points)').fill(String(PRICE));
+    await s.page.getByLabel('Banner image').setInputFiles(fixtures.banner.path);
+    await s.page.getByRole('img', { name: 'Banner preview' }).waitFor();
+
+    // Record every value the overall bar takes, to see it move.
+    await s.page.evaluate(() => {
+      (window as any).__overall = [] as number[];
+      new MutationObserver(() => {
+        const bar = document.querySelector('[aria-label="Overall upload progress"]');
+        const v = bar?.getAttribute('aria-valuenow');
+        if (v !== null && v !== undefined) (window as any).__overall.push(Number(v));
+      }).observe(document.body, { subtree: true, attributes: true, childList: true, attributeFilter: ['aria-valuenow'] });
+    });
+    await s.page.getByLabel('Choose files').setInputFiles(files.map((f) => f.path));
+    await s.page.getByRole('progressbar', { name: 'Overall upload progress' }).waitFor();
+    await s.page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-row"][data-status="done"]').length === 2, undefined, { timeout: 60_000 });
+    const seen = (await s.page.evaluate(() => (window as any).__overall)) as number[];
+    assert.ok(seen.some((v) => v > 0 && v < 100), `the overall bar moved through intermediate values: ${seen.join(',')}`);
+    assert.equal(await s.page.getByRole('progressbar', { name: 'Overall upload progress' }).getAttribute('aria-valuenow'), '100');
+    for (const f of files) {
+      assert.equal(await s.page.getByRole('progressbar', { name: `${f.name} upload progress` }).getAttribute('aria-valuenow'), '100');
+    }
+    await s.page.getByText('2 of 2 files uploaded').waitFor();
+    await shoot(s.page, 'upload-ready');
+
+    await s.page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await s.page.getByText('Collection created successfully!').waitFor();
+    await s.page.waitForURL(/\/collection\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    await s.page.getByText('Collection updated successfully!').waitFor();
+    const collectionId = s.page.url().split('/').pop()!;
+    await s.page.getByRole('heading', { level: 1, name: title }).waitFor();
+    for (const f of files) await s.page.getByRole('link', { name: f.name }).waitFor();
+    await shoot(s.page, 'collection-owner');
+
+    // --- the buyer ------------------------------------------------------------------------
+    await fund(buyer, 1000);
+    const b = await newPage(browser, server.url);
+    await b.page.goto('/');
+    await b.page.getByRole('heading', { level: 1, name: 'Discover digital resources' }).waitFor();
+    await b.page.getByTestId('market-card').filter({ hasText: title }).waitFor();
+    await shoot(b.page, 'home-visitor');
+
+    await b.page.getByRole('link', { name: title }).click();
+    await b.page.getByRole('link', { name: 'Log in to buy' }).waitFor();
+    await shoot(b.page, 'collection-visitor');
+    await logIn(b.page, buyer);
+    await b.page.goto('/');
+    await b.page.getByRole('searchbox', { name: 'Search collections' }).fill(title);
+    await b.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await b.page.getByRole('link', { name: title }).click();
+    await b.page.waitForURL(`**/collection/${collectionId}`);
+
+    await b.page.getByRole('button', { name: `Buy for ${PRICE} Points` }).click();
+    const dialog = b.page.getByRole('dialog', { name: 'Confirm purchase' });
+    await dialog.getByText('1,000.00 Points').waitFor();
+    await dialog.getByText('750.00 Points').waitFor();
+    await shoot(b.page, 'buy-confirm');
+    await dialog.getByRole('button', { name: 'Confirm purchase' }).click();
+    await b.page.getByText('Purchase successful! Your files are ready to download.').waitFor();
+    await b.page.getByText('You own this collection').waitFor();
+    await b.page.getByRole('button', { name: /^Balance: 750\.00 points$/ }).waitFor();
+
+    for (const f of files as FixtureFile[]) {
+      const [download] = await Promise.all([b.page.waitForEvent('download'), b.page.getByRole('button', { name: `Download ${f.name}` }).click()]);
+      assert.equal(download.suggestedFilename(), f.name);
+      const saved = path.join(fixtures.dir, `downloaded-${f.name}`);
+      await download.saveAs(saved);
+      assert.equal(await md5OfFile(saved), f.md5, `${f.name}: downloaded bytes equal the original`);
+    }
+    await shoot(b.page, 'collection-buyer');
+
+    await b.page.goto('/profile/buy');
+    await b.page.getByTestId('purchased-collection').filter({ hasText: title }).waitFor();
+    await b.page.getByTestId('order-row').filter({ hasText: title }).getByText(`${PRICE} Points`).waitFor();
+    await b.page.getByRole('button', { name: 'Files' }).click();
+    await b.page.getByRole('button', { name: `Download ${files[0]!.name}` }).waitFor();
+    await shoot(b.page, 'profile-purchases');
+    assert.deepEqual(b.errors, []);
+
+    // --- the seller sees the sale ----------------------------------------------------------
+    await s.page.goto('/mycollections');
+    const card = s.page.getByTestId('collection-card').filter({ hasText: title });
+    await card.waitFor();
+    await s.page.getByText('1 collection(s) total').waitFor();
+    const sold = await card.locator('dt', { hasText: 'Sold' }).locator('xpath=following-sibling::dd').textContent();
+    assert.equal(sold, '1');
+    const earned = await card.locator('dt', { hasText: 'Earned Points' }).locator('xpath=following-sibling::dd').textContent();
+    assert.equal(earned, `${PRICE} Points`);
+    await card.getByText('Published').waitFor();
+    await shoot(s.page, 'my-collections');
+
+    await s.page.goto('/profile/selling');
+    await s.page.getByTestId('market-card').filter({ hasText: title }).waitFor();
+    await shoot(s.page, 'profile-selling');
+    assert.deepEqual(s.errors, []);
+    await s.context.close();
+    await b.context.close();
+  });
+});
