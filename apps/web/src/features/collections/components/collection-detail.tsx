@@ -86,6 +86,7 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
         <span aria-hidden="true"> / </span>
         <span className="text-slate-700 dark:text-slate-300">{collection.title}</span>
       </nav>
+      {/* DOM order header, aside, files: on phones the price and Buy come right after the description. */}
       <div className="grid gap-8 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <BannerImage src={collection.banner} alt={collection.title} className="rounded-2xl border border-slate-200 dark:border-slate-800" eager />
@@ -102,23 +103,8 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
             </p>
             {collection.desc ? <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">{collection.desc}</p> : null}
           </div>
-          <section aria-labelledby="files-heading" className="space-y-3">
-            <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">
-              Files <span className="font-normal text-slate-500">({resources.length})</span>
-            </h2>
-            <ResourceList resources={resources} collectionId={collection.id} canDownload={canDownload} />
-          </section>
-          {isOwner && collection.status !== CollectionStatus.Deleted ? (
-            <section aria-labelledby="add-files-heading" className="space-y-3">
-              <h2 id="add-files-heading" className="font-semibold text-slate-900 dark:text-white">
-                Add files
-              </h2>
-              <AddFiles collectionId={collection.id} />
-            </section>
-          ) : null}
         </div>
-
-        <aside className="lg:sticky lg:top-24 lg:self-start">
+        <aside className="lg:sticky lg:top-24 lg:col-start-3 lg:row-span-2 lg:row-start-1 lg:self-start">
           <Card className="space-y-5 p-5">
             <div>
               <p className="text-xs text-slate-500 dark:text-slate-400">Price</p>
@@ -151,6 +137,22 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
             ) : null}
           </Card>
         </aside>
+        <div className="space-y-6 lg:col-span-2">
+          <section aria-labelledby="files-heading" className="space-y-3">
+            <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">
+              Files <span className="font-normal text-slate-500">({resources.length})</span>
+            </h2>
+            <ResourceList resources={resources} collectionId={collection.id} canDownload={canDownload} />
+          </section>
+          {isOwner && collection.status !== CollectionStatus.Deleted ? (
+            <section aria-labelledby="add-files-heading" className="space-y-3">
+              <h2 id="add-files-heading" className="font-semibold text-slate-900 dark:text-white">
+                Add files
+              </h2>
+              <AddFiles collectionId={collection.id} />
+            </section>
+          ) : null}
+        </div>
       </div>
     </PageContainer>
   );
