@@ -18,7 +18,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import type { ReactNode } from 'react';
-import { Toaster } from 'react-hot-toast';
+import toast, { Toaster } from 'react-hot-toast';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { createQueryClient } from '../../../lib/query-client';
 import { setAccessToken } from '../../../lib/storage';
@@ -137,6 +137,8 @@ function LocationProbe() {
 
 /** Renders `ui` at '/' with a fresh QueryClient, a memory router and the toaster; signed in. */
 export function renderWallet(ui: ReactNode) {
+  // react-hot-toast keeps its toasts in a module-level store: start each test without any.
+  toast.remove();
   setAccessToken('test-token');
   const queryClient = createQueryClient();
   const element = (
