@@ -8,14 +8,16 @@
  *   (`collection/buy`, then `account/order/pay`) for BENCH_SECONDS (default 20): each purchase is a
  *   fresh (buyer, collection) pair, so every one moves money.
  * - The ceiling: the same SQL (the buy's reads and order insert, then the pay transaction with the
- *   statements the server issues, in the same order) driven directly through `pg` at the same
+ *   statements the server issues, in the same order: the collection's counters and the seller's
+ *   balance last) driven directly through `pg` at the same
  *   concurrency, on fresh pairs. A second ceiling run puts the seller's balance update first
  *   instead of last, to show what the posting order is worth.
  * Prints purchases/s, p50/p99 latency of buy + pay and the ratio, then runs `ledger:verify`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,13 +47,38 @@ function freePort(): Promise<number> {
   });
 }
 
-async function post(base: string, url: string, body: unknown, token?: string) {
-  const res = await fetch(base + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+/** POST through a keep-alive agent (lighter on the shared CPU than fetch). */
+function post(base: string, url: string, body: unknown, token?: string): Promise<{ code: number; msg: string; data: any }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      base + url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (err) {
+            reject(err);
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  return (await res.json()) as { code: number; msg: string; data: any };
 }
 
 async function must(base: string, url: string, body: unknown, token?: string) {
@@ -61,6 +88,13 @@ async function must(base: string, url: string, body: unknown, token?: string) {
 }
 
 const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
+
+/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}
 
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
@@ -190,6 +224,7 @@ async function main() {
       }),
     );
 
+    const serverCpu0 = cpuMs(server.pid!);
     const http = await load('Coffer over HTTP (buy + pay)', () => k++, async (i) => {
       const { buyer, collectionId } = pair(i);
       const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
@@ -197,6 +232,8 @@ async function main() {
       const paid = await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id }, buyer.token);
       return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
     });
+
+    const serverCpuPerPurchase = (cpuMs(server.pid!) - serverCpu0) / Math.max(1, http.done);
 
     // The ceiling: the server's statements, through pg.
     const sqlPurchase = (sellerFirst: boolean) => async (i: number) => {
@@ -227,7 +264,6 @@ async function main() {
           "insert into records (id, user_id, biz_id, type, direction, amount, status, created_at, updated_at) values ($1, $2, $3, 'Sale', 'Incoming', $4, 'RecordStatusSuccess', now(), now()) on conflict do nothing",
           [randomUUID(), seller.id, orderId, price],
         );
-        await client.query('update collections set sold_count = sold_count + 1, earned = earned + $1::bigint where id = $2', [price, collectionId]);
         const txId = randomUUID();
         await client.query("insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'purchase', $3) on conflict (idempotency_key) do nothing returning id", [txId, `purchase:${orderId}`, orderId]);
         for (const userId of [buyer.id, seller.id]) {
@@ -236,6 +272,7 @@ async function main() {
         }
         await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [-price, buyer.available]);
         await client.query('insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)', [txId, buyer.available, -price, sellerAvailable, price]);
+        await client.query('update collections set sold_count = sold_count + 1, earned = earned + $1::bigint where id = $2', [price, collectionId]);
         if (!sellerFirst) await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [price, sellerAvailable]);
         await client.query('commit');
         return true;
@@ -260,8 +297,10 @@ async function main() {
     console.log('');
     console.log(`ratio Coffer / ceiling: ${((rate(http) / rate(ceiling)) * 100).toFixed(0)} %`);
     console.log(`seller balance last vs first (pg): ${(rate(ceiling) / rate(early)).toFixed(2)}x`);
+    console.log(`Coffer server CPU per purchase (buy + pay, user + system): ${serverCpuPerPurchase.toFixed(2)} ms`);
   } finally {
     await pool.end();
+    agent.destroy();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });

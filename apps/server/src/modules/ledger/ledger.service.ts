@@ -43,6 +43,11 @@ export interface PostInput {
    * one account: callers that use it retry on a deadlock (see docs/decisions/collections-0001-purchase-order.md).
    */
   applyLast?: AccountRef;
+  /**
+   * Runs in the transaction after the entries and just before the `applyLast` update, so that the
+   * caller's own hot rows (e.g. a collection's sales counters) are locked as late as possible too.
+   */
+  beforeLast?: () => Promise<void>;
 }
 
 export interface PostResult {
@@ -131,6 +136,7 @@ export function createLedgerService(deps: { db: Db }) {
     };
     await apply(ordered.filter(([id]) => id !== lastId));
     await repo.insertEntries(tx, transactionId, resolved);
+    if (input.beforeLast) await input.beforeLast();
     await apply(ordered.filter(([id]) => id === lastId));
     return { transactionId, replayed: false };
   }

@@ -9,7 +9,8 @@
  * key `purchase:<order id>`. A paid order is answered unchanged, so paying twice never charges twice.
  *
  * Statement order: the hot rows (the collection's counters, then the seller's balance) are updated
- * last, just before COMMIT, so their row locks are held as briefly as possible
+ * last, after the buyer's debit and the ledger entries, just before COMMIT, so their row locks are
+ * held as briefly as possible
  * (docs/decisions/collections-0001-purchase-order.md). Because the seller's balance leaves the
  * ledger's id order, two users buying from each other at the same instant can deadlock; PostgreSQL
  * aborts one and it is retried here.
@@ -98,9 +99,10 @@ export function createOrdersService(deps: OrdersDeps) {
         { userId: order.sellerId, bizId: order.id, type: RecordType.Sale, direction: Direction.Incoming, amount: sellerGets, status: RecordStatus.Success, createdAt: now.getTime() },
         tx,
       );
-      // Hot rows last: the collection's counters, then (inside the posting) the seller's balance.
-      await collections.recordSale(c.id, sellerGets, tx);
-      if (price > 0n) {
+      // Hot rows last: after the buyer's debit and the entries, the collection's counters, then the
+      // seller's balance, just before COMMIT.
+      if (price === 0n) await collections.recordSale(c.id, sellerGets, tx);
+      else {
         await ledger.post(
           {
             key: `purchase:${order.id}`,
@@ -112,6 +114,7 @@ export function createOrdersService(deps: OrdersDeps) {
               ...(fee > 0n ? [{ account: { platform: 'fees' as const }, amount: fee }] : []),
             ],
             applyLast: { userId: order.sellerId, kind: 'available' },
+            beforeLast: () => collections.recordSale(c.id, sellerGets, tx),
           },
           tx,
         );
