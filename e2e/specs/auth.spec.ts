@@ -7,7 +7,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_PASSWORD, launchBrowser, loginUser, newPage, registerUser, resetCode, screenshot, settle, startServer, uniqueName, viewports, waitForMail, type RunningServer } from '../support';
+import {
+  call,
+  DEFAULT_PASSWORD,
+  launchBrowser,
+  loginUser,
+  newPage,
+  registerUser,
+  resetCode,
+  screenshot,
+  seriousA11yViolations,
+  settle,
+  startServer,
+  uniqueName,
+  viewports,
+  waitForMail,
+  type RunningServer,
+} from '../support';
 
 let server: RunningServer;
 let browser: Browser;
@@ -200,3 +216,92 @@ describe('auth', () => {
     }
   });
 });
+
+describe('profile', () => {
+  test('avatar upload with a preview, shown in the top bar', async () => {
+    const user = await registerUser(server.url);
+    const { context, page } = await newPage(browser, server.url);
+    await logIn(page, user.username, user.password);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Change avatar' }).waitFor();
+    await page.getByLabel('Choose avatar image').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: PNG_1X1 });
+    await page.getByRole('button', { name: 'Save avatar' }).click();
+    await page.getByText('Avatar updated').waitFor();
+    const src = await page.getByRole('button', { name: 'User menu' }).locator('img').getAttribute('src');
+    assert.ok(src, 'the top bar shows the avatar image');
+    const res = await page.request.get(src!);
+    assert.equal(res.status(), 200);
+    await context.close();
+  });
+
+  test("another user's profile shows their public data and their Selling tab", async () => {
+    const seller = await registerUser(server.url, { nickname: 'Seller Sam' });
+    const sellerId = (await call<{ id: string }>(server.url, '/api/uc/v1/account/get/me', {}, seller.token)).data.id;
+    const viewer = await registerUser(server.url);
+    const { context, page } = await newPage(browser, server.url);
+    await logIn(page, viewer.username, viewer.password);
+    await page.goto(`/profile/${sellerId}`);
+    await page.waitForURL(`**/profile/${sellerId}/selling`);
+    await page.getByRole('heading', { name: 'Seller Sam', level: 1 }).waitFor();
+    await page.getByText(`@${seller.username}`).waitFor();
+    assert.equal(await page.getByText(seller.email).count(), 0, 'the email is private');
+    assert.equal(await page.getByRole('button', { name: 'Change avatar' }).count(), 0);
+    await page.goto('/profile/00000000-0000-7000-8000-000000000000');
+    await page.getByRole('heading', { name: 'User not found' }).waitFor();
+    await context.close();
+  });
+
+  test('delete account: a wrong password is refused in the dialog, the right one deletes and signs out', async () => {
+    const user = await registerUser(server.url);
+    const { context, page } = await newPage(browser, server.url);
+    await logIn(page, user.username, user.password);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel('Password').fill('Wrong#Pass1');
+    await dialog.getByRole('button', { name: 'Delete account' }).click();
+    await dialog.getByRole('alert').waitFor();
+    assert.match((await dialog.getByRole('alert').textContent()) ?? '', /password/i);
+    await dialog.getByLabel('Password').fill(user.password);
+    await dialog.getByRole('button', { name: 'Delete account' }).click();
+    await page.getByText('Your account has been deleted').waitFor();
+    await page.waitForURL(`${server.url}/`);
+    assert.equal(await page.evaluate(() => localStorage.getItem('accessToken')), null);
+    await assert.rejects(loginUser(server.url, user.username, user.password));
+    await context.close();
+  });
+});
+
+describe('accessibility', () => {
+  test('no serious or critical axe violation on the auth, legal and profile pages, light and dark', async () => {
+    const user = await registerUser(server.url);
+    const { context, page } = await newPage(browser, server.url);
+    const found: Record<string, unknown> = {};
+    const check = async (label: string) => {
+      await settle(page);
+      const violations = await seriousA11yViolations(page);
+      if (violations.length) found[label] = violations;
+    };
+    for (const theme of ['light', 'dark'] as const) {
+      await page.goto('/');
+      await page.evaluate((t) => localStorage.setItem('coffer-theme', t), theme);
+      for (const path of ['/', '/login', '/register', '/forgot-password', '/terms', '/privacy', '/nowhere']) {
+        await page.goto(path);
+        await page.locator('#main :is(h1, h2)').first().waitFor();
+        await check(`${theme} ${path}`);
+      }
+    }
+    await logIn(page, user.username, user.password);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => localStorage.setItem('coffer-theme', t), theme);
+      await page.goto('/profile');
+      await page.getByText(user.email).waitFor();
+      await check(`${theme} /profile`);
+    }
+    assert.deepEqual(found, {});
+    await context.close();
+  });
+});
+
+/** A 1x1 transparent PNG. */
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==', 'base64');

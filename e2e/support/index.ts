@@ -1,3 +1,4 @@
+export * from './a11y';
 export * from './api';
 export * from './browser';
 export * from './mail';

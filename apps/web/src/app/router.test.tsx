@@ -36,7 +36,12 @@ const guardRoutes: RouteObject[] = [
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-beforeEach(() => signOutStore());
+beforeEach(() => {
+  signOutStore();
+  // Screens of other features load their data; answer them with NOT_FOUND so that only the
+  // routing and the session are under test here.
+  server.use(http.post('*/sl/v1/*', () => HttpResponse.json(fail(10005, 'Record does not exist', 'NOT_FOUND'), { status: 404 })));
+});
 
 describe('route table', () => {
   it.each([
@@ -141,8 +146,8 @@ describe('session expiry (SPEC 4)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(router.state.historyAction).toBe('REPLACE');
     expect(await screen.findByRole('heading', { level: 1, name: 'Discover digital resources' })).toBeInTheDocument();
-    const state = useAuthStore.getState();
-    expect(state).toMatchObject({ user: null, token: null, isAuthenticated: false, sessionExpired: false });
+    // The layout clears the flag once / is on screen (a passive effect, hence waitFor).
+    await waitFor(() => expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false, sessionExpired: false }));
     expect(localStorage.getItem('accessToken')).toBeNull();
     expect(queryClient.getQueryData(['collections', 'mine'])).toBeUndefined();
     expect(queryClient.getQueryData(['transactions', testUser.id])).toBeUndefined();

@@ -40,7 +40,9 @@ export default function ProfileOverviewRoute() {
   if (!user) return null;
 
   const onDeleted = () => {
-    useAuthStore.getState().clear();
+    // Like an expiry: the session ends and the user goes home. `expire` sets the flag that makes
+    // the guard (still on screen while / loads) redirect to / instead of /login.
+    useAuthStore.getState().expire();
     clearSessionQueries(queryClient);
     toast.success('Your account has been deleted');
     void navigate('/', { replace: true });
