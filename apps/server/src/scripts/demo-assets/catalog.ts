@@ -149,7 +149,7 @@ async function wallpapers(ctx: BuildContext): Promise<DemoFile[]> {
     ...art.map(([name, a]) => ({ name, contentType: 'image/png', data: artPng({ ...size, ...a }) })),
     markdownFile(
       'README.md',
-      `# Soft Gradient Wallpapers — Vol. 1
+      `# Soft Gradient Wallpapers
 
 Three calm wallpapers for desktop and tablet, ${size.width} x ${size.height} px, PNG.
 
@@ -345,7 +345,7 @@ async function coffeeSales(): Promise<DemoFile[]> {
     ),
     markdownFile(
       'data-dictionary.md',
-      `# Coffee Shop Sales — 12 Months (synthetic)
+      `# Coffee Shop Sales 2025 (synthetic)
 
 ${rows.length} sales lines from three made-up stores over 2025, generated with a fixed seed.
 No real business or customer is behind these numbers.
@@ -782,7 +782,7 @@ export const COLLECTIONS: DemoCollection[] = [
   {
     key: 'wallpapers',
     seller: 'mira',
-    title: 'Soft Gradient Wallpapers — Vol. 1',
+    title: 'Soft Gradient Wallpapers',
     desc: 'Three calm, high-resolution wallpapers in layered gradients: dusk waves, a lagoon of soft light and a desert sunset. PNG, made for desktop and tablet screens.',
     price: 300,
     banner: { palette: ['#7c3aed', '#db2777', '#fbbf24'], motif: 'waves', seed: 1 },
@@ -828,7 +828,7 @@ export const COLLECTIONS: DemoCollection[] = [
   {
     key: 'coffee',
     seller: 'northwind',
-    title: 'Coffee Shop Sales — 12 Months (Synthetic)',
+    title: 'Coffee Shop Sales 2025',
     desc: 'A year of made-up sales from three coffee shops: timestamps, products, quantities and prices, with a monthly summary and a data dictionary. Great for dashboards and SQL practice.',
     price: 400,
     banner: { palette: ['#78350f', '#451a03', '#fcd34d'], motif: 'rings', seed: 6 },
@@ -837,7 +837,7 @@ export const COLLECTIONS: DemoCollection[] = [
   {
     key: 'budget',
     seller: 'northwind',
-    title: 'Personal Budget Tracker Template',
+    title: 'Personal Budget Tracker',
     desc: 'A spreadsheet-ready budget log with starter categories and a short PDF guide to turning it into a monthly pivot table.',
     price: 200,
     banner: { palette: ['#065f46', '#0f172a', '#6ee7b7'], motif: 'stripes', seed: 7 },
@@ -874,8 +874,8 @@ export const COLLECTIONS: DemoCollection[] = [
   {
     key: 'planner',
     seller: 'ada',
-    title: 'Undated Weekly Planner (Printable PDF)',
-    desc: 'A clean weekly spread and a habit tracker to print at home, A4 landscape. Undated, so it works any week of any year.',
+    title: 'Undated Weekly Planner',
+    desc: 'Printable PDFs: a clean weekly spread and a habit tracker, A4 landscape. Undated, so they work for any week of any year.',
     price: 350,
     banner: { palette: ['#0d9488', '#155e75', '#ccfbf1'], motif: 'grid', seed: 11 },
     files: planner,
