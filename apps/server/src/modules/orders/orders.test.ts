@@ -134,6 +134,19 @@ describe('collection/buy and order/pay', () => {
   });
 });
 
+describe('order/pay rate limit', () => {
+  it('answers 429 after 120 calls a minute from one session', async () => {
+    const user = await createUser(t);
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) statuses.push((await t.call('/api/uc/v1/account/order/pay', { order_id: 'x' }, user.token)).status);
+    expect(statuses.slice(0, 120).every((s) => s === 400)).toBe(true);
+    expect(statuses[120]).toBe(429);
+    // Another session is not affected.
+    const other = await createUser(t);
+    expect((await t.call('/api/uc/v1/account/order/pay', { order_id: 'x' }, other.token)).status).toBe(400);
+  });
+});
+
 describe('account deletion', () => {
   it('archives the deleted seller’s published collections; buyers keep them', async () => {
     const leaving = await createUser(t);
