@@ -10,7 +10,6 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Skeleton } from '../../../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { formatPoints } from '../../../lib/format';
 import { getAssetsQueryOptions } from '../api/get-assets';
@@ -46,7 +45,11 @@ export function BalanceDialog({ open, onOpenChange, userId, fallbackAvailable, o
           <div className="rounded-xl bg-linear-to-br from-brand-600 to-brand-700 px-5 py-5 text-white shadow-sm">
             <p className="text-xs font-medium tracking-wide text-brand-100 uppercase">Available balance</p>
             <p className="mt-1 text-3xl font-semibold tabular-nums" data-testid="available-balance">
-              {available === undefined ? <Skeleton className="h-8 w-32 bg-white/30" /> : `${formatPoints(available)}`}
+              {available === undefined ? (
+                <span aria-label="Loading" className="inline-block h-8 w-32 animate-pulse rounded-md bg-white/30 align-middle" />
+              ) : (
+                `${formatPoints(available)}`
+              )}
               <span className="ml-1.5 text-base font-medium text-brand-100">P-coin</span>
             </p>
             {assets.data?.freeze && assets.data.freeze !== '0' && assets.data.freeze !== '0.00' ? (

@@ -352,7 +352,14 @@ function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d:
       <div className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-800/50">
         <span className="text-slate-600 dark:text-slate-300">Available</span>
         <span className="font-medium text-slate-900 tabular-nums dark:text-white">
-          {assets.isPending ? <Skeleton className="h-4 w-20" /> : `${formatPoints(available)} P-coin`}
+          {assets.isPending ? (
+            <span
+              aria-label="Loading"
+              className="inline-block h-4 w-20 animate-pulse rounded-md bg-slate-200/80 align-middle dark:bg-slate-800"
+            />
+          ) : (
+            `${formatPoints(available)} P-coin`
+          )}
         </span>
       </div>
       <Field

@@ -43,11 +43,16 @@ export interface TopUpDialogProps {
 
 export function TopUpDialog({ open, onOpenChange, userId }: TopUpDialogProps) {
   const [title, setTitle] = useState('Top-up');
+  // Closing resets the order (SPEC 2): the flow unmounts and the next opening starts at step 1.
+  const handleOpenChange = (next: boolean) => {
+    if (!next) setTitle('Top-up');
+    onOpenChange(next);
+  };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={handleOpenChange}>
       {open ? (
         <DialogContent title={title} description={title === 'Top-up' ? 'Buy points with crypto.' : undefined}>
-          <TopUpFlow userId={userId} onTitle={setTitle} onClose={() => onOpenChange(false)} />
+          <TopUpFlow userId={userId} onTitle={setTitle} onClose={() => handleOpenChange(false)} />
         </DialogContent>
       ) : null}
     </Dialog>
