@@ -45,18 +45,36 @@ export interface TestChain {
   close(): Promise<void>;
 }
 
+/** Coffer's ports for local chains; a test takes the first free one (several runs may share a machine). */
+export const CHAIN_PORTS = [8545, 8546, 8547, 8548, 8549];
+
 /**
- * Starts ganache on `127.0.0.1:port` with `chainId` and deploys the token.
- * @param port one of 8545-8549 (one per test file running at the same time)
+ * Starts ganache on 127.0.0.1 (the first free port of {@link CHAIN_PORTS}) with `chainId` and
+ * deploys the token.
+ * @throws Error when every port is taken
  */
-export async function startTestChain(port: number, chainId: number): Promise<TestChain> {
-  const server = ganache.server({
+export async function startTestChain(chainId: number): Promise<TestChain> {
+  const options = {
     logging: { quiet: true },
-    chain: { chainId, hardfork: 'shanghai' },
+    chain: { chainId, hardfork: 'shanghai' as const },
     wallet: { accounts: [{ secretKey: FUNDER_KEY, balance: `0x${parseEther('1000').toString(16)}` }] },
     miner: { blockGasLimit: 30_000_000 },
-  });
-  await server.listen(port, '127.0.0.1');
+  };
+  let server: ReturnType<typeof ganache.server> | null = null;
+  let port = 0;
+  for (const candidate of CHAIN_PORTS) {
+    const s = ganache.server(options);
+    try {
+      await s.listen(candidate, '127.0.0.1');
+      server = s;
+      port = candidate;
+      break;
+    } catch (err) {
+      await s.close().catch(() => {});
+      if (!/EADDRINUSE/.test(String((err as Error).message))) throw err;
+    }
+  }
+  if (!server) throw new Error(`no free port for a local chain among ${CHAIN_PORTS.join(', ')}`);
   const rpcUrl = `http://127.0.0.1:${port}`;
   const chain = defineChain({
     id: chainId,
@@ -111,6 +129,6 @@ export async function startTestChain(port: number, chainId: number): Promise<Tes
     async tokenBalance(of) {
       return (await publicClient.readContract({ address: tokenAddress, abi: TOKEN_ABI, functionName: 'balanceOf', args: [of] })) as bigint;
     },
-    close: () => server.close(),
+    close: () => server!.close(),
   };
 }

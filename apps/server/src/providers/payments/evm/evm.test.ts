@@ -13,7 +13,6 @@ import { evmDepositAddresses, evmPayouts, evmScanState, evmTransfers } from '../
 import { ConfigError, loadConfig } from '../../../env';
 import { startTestChain, type TestChain } from '../../../test/chain/chain';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
-import { verifyLedger } from '../../../modules/ledger/ledger.verify';
 import { createEvmProvider, type EvmProvider } from './index';
 import { createAdvisoryLock } from './lock';
 import { sweepDeposits } from './sweep';
@@ -52,7 +51,7 @@ function evmEnv(hot: string): Record<string, string> {
 
 beforeAll(async () => {
   // A chain id of its own per run: the PostgreSQL database of a CI run is shared by every test file.
-  chain = await startTestChain(8545, randomInt(100_000, 2_000_000_000));
+  chain = await startTestChain(randomInt(100_000, 2_000_000_000));
   hotKey = generatePrivateKey();
   const hot = privateKeyToAccount(hotKey).address;
   await chain.fund(hot, parseEther('10'));
@@ -149,7 +148,6 @@ describe('the deposit watcher', () => {
     }
     expect((await assets(user)).available).toBe('2500.00');
     expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
-    expect((await verifyLedger(db())).ok).toBe(true);
   });
 
   it('credits a short payment at the value received', async () => {
