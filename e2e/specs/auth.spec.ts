@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   call,
   DEFAULT_PASSWORD,
+  fundUser,
   launchBrowser,
   loginUser,
   newPage,
@@ -268,6 +269,21 @@ describe('profile', () => {
     await page.waitForURL(`${server.url}/`);
     assert.equal(await page.evaluate(() => localStorage.getItem('accessToken')), null);
     await assert.rejects(loginUser(server.url, user.username, user.password));
+    await context.close();
+  });
+  test("delete account is refused with the server's message while a balance remains", async () => {
+    const user = await registerUser(server.url);
+    await fundUser(server.url, user.token, '1000.00');
+    const { context, page } = await newPage(browser, server.url);
+    await logIn(page, user.username, user.password);
+    await page.getByRole('button', { name: 'Balance: 1,000.00 points' }).first().waitFor();
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel('Password').fill(user.password);
+    await dialog.getByRole('button', { name: 'Delete account' }).click();
+    await dialog.getByText('Your balance must be empty before you delete your account. Cash out first.').waitFor();
+    assert.ok(await page.evaluate(() => localStorage.getItem('accessToken')), 'still signed in');
     await context.close();
   });
 });

@@ -57,3 +57,14 @@ export async function loginUser(baseUrl: string, account: string, password: stri
   const env = await call<{ access_token: string }>(baseUrl, '/api/uc/v1/account/login', { account, password: md5(password) });
   return env.data.access_token;
 }
+
+/**
+ * Credits points to a user through the sandbox payment provider: a top-up bill for `points`
+ * (decimal string) in USDT on TRON, then the sandbox's simulated payment in full.
+ * @returns the paid bill
+ */
+export async function fundUser(baseUrl: string, token: string, points = '1000.00', payCurrency = 'usdttrc20') {
+  const created = await call<{ bill: { id: string } }>(baseUrl, '/api/uc/v1/account/deposit', { amount: points, pay_currency: payCurrency }, token);
+  const paid = await call<{ bill: { id: string; status: string } }>(baseUrl, '/api/dev/sandbox/pay', { bill_id: created.data.bill.id }, token);
+  return paid.data.bill;
+}
