@@ -44,5 +44,6 @@ describe('ledger:verify script', () => {
     expect(broken.out).toContain('FAILED: 1 violation(s)');
     expect(broken.out).toContain(`(user ${user.id}, available): stored balance 1235 but entries sum to 1234`);
     expect(broken.code).toBe(1);
-  });
+    // Two PGlite start-ups from disk in child processes: slow on a busy machine, so a generous limit.
+  }, 240_000);
 });
