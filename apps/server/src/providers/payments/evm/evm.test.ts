@@ -192,6 +192,19 @@ describe('the deposit watcher', () => {
     expect(logs.some((l) => l.includes('after the late-payment window') && l.includes(old.id))).toBe(true);
   });
 
+  it('logs and skips a payment to an address whose bill was never stored, and keeps crediting others', async () => {
+    const orphan = await provider().createDeposit({ billId: 'bill-that-rolled-back', code: 'usdterc20', currencyAmount: '5', expiresAt: t.clock.now() + 1_800_000 });
+    const user = await createUser(t);
+    const bill = await deposit(user, '500');
+    await chain.pay(orphan.address as Address, usdt('5'));
+    await chain.pay(bill.address, usdt('5'));
+    await chain.mine(CONFIRMATIONS);
+    const pass = await tick();
+    expect(pass).toMatchObject({ ignored: 1, credited: 1 });
+    expect((await assets(user)).available).toBe('500.00');
+    expect(logs.some((l) => l.includes('unknown bill') && l.includes('bill-that-rolled-back'))).toBe(true);
+  });
+
   it('forgets a payment that a reorg removed before its confirmations and credits nothing', async () => {
     const user = await createUser(t);
     const bill = await deposit(user, '900');

@@ -24,6 +24,7 @@ import { erc20Abi, formatUnits, getAbiItem, type Address } from 'viem';
 import type { Db } from '../../../db/client';
 import { evmBlocks, evmDepositAddresses, evmScanState, evmTransfers } from '../../../db/schema/index';
 import type { Clock } from '../../../lib/clock';
+import { AppError } from '../../../lib/errors';
 import type { ReceivedPayment } from '../types';
 import { shortReason, type EvmChains } from './chain';
 import type { EvmNetwork } from './config';
@@ -258,7 +259,16 @@ export function createEvmWatcher(deps: WatcherDeps): EvmWatcher {
         pass.ignored++;
         continue;
       }
-      await deps.credit({ billId: t.billId, paymentRef: paymentRefOf(t.chainId, t.txHash, t.logIndex), currencyAmount });
+      try {
+        await deps.credit({ billId: t.billId, paymentRef: paymentRefOf(t.chainId, t.txHash, t.logIndex), currencyAmount });
+      } catch (err) {
+        // An address whose bill was never stored (its creation rolled back): keep the money, log, move on.
+        if (!(err instanceof AppError && err.reason === 'NOT_FOUND')) throw err;
+        log.error({ network: network.name, txHash: t.txHash, logIndex: t.logIndex, billId: t.billId, currencyAmount }, 'evm: payment to the address of an unknown bill; not credited');
+        await db.update(evmTransfers).set({ status: 'ignored', settledAt: new Date(clock.now()) }).where(where);
+        pass.ignored++;
+        continue;
+      }
       await db.update(evmTransfers).set({ status: 'credited', settledAt: new Date(clock.now()) }).where(where);
       log.info({ network: network.name, txHash: t.txHash, logIndex: t.logIndex, billId: t.billId, currencyAmount }, 'evm: deposit credited');
       pass.credited++;
