@@ -15,5 +15,22 @@ export default defineConfig({
       '/static': api,
     },
   },
-  build: { target: 'es2022', sourcemap: false },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    rollupOptions: {
+      output: {
+        // Long-lived vendor chunks: they change less often than the app, so browsers keep them cached.
+        manualChunks(id) {
+          if (!id.includes('node_modules')) return undefined;
+          if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react';
+          if (/node_modules\/(@radix-ui|@floating-ui|react-remove-scroll|react-style-singleton|aria-hidden|use-callback-ref|use-sidecar)/.test(id)) return 'radix';
+          if (/node_modules\/(zod|big\.js)\//.test(id)) return 'zod';
+          if (/node_modules\/(@tanstack|zustand|react-hot-toast|goober|clsx|tailwind-merge|date-fns|lucide-react)\//.test(id)) return 'vendor';
+          // Anything else (e.g. a page's own library) stays with the lazy page that uses it.
+          return undefined;
+        },
+      },
+    },
+  },
 });
