@@ -5,7 +5,7 @@
  */
 import { CollectionStatus } from '@coffer/contract';
 import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -18,9 +18,12 @@ import { useCollectionDetail } from '../api/get-collection-detail';
 import { formatPointsLabel, soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
-import { AddFiles, OwnerActions } from './owner-actions';
 import { ResourceList } from './resource-list';
 import { CollectionStatusBadge } from './status-badge';
+
+// Owner-only controls (and the uploader behind them) load only for owners.
+const OwnerActions = lazy(() => import('./owner-actions').then((m) => ({ default: m.OwnerActions })));
+const AddFiles = lazy(() => import('./owner-actions').then((m) => ({ default: m.AddFiles })));
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -128,7 +131,11 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
               </div>
             ) : null}
             <BuyButton collection={collection} viewer={viewer} purchased={purchased} onTopUp={onTopUp} />
-            {isOwner ? <OwnerActions collection={collection} resourceCount={resources.length} /> : null}
+            {isOwner ? (
+              <Suspense fallback={<Skeleton className="h-11 w-full rounded-lg" />}>
+                <OwnerActions collection={collection} resourceCount={resources.length} />
+              </Suspense>
+            ) : null}
             {purchased && !isOwner ? (
               <Link to="/profile/buy" className={buttonVariants({ variant: 'ghost', className: 'w-full' })}>
                 <ShoppingBag className="size-4" aria-hidden="true" />
@@ -149,7 +156,9 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
               <h2 id="add-files-heading" className="font-semibold text-slate-900 dark:text-white">
                 Add files
               </h2>
-              <AddFiles collectionId={collection.id} />
+              <Suspense fallback={<Skeleton className="h-40 w-full rounded-2xl" />}>
+                <AddFiles collectionId={collection.id} />
+              </Suspense>
             </section>
           ) : null}
         </div>

@@ -1,5 +1,5 @@
 import { SKELETON_CARD_COUNT } from '@coffer/contract';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { cn } from '../../../lib/cn';
 import { CollectionCardSkeleton } from './my-collection-card';
 
@@ -15,11 +15,20 @@ export function CollectionGrid({ children, className, label }: { children: React
 }
 
 /** SPEC 2: 8 skeleton cards while loading. */
-export function CollectionGridSkeleton({ count = SKELETON_CARD_COUNT, label = 'Loading collections' }: { count?: number; label?: string }) {
+export function CollectionGridSkeleton({
+  count = SKELETON_CARD_COUNT,
+  label = 'Loading collections',
+  card: CardSkeleton = CollectionCardSkeleton,
+}: {
+  count?: number;
+  label?: string;
+  /** The placeholder card (default: the My Collections card's). */
+  card?: ComponentType;
+}) {
   return (
     <div role="status" aria-label={label} aria-busy="true" className={gridClasses}>
       {Array.from({ length: count }, (_, i) => (
-        <CollectionCardSkeleton key={i} />
+        <CardSkeleton key={i} />
       ))}
     </div>
   );

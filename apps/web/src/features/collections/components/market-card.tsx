@@ -1,6 +1,7 @@
 import type { Collection } from '@coffer/contract';
 import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
 import { formatPointsLabel, soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 
@@ -20,6 +21,23 @@ export function MarketCard({ collection, eager }: { collection: Collection; eage
         <div className="mt-auto flex items-end justify-between gap-2 pt-4">
           <span className="text-base font-semibold text-slate-900 tabular-nums dark:text-white">{collection.amount === 0 ? 'Free' : formatPointsLabel(collection.amount)}</span>
           <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{soldCount(collection.sold_count)} sold</span>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+/** The loading placeholder of a storefront card, the same size as the card. */
+export function MarketCardSkeleton() {
+  return (
+    <Card className="overflow-hidden" data-testid="market-card-skeleton">
+      <Skeleton className="aspect-[16/9] w-full rounded-none" />
+      <div className="p-4">
+        <Skeleton className="h-6 w-2/3" />
+        <Skeleton className="mt-0.5 h-5 w-1/3" />
+        <div className="flex items-end justify-between pt-4">
+          <Skeleton className="h-6 w-20" />
+          <Skeleton className="h-4 w-12" />
         </div>
       </div>
     </Card>

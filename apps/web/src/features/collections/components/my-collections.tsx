@@ -67,7 +67,8 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">{MyCollectionsTexts.heading}</h1>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{MyCollectionsTexts.subtitle}</p>
-          {count > 0 ? <p className="mt-1 text-sm font-medium text-slate-700 dark:text-slate-300">{MyCollectionsTexts.total(count)}</p> : null}
+          {/* The line keeps its height while loading so the grid does not jump when the count arrives. */}
+          <div className="mt-1 min-h-5 text-sm font-medium text-slate-700 dark:text-slate-300">{count > 0 ? <p>{MyCollectionsTexts.total(count)}</p> : null}</div>
         </div>
         <Link to="/upload" className={buttonVariants()}>
           <Plus className="size-4" aria-hidden="true" />

@@ -8,7 +8,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
-import { MarketCard } from './market-card';
+import { MarketCard, MarketCardSkeleton } from './market-card';
 import { clampPage, Pagination, totalPagesOf } from './pagination';
 
 export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boolean }) {
@@ -34,7 +34,7 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
         ) : null}
       </div>
       {query.isPending ? (
-        <CollectionGridSkeleton />
+        <CollectionGridSkeleton card={MarketCardSkeleton} />
       ) : query.isError ? (
         <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
           {getErrorMessage(query.error, 'Failed to load collections')}

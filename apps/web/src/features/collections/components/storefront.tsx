@@ -15,7 +15,7 @@ import { PageContainer } from '../../../components/ui/page';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useMarketCollections } from '../api/get-market-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
-import { MarketCard } from './market-card';
+import { MarketCard, MarketCardSkeleton } from './market-card';
 import { clampPage, Pagination, totalPagesOf } from './pagination';
 
 const TAGLINE = 'Trade digital resources with ease. Upload, buy, and sell your digital assets.';
@@ -131,7 +131,7 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
         </div>
 
         {query.isPending ? (
-          <CollectionGridSkeleton count={SKELETON_CARD_COUNT} />
+          <CollectionGridSkeleton count={SKELETON_CARD_COUNT} card={MarketCardSkeleton} />
         ) : query.isError ? (
           <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
             {getErrorMessage(query.error, 'Failed to load collections')}
