@@ -2,7 +2,10 @@
  * Accounts and sessions (SPEC 7 account table, DESIGN 3 and 8).
  *
  * Passwords arrive as lower-case MD5 hex digests (validated by the contract) and are stored as
- * argon2id. Sessions are opaque tokens stored hashed, expiring after `SESSION_TTL_HOURS`.
+ * argon2id. Sessions are opaque tokens stored hashed, expiring after `SESSION_TTL_HOURS`, and cached
+ * in-process for 5 s once read (session-cache.ts). Forgotten passwords are reset with a 6-digit
+ * code mailed through the configured mail provider (reset-codes.ts, `sendResetCode`,
+ * `resetPassword`). Rate limits of the calls are in account.limits.ts.
  */
 import { minorToPoints, RESET_CODE_MAX_TRIES, RESET_CODE_TTL_SECONDS, type PublicUser, type User } from '@coffer/contract';
 import type { FastifyBaseLogger } from 'fastify';
