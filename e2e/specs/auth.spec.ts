@@ -303,7 +303,12 @@ describe('accessibility', () => {
       await page.evaluate((t) => localStorage.setItem('coffer-theme', t), theme);
       for (const path of ['/', '/login', '/register', '/forgot-password', '/terms', '/privacy', '/nowhere']) {
         await page.goto(path);
-        await page.locator('#main :is(h1, h2)').first().waitFor();
+        try {
+          await page.locator('#main :is(h1, h2)').first().waitFor({ timeout: 20_000 });
+        } catch (err) {
+          await screenshot(page, `failed-a11y-${theme}-${path.replace(/\W/g, '') || 'home'}`);
+          throw new Error(`${theme} ${path}: no heading (${String(err)})`);
+        }
         await check(`${theme} ${path}`);
       }
     }

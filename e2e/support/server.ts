@@ -72,7 +72,8 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      // PGlite in the temp DATA_DIR, unless E2E_DATABASE_URL names a (fresh) PostgreSQL database.
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
       SERVE_WEB: 'true',
       LOG_LEVEL: 'warn',
       ...env,
