@@ -2,7 +2,8 @@
  * Money journeys in Chromium against the real server (built web app, fresh DATA_DIR, sandbox
  * payments, payout worker on): top up 25 USDT and simulate the payment; cash out 10 USD and see
  * the record reach Success on /transactions; cash out to the sandbox's failing address and see it
- * end Refunded with the balance restored. Screenshots of every modal step at 1280 and 390 px.
+ * end Refunded with the balance restored. Screenshots of every modal step at 1280 and 390 px, and
+ * an axe check of every modal step in the light and dark themes.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -10,11 +11,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  call,
   DEFAULT_PASSWORD,
   launchBrowser,
   newPage,
   registerUser,
   screenshotDir,
+  seriousA11yViolations,
   startServer,
   viewports,
   type RunningServer,
@@ -288,3 +291,75 @@ async function cashOutToFailingAddress(user: TestUser) {
   assert.deepEqual(errors, []);
   await context.close();
 }
+
+describe('wallet accessibility', () => {
+  test('no serious or critical axe violation in the wallet modals and the transactions page, light and dark', async () => {
+    const user = await registerUser(server.url);
+    // Fund the account through the API: a 25 USDT bill paid by the sandbox.
+    const created = await call<{ bill: { id: string } }>(
+      server.url,
+      '/api/uc/v1/account/deposit',
+      { amount: '2500.00', pay_currency: 'usdttrc20' },
+      user.token,
+    );
+    await call(server.url, '/api/dev/sandbox/pay', { bill_id: created.data.bill.id }, user.token);
+
+    const { context, page } = await newPage(browser, server.url, viewports.desktop);
+    await logIn(page, user);
+    const found: Record<string, unknown> = {};
+    const check = async (label: string) => {
+      await page.waitForTimeout(50); // let the dialog finish mounting its portal
+      const violations = await seriousA11yViolations(page);
+      if (violations.length) found[label] = violations;
+    };
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => localStorage.setItem('coffer-theme', t), theme);
+      await page.goto('/transactions');
+      await page.getByRole('button', { name: /^Top-up \+2,500\.00 points, Success/ }).waitFor();
+      await check(`${theme} /transactions`);
+
+      const balance = await openBalance(page);
+      await balance.getByRole('button', { name: /^Top-up \+2,500\.00/ }).waitFor();
+      await check(`${theme} balance modal`);
+
+      await balance.getByRole('button', { name: 'Top-up', exact: true }).click();
+      const topUp = page.getByRole('dialog', { name: 'Top-up' });
+      await topUp.getByText('Minimum: 1 USDT').waitFor();
+      await topUp.getByLabel('Amount (USDT)').fill('0.5');
+      await topUp.getByText('Minimum amount is 1 USDT.').waitFor();
+      await check(`${theme} top-up step 1 with an error`);
+      await topUp.getByLabel('Amount (USDT)').fill('5');
+      await topUp.getByRole('button', { name: 'Continue' }).click();
+      const details = page.getByRole('dialog', { name: 'Order Details' });
+      await details.getByRole('button', { name: 'Proceed to Pay' }).waitFor();
+      await check(`${theme} order details`);
+      await details.getByRole('button', { name: 'Proceed to Pay' }).click();
+      const pay = page.getByRole('dialog', { name: 'Scan to Pay' });
+      await pay.getByRole('button', { name: 'Check Payment Status' }).waitFor();
+      await check(`${theme} scan to pay`);
+      await page.keyboard.press('Escape');
+      await pay.waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Cash out', exact: true }).click();
+      const cashOut = page.getByRole('dialog', { name: 'Cash out' });
+      await cashOut.getByText(/1 USD = 100 P-coin/).waitFor();
+      await cashOut.getByLabel('Amount (USD)').fill('5');
+      const address = cashOut.getByLabel(/address$/);
+      await address.fill('nope');
+      await address.blur();
+      await cashOut.getByText('Minimum amount is 10 USD').waitFor();
+      await check(`${theme} cash-out step 1 with errors`);
+      await cashOut.getByLabel('Amount (USD)').fill('10');
+      await address.fill(TRON_ADDRESS);
+      await address.blur();
+      await cashOut.getByRole('button', { name: 'Continue' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Confirm withdraw' });
+      await confirm.getByText('Receive amount').waitFor();
+      await check(`${theme} confirm withdraw`);
+      await page.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'detached' });
+    }
+    assert.deepEqual(found, {});
+    await context.close();
+  });
+});

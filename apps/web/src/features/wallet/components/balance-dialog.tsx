@@ -83,7 +83,7 @@ export function BalanceDialog({ open, onOpenChange, userId, fallbackAvailable, o
               ))}
             </TabsList>
             {RECORD_TABS.map((t) => (
-              <TabsContent key={t.cate} value={t.cate} className="mt-2">
+              <TabsContent key={t.cate} value={t.cate} className="mt-2" tabIndex={-1}>
                 {cate === t.cate ? <TransactionList userId={userId} cate={t.cate} onOpenRecord={setDetail} /> : null}
               </TabsContent>
             ))}

@@ -348,111 +348,112 @@ function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d:
           setTouched((t) => ({ ...t, address: false, memo: false }));
           estimate.reset();
         }}
-      />
-      <div className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-800/50">
-        <span className="text-slate-600 dark:text-slate-300">Available</span>
-        <span className="font-medium text-slate-900 tabular-nums dark:text-white">
-          {assets.isPending ? (
-            <span
-              aria-label="Loading"
-              className="inline-block h-4 w-20 animate-pulse rounded-md bg-slate-200/80 align-middle dark:bg-slate-800"
-            />
-          ) : (
-            `${formatPoints(available)} P-coin`
-          )}
-        </span>
-      </div>
-      <Field
-        label="Amount (USD)"
-        id={amountId}
-        error={touched.amount ? amountCheck.error : null}
-        hint={
-          isPositive(minUsd)
-            ? `Minimum ${plainDecimal(minUsd)} USD${rate ? ` · 1 USD = ${plainDecimal(rate)} P-coin` : ''}${isPositive(sendAmount) ? ` · you cash out ${formatPoints(sendAmount)} P-coin` : ''}`
-            : undefined
-        }
       >
-        <Input
+        <div className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-800/50">
+          <span className="text-slate-600 dark:text-slate-300">Available</span>
+          <span className="font-medium text-slate-900 tabular-nums dark:text-white">
+            {assets.isPending ? (
+              <span
+                aria-label="Loading"
+                className="inline-block h-4 w-20 animate-pulse rounded-md bg-slate-200/80 align-middle dark:bg-slate-800"
+              />
+            ) : (
+              `${formatPoints(available)} P-coin`
+            )}
+          </span>
+        </div>
+        <Field
+          label="Amount (USD)"
           id={amountId}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0.00"
-          value={amount}
-          onChange={(e) => {
-            setAmount(e.target.value);
-            setTouched((t) => ({ ...t, amount: true }));
-            estimate.reset();
-          }}
-          onBlur={blurAmount}
-          aria-invalid={touched.amount && amountCheck.error ? true : undefined}
-          aria-describedby={touched.amount && amountCheck.error ? `${amountId}-error` : `${amountId}-hint`}
-          className="text-right font-mono tabular-nums"
-        />
-      </Field>
-      <Field label={`${label} address`} id={addressId} error={touched.address ? addressError : null}>
-        <Input
-          id={addressId}
-          autoComplete="off"
-          spellCheck={false}
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
-          onBlur={blurAddress}
-          aria-invalid={touched.address && addressError ? true : undefined}
-          aria-describedby={touched.address && addressError ? `${addressId}-error` : undefined}
-          className="font-mono text-[13px]"
-        />
-      </Field>
-      {memoNeeded ? (
-        <Field label="Memo" id={memoId} error={touched.memo ? memoError : null}>
+          error={touched.amount ? amountCheck.error : null}
+          hint={
+            isPositive(minUsd)
+              ? `Minimum ${plainDecimal(minUsd)} USD${rate ? ` · 1 USD = ${plainDecimal(rate)} P-coin` : ''}${isPositive(sendAmount) ? ` · you cash out ${formatPoints(sendAmount)} P-coin` : ''}`
+              : undefined
+          }
+        >
           <Input
-            id={memoId}
+            id={amountId}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0.00"
+            value={amount}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              setTouched((t) => ({ ...t, amount: true }));
+              estimate.reset();
+            }}
+            onBlur={blurAmount}
+            aria-invalid={touched.amount && amountCheck.error ? true : undefined}
+            aria-describedby={touched.amount && amountCheck.error ? `${amountId}-error` : `${amountId}-hint`}
+            className="text-right font-mono tabular-nums"
+          />
+        </Field>
+        <Field label={`${label} address`} id={addressId} error={touched.address ? addressError : null}>
+          <Input
+            id={addressId}
             autoComplete="off"
             spellCheck={false}
-            value={memo}
-            onChange={(e) => setMemo(e.target.value)}
-            onBlur={blurMemo}
-            aria-invalid={touched.memo && memoError ? true : undefined}
-            aria-describedby={touched.memo && memoError ? `${memoId}-error` : undefined}
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            onBlur={blurAddress}
+            aria-invalid={touched.address && addressError ? true : undefined}
+            aria-describedby={touched.address && addressError ? `${addressId}-error` : undefined}
             className="font-mono text-[13px]"
           />
         </Field>
-      ) : null}
-      <ul className="space-y-1.5" aria-label="Checks">
-        <Flag ok={amountCheck.ok}>Amount is at least the minimum and within your balance</Flag>
-        <Flag ok={addressError === null}>{`Address matches the ${label} format`}</Flag>
-        {memoNeeded ? <Flag ok={memo.trim() !== '' && memoError === null}>Memo entered in the right format</Flag> : null}
-      </ul>
-      <div className="rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-700">
-        <div className="flex items-center justify-between gap-2">
-          <span className="text-sm font-medium text-slate-700 dark:text-slate-300">Network fee</span>
-          <Button variant="link" size="sm" onClick={runEstimate} disabled={!canEstimate} isLoading={estimate.isPending}>
-            Estimate fee
-          </Button>
+        {memoNeeded ? (
+          <Field label="Memo" id={memoId} error={touched.memo ? memoError : null}>
+            <Input
+              id={memoId}
+              autoComplete="off"
+              spellCheck={false}
+              value={memo}
+              onChange={(e) => setMemo(e.target.value)}
+              onBlur={blurMemo}
+              aria-invalid={touched.memo && memoError ? true : undefined}
+              aria-describedby={touched.memo && memoError ? `${memoId}-error` : undefined}
+              className="font-mono text-[13px]"
+            />
+          </Field>
+        ) : null}
+        <ul className="space-y-1.5" aria-label="Checks">
+          <Flag ok={amountCheck.ok}>Amount is at least the minimum and within your balance</Flag>
+          <Flag ok={addressError === null}>{`Address matches the ${label} format`}</Flag>
+          {memoNeeded ? <Flag ok={memo.trim() !== '' && memoError === null}>Memo entered in the right format</Flag> : null}
+        </ul>
+        <div className="rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-700">
+          <div className="flex items-center justify-between gap-2">
+            <span className="text-sm font-medium text-slate-700 dark:text-slate-300">Network fee</span>
+            <Button variant="link" size="sm" onClick={runEstimate} disabled={!canEstimate} isLoading={estimate.isPending}>
+              Estimate fee
+            </Button>
+          </div>
+          {fee ? (
+            <dl className="mt-1 space-y-1 text-sm" data-testid="fee-estimate">
+              <div className="flex justify-between">
+                <dt className="text-slate-500 dark:text-slate-400">Fee (USD)</dt>
+                <dd className="tabular-nums">{formatUsd(fee.feeUsd)} USD</dd>
+              </div>
+              <div className="flex justify-between">
+                <dt className="text-slate-500 dark:text-slate-400">Fee (P-coin)</dt>
+                <dd className="tabular-nums">{formatPoints(fee.feePoints)}</dd>
+              </div>
+              <div className="flex justify-between font-medium">
+                <dt>Net points</dt>
+                <dd className="tabular-nums">{formatPoints(fee.netPoints)}</dd>
+              </div>
+            </dl>
+          ) : (
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+              Enter at least the minimum amount to estimate the fee.
+            </p>
+          )}
         </div>
-        {fee ? (
-          <dl className="mt-1 space-y-1 text-sm" data-testid="fee-estimate">
-            <div className="flex justify-between">
-              <dt className="text-slate-500 dark:text-slate-400">Fee (USD)</dt>
-              <dd className="tabular-nums">{formatUsd(fee.feeUsd)} USD</dd>
-            </div>
-            <div className="flex justify-between">
-              <dt className="text-slate-500 dark:text-slate-400">Fee (P-coin)</dt>
-              <dd className="tabular-nums">{formatPoints(fee.feePoints)}</dd>
-            </div>
-            <div className="flex justify-between font-medium">
-              <dt>Net points</dt>
-              <dd className="tabular-nums">{formatPoints(fee.netPoints)}</dd>
-            </div>
-          </dl>
-        ) : (
-          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            Enter at least the minimum amount to estimate the fee.
-          </p>
-        )}
-      </div>
-      <Button type="submit" className="w-full" disabled={!canSubmit}>
-        Continue
-      </Button>
+        <Button type="submit" className="w-full" disabled={!canSubmit}>
+          Continue
+        </Button>
+      </NetworkTabs>
     </form>
   );
 }

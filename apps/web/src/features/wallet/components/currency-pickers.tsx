@@ -3,7 +3,8 @@
  * shown upper-case (SPEC 9); both are keyboard-usable (Radix Tabs: arrow keys; radio buttons).
  */
 import type { Currency } from '@coffer/contract';
-import { Tabs, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import type { ReactNode } from 'react';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { cn } from '../../../lib/cn';
 import { networkLabel } from '../utils/display';
 
@@ -12,32 +13,41 @@ export function networksOf(currencies: Currency[]): string[] {
   return [...new Set(currencies.map((c) => networkLabel(c.network)))];
 }
 
+/**
+ * The network tab strip; `children` (the rest of the form) is the panel of the selected network,
+ * so every tab controls a panel that exists (each network has its own, hidden when not selected).
+ */
 export function NetworkTabs({
   networks,
   value,
   onChange,
   label = 'Network',
+  children,
 }: {
   networks: string[];
   value: string;
   onChange: (network: string) => void;
   label?: string;
+  children: ReactNode;
 }) {
   return (
-    <div className="space-y-1.5">
-      <p className="text-sm font-medium text-slate-700 dark:text-slate-300" id="network-tabs-label">
+    <Tabs value={value} onValueChange={onChange}>
+      <p className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-300" id="network-tabs-label">
         {label}
       </p>
-      <Tabs value={value} onValueChange={onChange}>
-        <TabsList aria-labelledby="network-tabs-label" className="flex w-full flex-wrap justify-start">
-          {networks.map((n) => (
-            <TabsTrigger key={n} value={n} className="flex-1">
-              {n}
-            </TabsTrigger>
-          ))}
-        </TabsList>
-      </Tabs>
-    </div>
+      <TabsList aria-labelledby="network-tabs-label" className="flex w-full flex-wrap justify-start">
+        {networks.map((n) => (
+          <TabsTrigger key={n} value={n} className="flex-1">
+            {n}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {networks.map((n) => (
+        <TabsContent key={n} value={n} className="mt-5 space-y-5" tabIndex={-1}>
+          {n === value ? children : null}
+        </TabsContent>
+      ))}
+    </Tabs>
   );
 }
 

@@ -168,45 +168,46 @@ export function TopUpForm({ onCreated }: { onCreated: (bill: DepositBill) => voi
           setNetwork(n);
           setCode('');
         }}
-      />
-      <TokenChooser currencies={onNetwork} value={currency?.code ?? ''} onChange={setCode} />
-      <Field
-        label={`Amount${symbol ? ` (${symbol})` : ''}`}
-        id={amountId}
-        error={touched ? error : null}
-        hint={
-          min.data
-            ? `Minimum: ${plainDecimal(min.data.currency_min_amount)} ${symbol}`
-            : min.isError
-              ? getErrorMessage(min.error)
-              : undefined
-        }
       >
-        <Input
+        <TokenChooser currencies={onNetwork} value={currency?.code ?? ''} onChange={setCode} />
+        <Field
+          label={`Amount${symbol ? ` (${symbol})` : ''}`}
           id={amountId}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0.00"
-          value={amount}
-          onChange={(e) => {
-            setAmount(e.target.value);
-            setTouched(true);
-          }}
-          onBlur={() => setTouched(true)}
-          aria-invalid={touched && error ? true : undefined}
-          aria-describedby={touched && error ? `${amountId}-error` : `${amountId}-hint`}
-          className="text-right font-mono tabular-nums"
-        />
-      </Field>
-      <p
-        className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-800/50"
-        aria-live="polite"
-      >
-        <span className="text-slate-600 dark:text-slate-300">You will get: {formatPoints(points)} points</span>
-      </p>
-      <Button type="submit" className="w-full" disabled={disabled} isLoading={create.isPending}>
-        Continue
-      </Button>
+          error={touched ? error : null}
+          hint={
+            min.data
+              ? `Minimum: ${plainDecimal(min.data.currency_min_amount)} ${symbol}`
+              : min.isError
+                ? getErrorMessage(min.error)
+                : undefined
+          }
+        >
+          <Input
+            id={amountId}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0.00"
+            value={amount}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              setTouched(true);
+            }}
+            onBlur={() => setTouched(true)}
+            aria-invalid={touched && error ? true : undefined}
+            aria-describedby={touched && error ? `${amountId}-error` : `${amountId}-hint`}
+            className="text-right font-mono tabular-nums"
+          />
+        </Field>
+        <p
+          className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-800/50"
+          aria-live="polite"
+        >
+          <span className="text-slate-600 dark:text-slate-300">You will get: {formatPoints(points)} points</span>
+        </p>
+        <Button type="submit" className="w-full" disabled={disabled} isLoading={create.isPending}>
+          Continue
+        </Button>
+      </NetworkTabs>
     </form>
   );
 }

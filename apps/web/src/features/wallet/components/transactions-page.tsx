@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { PageContainer, PageHeader } from '../../../components/ui/page';
-import { Tabs, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { cn } from '../../../lib/cn';
 import { RECORD_TABS } from './balance-dialog';
 import { RecordDetailDialog } from './record-detail-dialog';
@@ -63,17 +63,15 @@ export function TransactionsPage({ userId }: { userId: string }) {
           </>
         }
       />
-      <div className="mb-4 flex flex-col gap-3">
-        <Tabs value={cate} onValueChange={(v) => setCate(v as RecordCate)}>
-          <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto" aria-label="Direction">
-            {RECORD_TABS.map((t) => (
-              <TabsTrigger key={t.cate} value={t.cate}>
-                {t.label}
-              </TabsTrigger>
-            ))}
-          </TabsList>
-        </Tabs>
-        <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Status">
+      <Tabs value={cate} onValueChange={(v) => setCate(v as RecordCate)}>
+        <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto" aria-label="Direction">
+          {RECORD_TABS.map((t) => (
+            <TabsTrigger key={t.cate} value={t.cate}>
+              {t.label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        <div className="mt-3 flex flex-wrap items-center gap-2" role="group" aria-label="Status">
           <button
             type="button"
             className={chipClasses(statuses.length === 0)}
@@ -94,17 +92,23 @@ export function TransactionsPage({ userId }: { userId: string }) {
             </button>
           ))}
         </div>
-      </div>
-      <Card className="p-2">
-        <TransactionList
-          key={`${cate}:${statuses.join(',')}`}
-          userId={userId}
-          cate={cate}
-          statusList={statuses}
-          scroll="window"
-          onOpenRecord={setDetail}
-        />
-      </Card>
+        {RECORD_TABS.map((t) => (
+          <TabsContent key={t.cate} value={t.cate} tabIndex={-1}>
+            {cate === t.cate ? (
+              <Card className="p-2">
+                <TransactionList
+                  key={statuses.join(',')}
+                  userId={userId}
+                  cate={t.cate}
+                  statusList={statuses}
+                  scroll="window"
+                  onOpenRecord={setDetail}
+                />
+              </Card>
+            ) : null}
+          </TabsContent>
+        ))}
+      </Tabs>
       <RecordDetailDialog userId={userId} record={detail} onClose={() => setDetail(null)} />
       <WalletDialogs userId={userId} view={view} onViewChange={setView} />
     </PageContainer>
