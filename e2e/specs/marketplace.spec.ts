@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { md5OfFile, writeFixtures, type FixtureFile } from '../fixtures/files';
-import { call, launchBrowser, newPage, registerUser, screenshot, startServer, viewports, type RunningServer, type TestUser } from '../support';
+import { call, launchBrowser, newPage, registerUser, screenshot, seriousA11yViolations, startServer, viewports, type RunningServer, type TestUser } from '../support';
 
 const MiB = 1024 * 1024;
 const PRICE = 250;
@@ -51,9 +51,14 @@ async function fund(user: TestUser, points: number) {
   await call(server.url, '/api/dev/sandbox/pay', { bill_id: bill.id }, user.token);
 }
 
-/** Both widths, same page state. */
+/** Serious or critical axe findings per screen (STYLE.md: none on any page). */
+const a11y: Record<string, unknown[]> = {};
+
+/** Both widths, same page state, and an axe check. */
 async function shoot(page: Page, name: string) {
   await page.setViewportSize(viewports.desktop);
+  const found = await seriousA11yViolations(page);
+  if (found.length) a11y[name] = found;
   await screenshot(page, `${name}-desktop`);
   await page.setViewportSize(viewports.mobile);
   await screenshot(page, `${name}-mobile`);
@@ -172,6 +177,7 @@ describe('marketplace', () => {
     await s.page.getByTestId('market-card').filter({ hasText: title }).waitFor();
     await shoot(s.page, 'profile-selling');
     assert.deepEqual(s.errors, []);
+    assert.deepEqual(a11y, {}, 'no serious or critical accessibility violation on any marketplace screen');
     await s.context.close();
     await b.context.close();
   });

@@ -37,7 +37,7 @@ function PurchasedRow({ collection, viewerId }: { collection: Collection; viewer
     <li>
       <Card className="overflow-hidden" data-testid="purchased-collection">
         <div className="flex items-center gap-4 p-3">
-          <Link to={`/collection/${collection.id}`} className="w-24 shrink-0 overflow-hidden rounded-lg sm:w-32">
+          <Link to={`/collection/${collection.id}`} tabIndex={-1} aria-hidden="true" className="w-24 shrink-0 overflow-hidden rounded-lg sm:w-32">
             <BannerImage src={collection.banner} alt="" />
           </Link>
           <div className="min-w-0 flex-1">
