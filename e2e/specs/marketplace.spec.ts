@@ -17,6 +17,8 @@ import { call, launchBrowser, newPage, registerUser, screenshot, seriousA11yViol
 
 const MiB = 1024 * 1024;
 const PRICE = 250;
+/** Size of the big file; above 50 MB it takes the per-part hashing path (e.g. MARKET_E2E_BIG_MB=60). */
+const BIG_MB = Number(process.env.MARKET_E2E_BIG_MB ?? 24);
 
 let server: RunningServer;
 let browser: Browser;
@@ -27,7 +29,7 @@ before(async () => {
   browser = await launchBrowser();
   fixtures = await writeFixtures([
     { name: 'field-notes.txt', size: 300 * 1024 },
-    { name: 'raw-footage.bin', size: 24 * MiB },
+    { name: 'raw-footage.bin', size: BIG_MB * MiB },
   ]);
 });
 
@@ -97,7 +99,7 @@ describe('marketplace', () => {
     });
     await s.page.getByLabel('Choose files').setInputFiles(files.map((f) => f.path));
     await s.page.getByRole('progressbar', { name: 'Overall upload progress' }).waitFor();
-    await s.page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-row"][data-status="done"]').length === 2, undefined, { timeout: 60_000 });
+    await s.page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-row"][data-status="done"]').length === 2, undefined, { timeout: 120_000 });
     const seen = (await s.page.evaluate(() => (window as any).__overall)) as number[];
     assert.ok(seen.some((v) => v > 0 && v < 100), `the overall bar moved through intermediate values: ${seen.join(',')}`);
     assert.equal(await s.page.getByRole('progressbar', { name: 'Overall upload progress' }).getAttribute('aria-valuenow'), '100');
