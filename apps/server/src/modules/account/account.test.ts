@@ -12,32 +12,57 @@ afterAll(() => t.close());
 describe('register', () => {
   it('creates the account and answers data.access_token', async () => {
     const u = uniq();
-    const res = await t.call('/api/uc/v1/account/register', { username: `reg_${u}`, email: `Reg_${u}@Example.com`, password: md5(PASSWORD) });
+    const res = await t.call('/api/uc/v1/account/register', {
+      username: `reg_${u}`,
+      email: `Reg_${u}@Example.com`,
+      password: md5(PASSWORD),
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(10000);
     expect(res.body.data.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const me = await t.call('/api/uc/v1/account/get/me', {}, res.body.data.access_token);
-    expect(me.body.data).toMatchObject({ username: `reg_${u}`, email: `reg_${u}@example.com`, nickname: `reg_${u}`, asset: { available: '0.00', freeze: '0.00' } });
+    expect(me.body.data).toMatchObject({
+      username: `reg_${u}`,
+      email: `reg_${u}@example.com`,
+      nickname: `reg_${u}`,
+      asset: { available: '0.00', freeze: '0.00' },
+    });
   });
 
   it('refuses a taken username or email with CONFLICT', async () => {
     const user = await createUser(t);
-    const again = await t.call('/api/uc/v1/account/register', { username: user.username.toUpperCase(), email: `other_${uniq()}@example.com`, password: md5(PASSWORD) });
+    const again = await t.call('/api/uc/v1/account/register', {
+      username: user.username.toUpperCase(),
+      email: `other_${uniq()}@example.com`,
+      password: md5(PASSWORD),
+    });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ reason: 'CONFLICT', msg: 'This username is already taken' });
-    const sameEmail = await t.call('/api/uc/v1/account/register', { username: `u_${uniq()}`, email: user.email, password: md5(PASSWORD) });
+    const sameEmail = await t.call('/api/uc/v1/account/register', {
+      username: `u_${uniq()}`,
+      email: user.email,
+      password: md5(PASSWORD),
+    });
     expect(sameEmail.body).toMatchObject({ reason: 'CONFLICT', msg: 'This email is already registered' });
   });
 
   it('refuses a clear-text password, naming the rule', async () => {
-    const res = await t.call('/api/uc/v1/account/register', { username: `u_${uniq()}`, email: `${uniq()}@example.com`, password: PASSWORD });
+    const res = await t.call('/api/uc/v1/account/register', {
+      username: `u_${uniq()}`,
+      email: `${uniq()}@example.com`,
+      password: PASSWORD,
+    });
     expect(res.status).toBe(400);
     expect(res.body.reason).toBe('VALIDATION_FAILED');
     expect(res.body.msg).toContain('MD5 hex digest');
   });
 
   it('names the field of a bad username', async () => {
-    const res = await t.call('/api/uc/v1/account/register', { username: 'a!', email: `${uniq()}@example.com`, password: md5(PASSWORD) });
+    const res = await t.call('/api/uc/v1/account/register', {
+      username: 'a!',
+      email: `${uniq()}@example.com`,
+      password: md5(PASSWORD),
+    });
     expect(res.status).toBe(400);
     expect(res.body.msg).toBe('Username must be 3-32 letters, digits or underscores');
   });
@@ -82,7 +107,12 @@ describe('sessions', () => {
 
   it('accepts a bare token as well as Bearer', async () => {
     const user = await createUser(t);
-    const res = await t.app.inject({ method: 'POST', url: '/api/uc/v1/account/get/me', headers: { authorization: user.token }, payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/uc/v1/account/get/me',
+      headers: { authorization: user.token },
+      payload: {},
+    });
     expect(res.json().code).toBe(10000);
   });
 });
@@ -90,17 +120,29 @@ describe('sessions', () => {
 describe('password/change', () => {
   it('changes the password, revokes old sessions and returns a fresh token', async () => {
     const user = await createUser(t);
-    const res = await t.call('/api/uc/v1/account/password/change', { password_old: md5(PASSWORD), password_new: md5('Newer#5678') }, user.token);
+    const res = await t.call(
+      '/api/uc/v1/account/password/change',
+      { password_old: md5(PASSWORD), password_new: md5('Newer#5678') },
+      user.token,
+    );
     expect(res.body.code).toBe(10000);
     expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.reason).toBe('UNAUTHORIZED');
     expect((await t.call('/api/uc/v1/account/get/me', {}, res.body.data.access_token)).body.code).toBe(10000);
-    expect((await t.call('/api/uc/v1/account/login', { account: user.username, password: md5('Newer#5678') })).body.code).toBe(10000);
-    expect((await t.call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) })).body.reason).toBe('INVALID_CREDENTIALS');
+    expect((await t.call('/api/uc/v1/account/login', { account: user.username, password: md5('Newer#5678') })).body.code).toBe(
+      10000,
+    );
+    expect((await t.call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) })).body.reason).toBe(
+      'INVALID_CREDENTIALS',
+    );
   });
 
   it('refuses a wrong current password and changes nothing', async () => {
     const user = await createUser(t);
-    const res = await t.call('/api/uc/v1/account/password/change', { password_old: md5('Wrong#1234'), password_new: md5('Newer#5678') }, user.token);
+    const res = await t.call(
+      '/api/uc/v1/account/password/change',
+      { password_old: md5('Wrong#1234'), password_new: md5('Newer#5678') },
+      user.token,
+    );
     expect(res.body.reason).toBe('INVALID_CREDENTIALS');
     expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.code).toBe(10000);
   });
@@ -124,7 +166,9 @@ describe('change, profile, assets', () => {
     const a = await createUser(t);
     const b = await createUser(t);
     await fund(t, a.id, '12.5');
-    expect((await t.call('/api/uc/v1/account/assets', { user_id: a.id }, a.token)).body.data).toEqual({ asset: { available: '12.50', freeze: '0.00' } });
+    expect((await t.call('/api/uc/v1/account/assets', { user_id: a.id }, a.token)).body.data).toEqual({
+      asset: { available: '12.50', freeze: '0.00' },
+    });
     const other = await t.call('/api/uc/v1/account/assets', { user_id: a.id }, b.token);
     expect(other.status).toBe(404);
     expect(other.body.reason).toBe('NOT_FOUND');
@@ -142,10 +186,14 @@ describe('delete', () => {
 
   it('deletes with the password, revokes sessions and frees the username', async () => {
     const user = await createUser(t);
-    expect((await t.call('/api/uc/v1/account/delete', { password: md5('Wrong#1234') }, user.token)).body.reason).toBe('INVALID_CREDENTIALS');
+    expect((await t.call('/api/uc/v1/account/delete', { password: md5('Wrong#1234') }, user.token)).body.reason).toBe(
+      'INVALID_CREDENTIALS',
+    );
     expect((await t.call('/api/uc/v1/account/delete', { password: md5(PASSWORD) }, user.token)).body.code).toBe(10000);
     expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.reason).toBe('UNAUTHORIZED');
-    expect((await t.call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) })).body.reason).toBe('INVALID_CREDENTIALS');
+    expect((await t.call('/api/uc/v1/account/login', { account: user.username, password: md5(PASSWORD) })).body.reason).toBe(
+      'INVALID_CREDENTIALS',
+    );
     await createUser(t, { username: user.username });
   });
 });
@@ -158,7 +206,12 @@ describe('envelope', () => {
   });
 
   it('answers bad JSON with VALIDATION_FAILED, not a 500', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/uc/v1/account/login', headers: { 'content-type': 'application/json' }, payload: '{"account":' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/uc/v1/account/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"account":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'The request body is not valid JSON' });
   });
@@ -173,23 +226,54 @@ describe('envelope', () => {
 describe('validation messages', () => {
   const cases: [string, string, Record<string, unknown>, string, boolean?][] = [
     ['register', 'a missing username', { email: 'a@example.com', password: md5(PASSWORD) }, 'Username is required'],
-    ['register', 'a username that is not a string', { username: 12, email: 'a@example.com', password: md5(PASSWORD) }, 'Username must be a string'],
+    [
+      'register',
+      'a username that is not a string',
+      { username: 12, email: 'a@example.com', password: md5(PASSWORD) },
+      'Username must be a string',
+    ],
     ['register', 'a missing email', { username: 'abc_1', password: md5(PASSWORD) }, 'Email is required'],
     ['register', 'a bad email', { username: 'abc_1', email: 'nope', password: md5(PASSWORD) }, 'Invalid email address'],
-    ['register', 'a long email', { username: 'abc_1', email: `${'a'.repeat(250)}@b.co`, password: md5(PASSWORD) }, 'Email is too long'],
+    [
+      'register',
+      'a long email',
+      { username: 'abc_1', email: `${'a'.repeat(250)}@b.co`, password: md5(PASSWORD) },
+      'Email is too long',
+    ],
     ['register', 'a missing password', { username: 'abc_1', email: 'a@example.com' }, 'Password is required'],
-    ['register', 'an empty nickname', { username: 'abc_1', email: 'a@example.com', password: md5(PASSWORD), nickname: ' ' }, 'Nickname cannot be empty'],
-    ['register', 'a long nickname', { username: 'abc_1', email: 'a@example.com', password: md5(PASSWORD), nickname: 'n'.repeat(65) }, 'Nickname is too long'],
+    [
+      'register',
+      'an empty nickname',
+      { username: 'abc_1', email: 'a@example.com', password: md5(PASSWORD), nickname: ' ' },
+      'Nickname cannot be empty',
+    ],
+    [
+      'register',
+      'a long nickname',
+      { username: 'abc_1', email: 'a@example.com', password: md5(PASSWORD), nickname: 'n'.repeat(65) },
+      'Nickname is too long',
+    ],
     ['login', 'a missing account', { password: md5(PASSWORD) }, 'account: Username or email is required'],
     ['login', 'a blank account', { account: '  ', password: md5(PASSWORD) }, 'account: Username or email is required'],
     ['login', 'a missing password', { account: 'someone' }, 'Password is required'],
-    ['login', 'a clear-text password', { account: 'someone', password: PASSWORD }, 'Password must be sent as an MD5 hex digest (32 hex characters)'],
+    [
+      'login',
+      'a clear-text password',
+      { account: 'someone', password: PASSWORD },
+      'Password must be sent as an MD5 hex digest (32 hex characters)',
+    ],
     ['change', 'an empty nickname', { nickname: '' }, 'Nickname cannot be empty', true],
     ['change', 'a long avatar', { avatar: 'x'.repeat(513) }, 'Avatar is too long', true],
     ['assets', 'a missing user_id', {}, 'user_id: An id is required', true],
     ['assets', 'a malformed user_id', { user_id: "1' or '1'='1" }, 'user_id: Invalid id', true],
     ['profile', 'a malformed user_id', { user_id: 'abc' }, 'user_id: Invalid id'],
-    ['password/change', 'a missing old password', { password_new: md5('Newer#5678') }, 'password_old: Password is required', true],
+    [
+      'password/change',
+      'a missing old password',
+      { password_new: md5('Newer#5678') },
+      'password_old: Password is required',
+      true,
+    ],
     ['password/change', 'a missing new password', { password_old: md5(PASSWORD) }, 'password_new: Password is required', true],
     ['delete', 'a missing password', {}, 'Password is required', true],
   ];
@@ -254,7 +338,11 @@ describe('get/me', () => {
     t.clock.advance(1_000);
     const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ code: 10002, reason: 'UNAUTHORIZED', msg: 'Your session has expired. Please log in again.' });
+    expect(res.body).toMatchObject({
+      code: 10002,
+      reason: 'UNAUTHORIZED',
+      msg: 'Your session has expired. Please log in again.',
+    });
     t.clock.set(Date.now());
   });
 
@@ -280,7 +368,10 @@ describe('logout', () => {
   it('needs a live session and revokes only it', async () => {
     expect((await t.call('/api/uc/v1/account/logout', {})).status).toBe(401);
     const user = await createUser(t);
-    expect(await t.call('/api/uc/v1/account/logout', {}, user.token)).toEqual({ status: 200, body: { code: 10000, msg: 'success', data: {} } });
+    expect(await t.call('/api/uc/v1/account/logout', {}, user.token)).toEqual({
+      status: 200,
+      body: { code: 10000, msg: 'success', data: {} },
+    });
     expect((await t.call('/api/uc/v1/account/logout', {}, user.token)).body.reason).toBe('UNAUTHORIZED');
   });
 });
@@ -309,8 +400,14 @@ describe('delete (more)', () => {
     });
     const res = await t.call('/api/uc/v1/account/delete', { password: md5(PASSWORD) }, user.token);
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ reason: 'CONFLICT', msg: 'Your balance must be empty before you delete your account. Cash out first.' });
-    expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.data.asset).toEqual({ available: '0.00', freeze: '2.00' });
+    expect(res.body).toMatchObject({
+      reason: 'CONFLICT',
+      msg: 'Your balance must be empty before you delete your account. Cash out first.',
+    });
+    expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.data.asset).toEqual({
+      available: '0.00',
+      freeze: '2.00',
+    });
   });
 
   it('runs the deletion guards other modules add', async () => {
