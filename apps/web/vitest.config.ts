@@ -10,5 +10,8 @@ export default defineConfig({
     // Dates are formatted in UTC so that expectations do not depend on the machine's zone.
     env: { TZ: 'UTC' },
     restoreMocks: true,
+    // Above testing-library's 5 s asyncUtilTimeout (src/test/setup.ts), so a slow machine fails
+    // with the waitFor's own message rather than a bare test timeout.
+    testTimeout: 20_000,
   },
 });
