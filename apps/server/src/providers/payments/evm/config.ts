@@ -77,7 +77,8 @@ const NetworkSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9]{2,12}$/, 'must be 2-12 letters or digits')
     .transform((s) => s.toUpperCase()),
-  chainId: z.number().int().positive(),
+  /** EIP-155 chain id (stored as a 32-bit integer). */
+  chainId: z.number().int().positive().max(2_147_483_647, 'must be at most 2147483647'),
   rpcUrl: z.url(),
   /** Blocks a transfer needs (its own block counts as one) before it is credited or a payout settles. */
   confirmations: z.number().int().min(1).max(1000).default(12),

@@ -342,6 +342,11 @@ async function assets2(app: TestApp, user: TestUser) {
 }
 
 describe('configuration', () => {
+  it('registers no gateway IPN route in evm mode', () => {
+    expect(t.app.ctx.routes.some((r) => r.url.includes('nowpayments'))).toBe(false);
+    expect(t.app.ctx.workers.map((w) => w.name)).toContain('evm-watcher');
+  });
+
   it('refuses to start without the seed or networks, naming the variable and never echoing a secret', () => {
     expect(() => loadConfig({ PAYMENTS: 'evm' })).toThrow(ConfigError);
     try {
