@@ -137,6 +137,20 @@ describe('single PUT upload', () => {
     expect(r).toMatchObject({ size: data.length, md5: md5hex(data), content_type: 'text/plain' });
   });
 
+  it('streams bodies of any content type past the 1 MB JSON limit, and serves non-ASCII names as attachments', async () => {
+    const data = Buffer.from(JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }));
+    const start = await ok(t, '/sl/v1/upload/resource/url', { file_name: 'données.json', size: data.length, md5: md5hex(data), content_type: 'application/json' }, owner.token);
+    expect((await put(t, start.url, data, { 'content-type': 'application/json' })).statusCode).toBe(200);
+    const r = await ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id }, owner.token);
+    const c = await ok(t, '/sl/v1/collection/create', { title: 'J', amount: 0 }, owner.token);
+    await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token);
+    const link = await ok(t, '/sl/v1/resource/download/url', { collection_id: c.id, resource_id: r.id }, owner.token);
+    const file = await get(t, link.url);
+    expect(file.rawPayload.equals(data)).toBe(true);
+    expect(file.headers['content-type']).toBe('application/json');
+    expect(file.headers['content-disposition']).toBe(`attachment; filename="donn?es.json"; filename*=UTF-8''donn%C3%A9es.json`);
+  });
+
   it('refuses a file whose MD5 differs and keeps nothing', async () => {
     const data = Buffer.from('real bytes');
     const start = await ok(t, '/sl/v1/upload/resource/url', { file_name: 'a.txt', size: data.length, md5: md5hex('fake bytes'), content_type: 'text/plain' }, owner.token);
