@@ -11,8 +11,9 @@
  * story of demo-assets/catalog.ts over the last four weeks, so dates and histories look lived-in.
  *
  * Refuses (exit code 2) when NODE_ENV=production, when PAYMENTS is not `sandbox`, and when the
- * database already has users unless `--force` is given. Stop the server first when it uses the
- * same PGlite data dir (PGlite allows one process).
+ * database already has users unless `--force` is given. Run it while no server uses the database:
+ * PGlite allows one process, and a running server's expiry job would expire the story's
+ * back-dated bills between two of its steps.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -53,8 +54,6 @@ export interface SeedOptions {
   clock: ManualClock;
   /** Multiplies generated image sizes (default 1; tests use less). */
   imageScale?: number;
-  /** Appended to usernames and emails (`mira_studio_<suffix>`), so a shared test database takes several seeds. */
-  suffix?: string;
   /** Where the story ends (ms; default now). */
   endAt?: number;
   /** Progress lines (default: none). */
@@ -165,7 +164,6 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
   const api = client(app);
   const log = options.log ?? (() => {});
   const scale = options.imageScale ?? 1;
-  const suffix = options.suffix ? `_${options.suffix}` : '';
   const password = md5(DEMO_PASSWORD);
   const jitter = prng(20260101);
   const start = Math.floor(((options.endAt ?? Date.now()) - STORY_DAYS * DAY) / 3_600_000) * 3_600_000;
@@ -235,7 +233,7 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
   const handlers: { [K in DemoEvent['kind']]: (e: Extract<DemoEvent, { kind: K }>) => Promise<void> } = {
     async register(e) {
       const person = PEOPLE.find((p) => p.key === e.person)!;
-      const username = `${person.username}${suffix}`;
+      const username = person.username;
       const email = `${username.replace(/_/g, '.')}@${DEMO_EMAIL_DOMAIN}`;
       const ip = `198.51.100.${actors.size + 10}`;
       const { access_token } = await api.call<{ access_token: string }>(
@@ -420,7 +418,8 @@ const USAGE = `Usage: npm run demo:seed [-- --force]
 
 Fills the database and storage that npm start uses (DATA_DIR, DATABASE_URL, STORAGE...) with demo
 sellers, collections, buyers and purchases through Coffer's own API. Needs PAYMENTS=sandbox.
-Refuses when NODE_ENV=production, and when the database already has users unless --force is given.`;
+Refuses when NODE_ENV=production, and when the database already has users unless --force is given.
+Stop the server first: the seed must be the only process using the database.`;
 
 /** CLI entry. @returns the process exit code (0 done, 1 failed or ledger violation, 2 refused) */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
