@@ -321,6 +321,7 @@ describe('wallet accessibility', () => {
       const balance = await openBalance(page);
       await balance.getByRole('button', { name: /^Top-up \+2,500\.00/ }).waitFor();
       await check(`${theme} balance modal`);
+      if (theme === 'dark') await screenshot(page, 'wallet-desktop-dark-balance');
 
       await balance.getByRole('button', { name: 'Top-up', exact: true }).click();
       const topUp = page.getByRole('dialog', { name: 'Top-up' });
@@ -337,6 +338,7 @@ describe('wallet accessibility', () => {
       const pay = page.getByRole('dialog', { name: 'Scan to Pay' });
       await pay.getByRole('button', { name: 'Check Payment Status' }).waitFor();
       await check(`${theme} scan to pay`);
+      if (theme === 'dark') await screenshot(page, 'wallet-desktop-dark-scan-to-pay');
       await page.keyboard.press('Escape');
       await pay.waitFor({ state: 'detached' });
 
@@ -349,6 +351,7 @@ describe('wallet accessibility', () => {
       await address.blur();
       await cashOut.getByText('Minimum amount is 10 USD').waitFor();
       await check(`${theme} cash-out step 1 with errors`);
+      if (theme === 'dark') await screenshot(page, 'wallet-desktop-dark-cash-out-errors');
       await cashOut.getByLabel('Amount (USD)').fill('10');
       await address.fill(TRON_ADDRESS);
       await address.blur();
