@@ -1,5 +1,5 @@
 /** Persistence of images, uploads and resources. Only the uploads module calls this. */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { images, resources, uploads } from '../../db/schema/index';
 
@@ -64,11 +64,11 @@ export async function resourcesOf(db: DbOrTx, collectionId: string): Promise<Res
   return db.select().from(resources).where(eq(resources.collectionId, collectionId)).orderBy(resources.createdAt, resources.id);
 }
 
-/** Pending uploads created before `before` (for the cleanup job). */
-export async function stalePendingUploads(db: DbOrTx, before: Date, limit: number): Promise<UploadRow[]> {
+/** Unfinished uploads (pending, or stuck completing after a crash) created before `before`, for the cleanup job. */
+export async function staleUploads(db: DbOrTx, before: Date, limit: number): Promise<UploadRow[]> {
   return db
     .select()
     .from(uploads)
-    .where(and(eq(uploads.status, 'pending'), sql`${uploads.createdAt} < ${before.toISOString()}`))
+    .where(and(inArray(uploads.status, ['pending', 'completing']), sql`${uploads.createdAt} < ${before.toISOString()}`))
     .limit(limit);
 }

@@ -309,17 +309,18 @@ export function createUploadsService(deps: UploadsDeps) {
     },
 
     /**
-     * Aborts pending uploads older than `maxAgeMs` (their parts are dropped). Safe to run on several
-     * instances: each upload is claimed by a status move first.
+     * Aborts unfinished uploads older than `maxAgeMs` (pending, or left completing by a crash; their
+     * parts and any partial object are dropped). Safe to run on several instances: each upload is
+     * claimed by a status move first.
      * @returns how many were aborted
      */
     async abortStale(maxAgeMs: number, limit = 100): Promise<number> {
-      const stale = await repo.stalePendingUploads(db, new Date(clock.now() - maxAgeMs), limit);
+      const stale = await repo.staleUploads(db, new Date(clock.now() - maxAgeMs), limit);
       let n = 0;
       for (const u of stale) {
-        if (!(await repo.moveUpload(db, u.id, 'pending', 'failed'))) continue;
+        if (!(await repo.moveUpload(db, u.id, u.status, 'failed'))) continue;
         if (u.storageUploadId) await storage.abortMultipart(u.storageKey, u.storageUploadId).catch(() => undefined);
-        else await storage.delete(u.storageKey).catch(() => undefined);
+        await storage.delete(u.storageKey).catch(() => undefined);
         n++;
       }
       return n;

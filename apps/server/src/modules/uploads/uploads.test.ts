@@ -218,6 +218,33 @@ describe('presigned URLs', () => {
   });
 });
 
+describe('housekeeping', () => {
+  it('refuses a part sent after completion and aborts uploads left unfinished for a week', async () => {
+    const data = Buffer.from('0123456789');
+    const done = await ok(t, '/sl/v1/multipart/upload', { file_name: 'd.bin', size: 10, md5: md5hex(data) }, owner.token);
+    const { url } = await ok(t, '/sl/v1/upload/part/url', { upload_id: done.upload_id, part_number: 1 }, owner.token);
+    const etag = (await put(t, url, data)).headers.etag as string;
+    await ok(t, '/sl/v1/complete/upload', { upload_id: done.upload_id, parts: [{ part_number: 1, etag }] }, owner.token);
+    const late = await put(t, url, data);
+    expect(late.statusCode).toBe(404);
+    expect(late.json().msg).toBe('The upload does not exist or was completed');
+
+    const stale = await ok(t, '/sl/v1/multipart/upload', { file_name: 's.bin', size: 10, md5: md5hex(data) }, owner.token);
+    const part = await ok(t, '/sl/v1/upload/part/url', { upload_id: stale.upload_id, part_number: 1 }, owner.token);
+    await put(t, part.url, data);
+    const uploads = t.app.ctx.services.uploads;
+    expect(await uploads.abortStale(7 * 24 * 3_600_000)).toBe(0);
+    t.clock.advance(7 * 24 * 3_600_000 + 1000);
+    try {
+      expect(await uploads.abortStale(7 * 24 * 3_600_000)).toBeGreaterThanOrEqual(1);
+    } finally {
+      t.clock.advance(-(7 * 24 * 3_600_000 + 1000));
+    }
+    expect((await t.call('/sl/v1/upload/parts', { upload_id: stale.upload_id }, owner.token)).body.reason).toBe('CONFLICT');
+    expect((await t.call('/sl/v1/complete/upload', { upload_id: done.upload_id, parts: [] }, owner.token)).body.data.id).toBeTruthy();
+  });
+});
+
 describe('ownership', () => {
   it("refuses another user's upload in every call", async () => {
     const start = await ok(t, '/sl/v1/multipart/upload', { file_name: 'o.bin', size: 10, md5: md5hex('0123456789') }, owner.token);

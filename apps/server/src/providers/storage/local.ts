@@ -145,16 +145,18 @@ export class LocalStorage implements StorageProvider {
   }
 
   /** Streams `body` to a temp file (hashing and counting), then renames it to `dest`. @returns quoted MD5 ETag and size */
-  private async writeStream(body: Readable, dest: string, maxBytes: number): Promise<{ etag: string; size: number; md5: string }> {
+  private async writeStream(body: Readable, dest: string, maxBytes: number, createDir = true): Promise<{ etag: string; size: number; md5: string }> {
     await this.ensureDirs();
     const tmpFile = path.join(this.tmp, randomUUID());
     const counter = new HashCounter(maxBytes);
     try {
       await pipeline(body, counter, createWriteStream(tmpFile, { highWaterMark: 1024 * 1024 }));
-      await mkdir(path.dirname(dest), { recursive: true });
+      if (createDir) await mkdir(path.dirname(dest), { recursive: true });
       await rename(tmpFile, dest);
     } catch (err) {
       await unlink(tmpFile).catch(() => undefined);
+      // A part whose upload was completed or aborted meanwhile: its directory is gone.
+      if (!createDir && (err as { code?: string }).code === 'ENOENT') throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
       throw err;
     }
     const md5 = counter.hash.digest('hex');
@@ -175,12 +177,16 @@ export class LocalStorage implements StorageProvider {
     const dir = this.uploadDir(uploadId);
     const meta = await stat(path.join(dir, 'meta.json')).catch(() => null);
     if (!meta) throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
-    const { etag, size } = await this.writeStream(body, path.join(dir, `${partNumber}.part`), maxBytes);
+    const { etag, size } = await this.writeStream(body, path.join(dir, `${partNumber}.part`), maxBytes, false);
     // The part's ETag and size, written atomically beside it.
     const sidecar = path.join(dir, `${partNumber}.json`);
     const tmpSidecar = path.join(this.tmp, randomUUID());
     await writeFile(tmpSidecar, JSON.stringify({ etag, size }));
-    await rename(tmpSidecar, sidecar);
+    await rename(tmpSidecar, sidecar).catch(async (err: { code?: string }) => {
+      await unlink(tmpSidecar).catch(() => undefined);
+      if (err.code === 'ENOENT') throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
+      throw err;
+    });
     return etag;
   }
 
