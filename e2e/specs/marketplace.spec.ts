@@ -155,6 +155,12 @@ describe('marketplace', () => {
     }
     await shoot(b.page, 'collection-buyer');
 
+    await b.page.getByRole('link', { name: files[0]!.name }).click();
+    await b.page.getByRole('heading', { level: 1, name: files[0]!.name }).waitFor();
+    await b.page.getByText(files[0]!.md5).waitFor();
+    await b.page.getByRole('button', { name: `Download ${files[0]!.name}` }).waitFor();
+    await shoot(b.page, 'resource-buyer');
+
     await b.page.goto('/profile/buy');
     await b.page.getByTestId('purchased-collection').filter({ hasText: title }).waitFor();
     await b.page.getByTestId('order-row').filter({ hasText: title }).getByText(`${PRICE} Points`).waitFor();
@@ -178,6 +184,14 @@ describe('marketplace', () => {
     await s.page.goto('/profile/selling');
     await s.page.getByTestId('market-card').filter({ hasText: title }).waitFor();
     await shoot(s.page, 'profile-selling');
+
+    await s.page.emulateMedia({ colorScheme: 'dark' });
+    await s.page.goto('/mycollections');
+    await s.page.getByTestId('collection-card').filter({ hasText: title }).waitFor();
+    await shoot(s.page, 'my-collections-dark');
+    await s.page.goto(`/collection/${collectionId}`);
+    await s.page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await shoot(s.page, 'collection-owner-dark');
     assert.deepEqual(s.errors, []);
     assert.deepEqual(a11y, {}, 'no serious or critical accessibility violation on any marketplace screen');
     await s.context.close();

@@ -147,7 +147,7 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
         <div className="space-y-6 lg:col-span-2">
           <section aria-labelledby="files-heading" className="space-y-3">
             <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">
-              Files <span className="font-normal text-slate-500">({resources.length})</span>
+              Files <span className="font-normal text-slate-500 dark:text-slate-400">({resources.length})</span>
             </h2>
             <ResourceList resources={resources} collectionId={collection.id} canDownload={canDownload} />
           </section>

@@ -2,7 +2,7 @@
  * /resource/{id}: the file's data (name, type, size, MD5, added date), its collection, and the
  * same buy / download logic as the collection page.
  */
-import { FileQuestion } from 'lucide-react';
+import { ArrowRight, FileQuestion } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -104,8 +104,21 @@ export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer
           )}
         </div>
       </Card>
-      <Link to={`/collection/${collection.id}`} className="mt-6 block overflow-hidden rounded-2xl border border-slate-200 hover:border-brand-300 dark:border-slate-800">
-        <BannerImage src={collection.banner} alt={collection.title} className="aspect-[4/1]" />
+      <Link
+        to={`/collection/${collection.id}`}
+        className="group mt-6 flex items-center gap-4 rounded-2xl border border-slate-200 p-3 hover:border-brand-300 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:border-slate-800 dark:hover:border-brand-500/50"
+      >
+        <div className="w-28 shrink-0 overflow-hidden rounded-lg sm:w-40">
+          <BannerImage src={collection.banner} alt="" />
+        </div>
+        <div className="min-w-0 flex-1">
+          <p className="text-xs text-slate-500 dark:text-slate-400">Part of the collection</p>
+          <p className="truncate font-medium text-slate-900 dark:text-white">{collection.title}</p>
+          <p className="text-sm text-slate-600 tabular-nums dark:text-slate-400">
+            {formatPointsLabel(collection.amount)} · {collection.resource_count} file{collection.resource_count === 1 ? '' : 's'}
+          </p>
+        </div>
+        <ArrowRight className="size-4 shrink-0 text-slate-400 transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
       </Link>
     </PageContainer>
   );
