@@ -21,6 +21,7 @@ import { collectionKeys } from '../api/keys';
 import { usePublishCollection } from '../api/publish-collection';
 import { addResourceToCollection } from '../api/uploads';
 import { useUploadQueue } from '../hooks/use-upload-queue';
+import type { UploadQueue } from '../lib/upload-queue';
 import { BannerPicker } from './banner-picker';
 import { FileUploader } from './file-uploader';
 
@@ -46,7 +47,8 @@ export const UploadTexts = {
   needFile: 'Add at least one file to publish',
 } as const;
 
-export function CreateCollectionForm() {
+/** @param makeQueue builds the upload queue (tests pass one with fake hashing and transport) */
+export function CreateCollectionForm({ makeQueue }: { makeQueue?: () => UploadQueue } = {}) {
   const descId = useId();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -60,7 +62,7 @@ export function CreateCollectionForm() {
   const [formError, setFormError] = useState<string | null>(null);
   const created = useRef<Collection | null>(null);
   const attached = useRef(new Set<string>());
-  const { queue, snapshot } = useUploadQueue();
+  const { queue, snapshot } = useUploadQueue(makeQueue);
   const create = useCreateCollection();
   const publish = usePublishCollection();
   const busy = phase !== 'idle';

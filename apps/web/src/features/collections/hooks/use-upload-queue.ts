@@ -5,8 +5,8 @@ import { UploadQueue, type UploadSnapshot } from '../lib/upload-queue';
  * One {@link UploadQueue} for the component's lifetime and its live snapshot. Leaving the page
  * cancels what is still hashing or uploading.
  */
-export function useUploadQueue(factory: () => UploadQueue = () => new UploadQueue()): { queue: UploadQueue; snapshot: UploadSnapshot } {
-  const [queue] = useState(factory);
+export function useUploadQueue(factory?: () => UploadQueue): { queue: UploadQueue; snapshot: UploadSnapshot } {
+  const [queue] = useState(() => (factory ? factory() : new UploadQueue()));
   const snapshot = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot);
   useEffect(
     () => () => {
