@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
@@ -36,9 +36,26 @@ export function BalanceButton({ userId, fallbackAvailable, className }: BalanceB
   }, [assets.error]);
   const available = assets.data?.available ?? fallbackAvailable ?? '0';
   const [view, setView] = useState<WalletView>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  // The top-up and cash-out modals open from inside the balance modal, whose button is gone when
+  // they close: give focus back to the balance button (after the dialog's own focus restore).
+  useEffect(() => {
+    if (view) {
+      wasOpen.current = true;
+      return;
+    }
+    if (!wasOpen.current) return;
+    wasOpen.current = false;
+    const id = window.setTimeout(() => {
+      if (!document.activeElement || document.activeElement === document.body) buttonRef.current?.focus();
+    }, 0);
+    return () => window.clearTimeout(id);
+  }, [view]);
   return (
     <>
       <button
+        ref={buttonRef}
         type="button"
         className={cn(
           'inline-flex h-9 items-center gap-2 rounded-full border border-slate-200 bg-white px-3 text-sm font-medium text-slate-900 tabular-nums transition-colors',

@@ -233,6 +233,23 @@ describe('balance modal', () => {
 });
 
 describe('transactions page', () => {
+  it('loads the next page when the window is scrolled within 50 px of the bottom', async () => {
+    mockWalletApi();
+    const requests = serveRecords(25);
+    vi.spyOn(document.documentElement, 'scrollHeight', 'get').mockReturnValue(3000);
+    Object.defineProperty(window, 'innerHeight', { value: 800, configurable: true });
+    Object.defineProperty(window, 'scrollY', { value: 0, configurable: true, writable: true });
+    renderWallet(<TransactionsPage userId={USER_ID} />);
+    const list = await screen.findByRole('list', { name: 'Transactions' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(20);
+    expect(requests).toHaveLength(1);
+    Object.defineProperty(window, 'scrollY', { value: 2150, configurable: true, writable: true }); // 50 px left
+    fireEvent.scroll(window);
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(25));
+    expect(requests[1].paginator).toEqual({ page: 1, size: 20 });
+    expect(await screen.findByText('No more data')).toBeInTheDocument();
+  });
+
   it('filters by direction and by the status chips', async () => {
     mockWalletApi();
     const requests = serveRecords(3);
