@@ -38,6 +38,10 @@ export interface TestChain {
   fund(to: Address, wei: bigint): Promise<Hex>;
   /** Mines `blocks` empty blocks. */
   mine(blocks: number): Promise<void>;
+  /** Stops mining: transactions wait in the pool until {@link TestChain.startMining}. */
+  stopMining(): Promise<void>;
+  /** Mines what waits in the pool and goes back to one block per transaction. */
+  startMining(): Promise<void>;
   snapshot(): Promise<Hex>;
   revert(id: Hex): Promise<void>;
   head(): Promise<bigint>;
@@ -120,6 +124,12 @@ export async function startTestChain(chainId: number): Promise<TestChain> {
     },
     async mine(blocks) {
       await test.mine({ blocks });
+    },
+    async stopMining() {
+      await publicClient.request({ method: 'miner_stop' as never, params: [] as never });
+    },
+    async startMining() {
+      await publicClient.request({ method: 'miner_start' as never, params: [] as never });
     },
     snapshot: () => test.snapshot(),
     async revert(id) {

@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { getAddress, parseEther, parseUnits, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -280,6 +280,35 @@ describe('payouts from the hot wallet', () => {
     expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
     const rows = await db().select().from(evmPayouts).where(and(eq(evmPayouts.payoutId, bill.id), eq(evmPayouts.status, 'success')));
     expect(rows).toHaveLength(1);
+  });
+
+  it('gives payouts in flight consecutive nonces, and refunds one that reverts on chain', async () => {
+    const hot = privateKeyToAccount(hotKey).address;
+    const balance = await chain.tokenBalance(hot);
+    // Each payout alone fits the hot wallet's tokens; both together do not.
+    const points = String((balance * 3n) / 4n / 10_000n);
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const first = await confirmedWithdrawal(t, points, to);
+    const second = await confirmedWithdrawal(t, points, to);
+    await chain.stopMining();
+    try {
+      await t.app.ctx.services.payments.withdrawals.runPayouts(50); // both simulate fine against the mined state
+    } finally {
+      await chain.startMining();
+    }
+    const rows = await db().select().from(evmPayouts).where(inArray(evmPayouts.payoutId, [first.bill.id, second.bill.id]));
+    expect(rows.map((r) => r.status)).toEqual(['broadcast', 'broadcast']);
+    expect(Math.abs(rows[0]!.nonce - rows[1]!.nonce)).toBe(1);
+    await chain.mine(CONFIRMATIONS);
+    t.clock.advance(20_000);
+    await t.app.ctx.services.payments.withdrawals.runPayouts(50);
+    const outcomes = [await withdrawDetail(t, first.user, first.bill.id), await withdrawDetail(t, second.user, second.bill.id)];
+    expect(outcomes.map((b) => b.status).sort()).toEqual(['WithdrawStatusRefunded', 'WithdrawStatusSuccess']);
+    const refunded = outcomes.find((b) => b.status === 'WithdrawStatusRefunded')!;
+    expect(refunded.failure_reason).toBe('the token transfer reverted');
+    expect(await chain.tokenBalance(to)).toBe(parseUnits(outcomes.find((b) => b.status === 'WithdrawStatusSuccess')!.currency_amount, 6));
+    const refundedUser = refunded.id === first.bill.id ? first.user : second.user;
+    expect(await assets(refundedUser)).toEqual({ available: `${points}.00`, freeze: '0.00' });
   });
 
   it('refunds a payout the hot wallet cannot make: no tokens, or no gas money', async () => {
