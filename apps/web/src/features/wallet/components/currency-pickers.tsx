@@ -6,7 +6,7 @@ import type { Currency } from '@coffer/contract';
 import type { ReactNode } from 'react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { cn } from '../../../lib/cn';
-import { networkLabel } from '../utils/display';
+import { currencyLabel, networkLabel } from '../utils/display';
 
 /** The distinct networks of `currencies`, in their order. */
 export function networksOf(currencies: Currency[]): string[] {
@@ -83,7 +83,7 @@ export function TokenChooser({
               )}
             >
               {c.logo_url ? <img src={c.logo_url} alt="" className="size-5 shrink-0 rounded-full" /> : null}
-              <span className="font-medium">{c.symbol.toUpperCase()}</span>
+              <span className="font-medium">{currencyLabel(c)}</span>
             </button>
           );
         })}

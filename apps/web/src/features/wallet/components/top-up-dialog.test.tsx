@@ -27,7 +27,7 @@ describe('top-up step 1', () => {
     const { user } = renderTopUp();
     const dialog = await screen.findByRole('dialog', { name: 'Top-up' });
     expect(await within(dialog).findByRole('tab', { name: 'TRX' })).toHaveAttribute('aria-selected', 'true');
-    expect(within(dialog).getByRole('radio', { name: 'USDT' })).toHaveAttribute('aria-checked', 'true');
+    expect(within(dialog).getByRole('radio', { name: 'USDT(TRX)' })).toHaveAttribute('aria-checked', 'true');
     expect(within(dialog).getByText('You will get: 0.00 points')).toBeInTheDocument();
     await screen.findByText('Minimum: 1 USDT');
     await user.type(await amountField(), '25');
