@@ -114,7 +114,10 @@ export const FileNameSchema = z
   .trim()
   .min(1, 'file_name is required')
   .max(255, 'file_name must be at most 255 characters')
-  .refine((v) => !/[\\/\u0000-\u001f\u007f]/.test(v), 'file_name cannot contain slashes or control characters');
+  .refine(
+    (v) => !/[\\/]/.test(v) && ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+    'file_name cannot contain slashes or control characters',
+  );
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
