@@ -83,4 +83,21 @@ describe('FileUploader progress', () => {
     expect(row).toHaveAttribute('data-status', 'cancelled');
     expect(within(row).getByRole('button', { name: 'Retry notes.txt' })).toBeInTheDocument();
   });
+
+  test('failed files resume by themselves when the browser comes back online', async () => {
+    const ctl = controlledTransport();
+    const make = () => new UploadQueue({ transport: ctl.transport, hashWhole: async () => 'a'.repeat(32), sleep: async () => {} });
+    const user = userEvent.setup();
+    render(<Harness make={make} />);
+    await user.upload(screen.getByLabelText('Choose files'), new File([new Uint8Array(1000)], 'notes.txt'));
+    const row = await screen.findByTestId('upload-row');
+    await vi.waitFor(() => expect(ctl.transport.put).toHaveBeenCalled());
+    await ctl.fail();
+    await vi.waitFor(() => expect(row).toHaveAttribute('data-status', 'failed'));
+    act(() => void window.dispatchEvent(new Event('online')));
+    await vi.waitFor(() => expect(ctl.transport.put).toHaveBeenCalledTimes(2));
+    ctl.progress(1000);
+    await ctl.finish();
+    await vi.waitFor(() => expect(row).toHaveAttribute('data-status', 'done'));
+  });
 });
