@@ -125,7 +125,13 @@ async function load(name: string, next: () => number, job: (k: number) => Promis
       }
     }),
   );
-  return { name, done: latencies.length, failed, seconds: (performance.now() - t0) / 1000, latencies: latencies.sort((a, b) => a - b) };
+  return {
+    name,
+    done: latencies.length,
+    failed,
+    seconds: (performance.now() - t0) / 1000,
+    latencies: latencies.sort((a, b) => a - b),
+  };
 }
 
 const admin = new URL(process.env.DATABASE_URL!);
@@ -142,13 +148,26 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [...process.execArgv, path.join(here, '../apps/server/src/server.ts')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: 'warn', WORKERS: 'false', SERVE_WEB: 'false' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: benchUrl.toString(),
+      LOG_LEVEL: 'warn',
+      WORKERS: 'false',
+      SERVE_WEB: 'false',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const pool = new pg.Pool({ connectionString: benchUrl.toString(), max: CONNECTIONS });
   try {
     for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/api/uc/v1/account/get/me`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
+      const ok = await fetch(`${base}/api/uc/v1/account/get/me`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }).then(
         (r) => r.status === 401,
         () => false,
       );
@@ -167,9 +186,19 @@ async function main() {
     const seller = await must(base, '/api/uc/v1/account/get/me', {}, sellerToken);
     const collectionIds: string[] = [];
     for (let i = 0; i < COLLECTIONS; i++) {
-      const c = await must(base, '/sl/v1/collection/create', { title: `Pack ${i}`, desc: 'Benchmark pack', amount: PRICE }, sellerToken);
+      const c = await must(
+        base,
+        '/sl/v1/collection/create',
+        { title: `Pack ${i}`, desc: 'Benchmark pack', amount: PRICE },
+        sellerToken,
+      );
       const body = Buffer.from(`file ${i}`);
-      const up = await must(base, '/sl/v1/upload/resource/url', { file_name: `f${i}.txt`, size: body.length, md5: md5(body), content_type: 'text/plain' }, sellerToken);
+      const up = await must(
+        base,
+        '/sl/v1/upload/resource/url',
+        { file_name: `f${i}.txt`, size: body.length, md5: md5(body), content_type: 'text/plain' },
+        sellerToken,
+      );
       await fetch(up.url, { method: 'PUT', body, headers: { 'content-type': 'text/plain' } });
       const r = await must(base, '/sl/v1/complete/upload', { upload_id: up.upload_id, parts: [] }, sellerToken);
       await must(base, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, sellerToken);
@@ -179,8 +208,12 @@ async function main() {
 
     // 1,000 buyers, seeded in SQL (sessions, ledger accounts and a balanced funding posting each),
     // with enough points to buy every collection.
-    const { rows: [{ password_hash: hash }] } = await pool.query('select password_hash from users where id = $1', [seller.id]);
-    const { rows: [{ id: depositsId }] } = await pool.query("select id from ledger_accounts where user_id is null and kind = 'deposits'");
+    const {
+      rows: [{ password_hash: hash }],
+    } = await pool.query('select password_hash from users where id = $1', [seller.id]);
+    const {
+      rows: [{ id: depositsId }],
+    } = await pool.query("select id from ledger_accounts where user_id is null and kind = 'deposits'");
     const buyers: { id: string; token: string; available: string }[] = [];
     const fundMinor = COLLECTIONS * PRICE * 100;
     const seedClient = await pool.connect();
@@ -192,25 +225,50 @@ async function main() {
         const available = randomUUID();
         const txId = randomUUID();
         buyers.push({ id, token, available });
-        await seedClient.query('insert into users (id, username, email, nickname, password_hash) values ($1, $2, $3, $2, $4)', [id, `buyer_${i}_${dbName.slice(-6)}`, `buyer${i}.${dbName}@example.com`, hash]);
-        await seedClient.query("insert into sessions (id, user_id, token_hash, expires_at) values ($1, $2, $3, now() + interval '1 day')", [randomUUID(), id, createHash('sha256').update(token).digest('hex')]);
-        await seedClient.query("insert into ledger_accounts (id, user_id, kind, balance) values ($1, $2, 'available', $3), ($4, $2, 'frozen', 0)", [available, id, fundMinor, randomUUID()]);
-        await seedClient.query("insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'deposit', $1)", [txId, `bench-fund:${id}`]);
-        await seedClient.query('insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)', [txId, depositsId, -fundMinor, available, fundMinor]);
+        await seedClient.query('insert into users (id, username, email, nickname, password_hash) values ($1, $2, $3, $2, $4)', [
+          id,
+          `buyer_${i}_${dbName.slice(-6)}`,
+          `buyer${i}.${dbName}@example.com`,
+          hash,
+        ]);
+        await seedClient.query(
+          "insert into sessions (id, user_id, token_hash, expires_at) values ($1, $2, $3, now() + interval '1 day')",
+          [randomUUID(), id, createHash('sha256').update(token).digest('hex')],
+        );
+        await seedClient.query(
+          "insert into ledger_accounts (id, user_id, kind, balance) values ($1, $2, 'available', $3), ($4, $2, 'frozen', 0)",
+          [available, id, fundMinor, randomUUID()],
+        );
+        await seedClient.query(
+          "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'deposit', $1)",
+          [txId, `bench-fund:${id}`],
+        );
+        await seedClient.query(
+          'insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)',
+          [txId, depositsId, -fundMinor, available, fundMinor],
+        );
       }
       await seedClient.query('commit');
     } finally {
       seedClient.release();
     }
-    const { rows: sellerAccounts } = await pool.query("select id from ledger_accounts where user_id = $1 and kind = 'available'", [seller.id]);
+    const { rows: sellerAccounts } = await pool.query(
+      "select id from ledger_accounts where user_id = $1 and kind = 'available'",
+      [seller.id],
+    );
     const sellerAvailable = sellerAccounts[0].id as string;
-    console.log(`bench:purchase — ${BUYERS} buyers, 1 seller with ${COLLECTIONS} collections at ${PRICE} points, ${CONNECTIONS} connections, ${SECONDS} s per run`);
+    console.log(
+      `bench:purchase — ${BUYERS} buyers, 1 seller with ${COLLECTIONS} collections at ${PRICE} points, ${CONNECTIONS} connections, ${SECONDS} s per run`,
+    );
 
     let k = 0;
     // Consecutive purchases hit different collections (and buyers) of the one seller: the seller's
     // balance row is the hot spot, as in a shop with one popular seller.
     // Pair i = q * 1000 + b is (buyer b, collection (b + q) mod 100): unique for all 100,000 pairs.
-    const pair = (i: number) => ({ buyer: buyers[i % BUYERS]!, collectionId: collectionIds[(i + Math.floor(i / BUYERS)) % COLLECTIONS]! });
+    const pair = (i: number) => ({
+      buyer: buyers[i % BUYERS]!,
+      collectionId: collectionIds[(i + Math.floor(i / BUYERS)) % COLLECTIONS]!,
+    });
 
     // Warm-up (JIT, connection pools), on its own pairs.
     const warmUntil = performance.now() + 2000;
@@ -225,13 +283,17 @@ async function main() {
     );
 
     const serverCpu0 = cpuMs(server.pid!);
-    const http = await load('Coffer over HTTP (buy + pay)', () => k++, async (i) => {
-      const { buyer, collectionId } = pair(i);
-      const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
-      if (order.code !== 10000) return false;
-      const paid = await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id }, buyer.token);
-      return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
-    });
+    const http = await load(
+      'Coffer over HTTP (buy + pay)',
+      () => k++,
+      async (i) => {
+        const { buyer, collectionId } = pair(i);
+        const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
+        if (order.code !== 10000) return false;
+        const paid = await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id }, buyer.token);
+        return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
+      },
+    );
 
     const serverCpuPerPurchase = (cpuMs(server.pid!) - serverCpu0) / Math.max(1, http.done);
 
@@ -241,8 +303,12 @@ async function main() {
       const orderId = randomUUID();
       // collection/buy
       await pool.query('select * from orders where buyer_id = $1 and collection_id = $2', [buyer.id, collectionId]);
-      const { rows: [c] } = await pool.query('select * from collections where id = $1', [collectionId]);
-      await pool.query("select kind, balance from ledger_accounts where user_id = $1 and kind in ('available', 'frozen')", [buyer.id]);
+      const {
+        rows: [c],
+      } = await pool.query('select * from collections where id = $1', [collectionId]);
+      await pool.query("select kind, balance from ledger_accounts where user_id = $1 and kind in ('available', 'frozen')", [
+        buyer.id,
+      ]);
       await pool.query(
         "insert into orders (id, buyer_id, seller_id, collection_id, amount, status, created_at) values ($1, $2, $3, $4, $5, 'OrderStatusPending', now()) on conflict (buyer_id, collection_id) do nothing returning *",
         [orderId, buyer.id, c.owner_id, collectionId, c.price],
@@ -254,8 +320,11 @@ async function main() {
         await client.query('begin');
         await client.query('select * from orders where id = $1 for update', [orderId]);
         await client.query('select * from collections where id = $1', [collectionId]);
-        if (sellerFirst) await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [price, sellerAvailable]);
-        await client.query("update orders set status = 'OrderStatusPaid', paid_at = now(), fee = 0 where id = $1 returning *", [orderId]);
+        if (sellerFirst)
+          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [price, sellerAvailable]);
+        await client.query("update orders set status = 'OrderStatusPaid', paid_at = now(), fee = 0 where id = $1 returning *", [
+          orderId,
+        ]);
         await client.query(
           "insert into records (id, user_id, biz_id, type, direction, amount, status, created_at, updated_at) values ($1, $2, $3, 'Purchase', 'Outgoing', $4, 'RecordStatusSuccess', now(), now()) on conflict do nothing",
           [randomUUID(), buyer.id, orderId, price],
@@ -265,15 +334,31 @@ async function main() {
           [randomUUID(), seller.id, orderId, price],
         );
         const txId = randomUUID();
-        await client.query("insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'purchase', $3) on conflict (idempotency_key) do nothing returning id", [txId, `purchase:${orderId}`, orderId]);
+        await client.query(
+          "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'purchase', $3) on conflict (idempotency_key) do nothing returning id",
+          [txId, `purchase:${orderId}`, orderId],
+        );
         for (const userId of [buyer.id, seller.id]) {
-          await client.query("insert into ledger_accounts (id, user_id, kind) values ($1, $2, 'available'), ($3, $2, 'frozen') on conflict do nothing", [randomUUID(), userId, randomUUID()]);
+          await client.query(
+            "insert into ledger_accounts (id, user_id, kind) values ($1, $2, 'available'), ($3, $2, 'frozen') on conflict do nothing",
+            [randomUUID(), userId, randomUUID()],
+          );
           await client.query('select id, kind from ledger_accounts where user_id = $1', [userId]);
         }
         await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [-price, buyer.available]);
-        await client.query('insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)', [txId, buyer.available, -price, sellerAvailable, price]);
-        await client.query('update collections set sold_count = sold_count + 1, earned = earned + $1::bigint where id = $2', [price, collectionId]);
-        if (!sellerFirst) await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [price, sellerAvailable]);
+        await client.query('insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)', [
+          txId,
+          buyer.available,
+          -price,
+          sellerAvailable,
+          price,
+        ]);
+        await client.query('update collections set sold_count = sold_count + 1, earned = earned + $1::bigint where id = $2', [
+          price,
+          collectionId,
+        ]);
+        if (!sellerFirst)
+          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [price, sellerAvailable]);
         await client.query('commit');
         return true;
       } catch (err) {
@@ -292,7 +377,9 @@ async function main() {
     console.log('| run | purchases/s | p50 ms | p99 ms | failed |');
     console.log('|---|---:|---:|---:|---:|');
     for (const r of [http, ceiling, early]) {
-      console.log(`| ${r.name} | ${rate(r).toFixed(0)} | ${percentile(r.latencies, 50).toFixed(1)} | ${percentile(r.latencies, 99).toFixed(1)} | ${r.failed} |`);
+      console.log(
+        `| ${r.name} | ${rate(r).toFixed(0)} | ${percentile(r.latencies, 50).toFixed(1)} | ${percentile(r.latencies, 99).toFixed(1)} | ${r.failed} |`,
+      );
     }
     console.log('');
     console.log(`ratio Coffer / ceiling: ${((rate(http) / rate(ceiling)) * 100).toFixed(0)} %`);
@@ -308,10 +395,14 @@ async function main() {
 
   console.log('');
   console.log('ledger:verify on the bench database:');
-  const verify = spawnSync(process.execPath, [...process.execArgv, path.join(here, '../apps/server/src/scripts/ledger-verify.ts')], {
-    env: { ...process.env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: 'warn' },
-    stdio: 'inherit',
-  });
+  const verify = spawnSync(
+    process.execPath,
+    [...process.execArgv, path.join(here, '../apps/server/src/scripts/ledger-verify.ts')],
+    {
+      env: { ...process.env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: 'warn' },
+      stdio: 'inherit',
+    },
+  );
   process.exitCode = verify.status ?? 1;
 }
 

@@ -111,10 +111,16 @@ const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT + 2 });
 
 function put(url: string, body: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'PUT', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(String(res.headers.etag)) : reject(new Error(`PUT ${res.statusCode}`))));
-    });
+    const req = request(
+      url,
+      { method: 'PUT', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(String(res.headers.etag)) : reject(new Error(`PUT ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -158,7 +164,9 @@ async function main() {
 
   // The ceiling: a bare Node server in a child process.
   const bareDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-bare-'));
-  const bare = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--bare', bareDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--bare', bareDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const barePort = await new Promise<number>((resolve) => {
     bare.stdout!.on('data', (d: Buffer) => {
       const m = /listening (\d+)/.exec(d.toString());
@@ -202,7 +210,14 @@ async function main() {
   });
   try {
     await waitFor(
-      async () => (await fetch(`${base}/api/uc/v1/account/get/me`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status === 401,
+      async () =>
+        (
+          await fetch(`${base}/api/uc/v1/account/get/me`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status === 401,
       'the server',
     );
     const idleRss = currentRssMb(server.pid!);
@@ -228,7 +243,12 @@ async function main() {
       for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
 
       spawnSync('sync');
-      const start = await post(base, '/sl/v1/multipart/upload', { file_name: 'big.bin', size: TOTAL, md5, content_type: 'application/octet-stream' }, token);
+      const start = await post(
+        base,
+        '/sl/v1/multipart/upload',
+        { file_name: 'big.bin', size: TOTAL, md5, content_type: 'application/octet-stream' },
+        token,
+      );
       if (start.part_size !== partSize) throw new Error(`unexpected part size ${start.part_size}`);
       const etags: { part_number: number; etag: string }[] = [];
       t0 = performance.now();
@@ -241,7 +261,9 @@ async function main() {
       const resource = await post(base, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: etags }, token);
       completions.push((performance.now() - t0) / 1000);
       if (resource.md5 !== md5 || resource.size !== TOTAL) throw new Error('completion answered a different file');
-      console.log(`round ${round}: ceiling ${bareRuns.at(-1)!.toFixed(0)} MB/s, Coffer ${cofferRuns.at(-1)!.toFixed(0)} MB/s, complete/upload ${completions.at(-1)!.toFixed(2)} s`);
+      console.log(
+        `round ${round}: ceiling ${bareRuns.at(-1)!.toFixed(0)} MB/s, Coffer ${cofferRuns.at(-1)!.toFixed(0)} MB/s, complete/upload ${completions.at(-1)!.toFixed(2)} s`,
+      );
     }
     const cofferRss = peakRssMb(server.pid!);
     const bareRss = peakRssMb(bare.pid!);
@@ -255,9 +277,13 @@ async function main() {
     console.log(`| bare Node HTTP -> disk + MD5 (ceiling) | ${bareMbs.toFixed(0)} | ${bareRss.toFixed(0)} |`);
     console.log(`| Coffer (presign call + PUT per part) | ${cofferMbs.toFixed(0)} | ${cofferRss.toFixed(0)} |`);
     console.log('');
-    console.log(`Coffer database: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (its WASM heap is part of the RSS)'}; RSS when idle before the uploads: ${idleRss.toFixed(0)} MB, growth during them: ${(cofferRss - idleRss).toFixed(0)} MB`);
+    console.log(
+      `Coffer database: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (its WASM heap is part of the RSS)'}; RSS when idle before the uploads: ${idleRss.toFixed(0)} MB, growth during them: ${(cofferRss - idleRss).toFixed(0)} MB`,
+    );
     console.log(`ratio Coffer / ceiling: ${((cofferMbs / bareMbs) * 100).toFixed(0)} %`);
-    console.log(`complete/upload (assemble ${mb} MiB + MD5 verify): ${completeSeconds.toFixed(2)} s; end to end (parts + completion): ${(mb / (mb / cofferMbs + completeSeconds)).toFixed(0)} MB/s`);
+    console.log(
+      `complete/upload (assemble ${mb} MiB + MD5 verify): ${completeSeconds.toFixed(2)} s; end to end (parts + completion): ${(mb / (mb / cofferMbs + completeSeconds)).toFixed(0)} MB/s`,
+    );
   } finally {
     server.kill('SIGTERM');
     bare.kill();

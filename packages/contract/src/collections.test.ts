@@ -20,17 +20,23 @@ describe('collection and upload schemas', () => {
   it('takes a price as whole points, from a number or a digit string', () => {
     expect(CollectionAmountSchema.parse(25)).toBe(25);
     expect(CollectionAmountSchema.parse(' 25 ')).toBe(25);
-    for (const bad of [-1, 1.5, '1.5', '', null, '1e3', 100_000_001]) expect(CollectionAmountSchema.safeParse(bad).success, String(bad)).toBe(false);
+    for (const bad of [-1, 1.5, '1.5', '', null, '1e3', 100_000_001])
+      expect(CollectionAmountSchema.safeParse(bad).success, String(bad)).toBe(false);
   });
 
   it('trims titles, defaults desc and refuses empty titles', () => {
-    expect(CollectionCreateRequestSchema.parse({ title: '  Icons ', amount: 1 })).toEqual({ title: 'Icons', desc: '', amount: 1 });
+    expect(CollectionCreateRequestSchema.parse({ title: '  Icons ', amount: 1 })).toEqual({
+      title: 'Icons',
+      desc: '',
+      amount: 1,
+    });
     expect(CollectionCreateRequestSchema.safeParse({ title: '   ', amount: 1 }).success).toBe(false);
   });
 
   it('refuses file names with paths or control characters', () => {
     expect(FileNameSchema.parse(' report.pdf ')).toBe('report.pdf');
-    for (const bad of ['a/b', 'a\\b', 'a\nb', '', 'x'.repeat(256)]) expect(FileNameSchema.safeParse(bad).success, bad).toBe(false);
+    for (const bad of ['a/b', 'a\\b', 'a\nb', '', 'x'.repeat(256)])
+      expect(FileNameSchema.safeParse(bad).success, bad).toBe(false);
   });
 
   it('defaults the content type and the parts of a completion', () => {

@@ -43,7 +43,12 @@ export async function ok<T = any>(t: TestApp, url: string, body: unknown, token?
 
 /** Uploads `data` with the single-PUT path; @returns the resource. */
 export async function uploadSingle(t: TestApp, user: TestUser, data: Buffer, fileName = 'notes.txt', contentType = 'text/plain') {
-  const start = await ok(t, '/sl/v1/upload/resource/url', { file_name: fileName, size: data.length, md5: md5hex(data), content_type: contentType }, user.token);
+  const start = await ok(
+    t,
+    '/sl/v1/upload/resource/url',
+    { file_name: fileName, size: data.length, md5: md5hex(data), content_type: contentType },
+    user.token,
+  );
   const res = await put(t, start.url, data);
   if (res.statusCode !== 200) throw new Error(`PUT failed: ${res.statusCode} ${res.body}`);
   return ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: [] }, user.token);

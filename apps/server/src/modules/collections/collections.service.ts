@@ -160,10 +160,13 @@ export function createCollectionsService(deps: CollectionsDeps) {
     async publish(ownerId: string, collectionId: string): Promise<Collection> {
       const c = await owned(ownerId, collectionId);
       if (c.status === CollectionStatus.Published) return toCollection(c);
-      if (!PUBLISHABLE.includes(c.status as Status)) throw errors.conflict(`A ${c.status.toLowerCase()} collection cannot be published`);
+      if (!PUBLISHABLE.includes(c.status as Status))
+        throw errors.conflict(`A ${c.status.toLowerCase()} collection cannot be published`);
       if (!c.title.trim()) throw errors.validation('Give the collection a title before publishing');
       if (c.resourceCount < 1) throw errors.validation('Add at least one file before publishing');
-      const row = await repo.moveStatus(db, c.id, PUBLISHABLE, CollectionStatus.Published, { publishedAt: new Date(clock.now()) });
+      const row = await repo.moveStatus(db, c.id, PUBLISHABLE, CollectionStatus.Published, {
+        publishedAt: new Date(clock.now()),
+      });
       if (!row) throw errors.conflict('The collection changed meanwhile; reload and try again');
       return toCollection(row);
     },
@@ -172,9 +175,15 @@ export function createCollectionsService(deps: CollectionsDeps) {
     async remove(ownerId: string, collectionId: string): Promise<Record<string, never>> {
       const c = await owned(ownerId, collectionId);
       if (c.status !== CollectionStatus.Deleted) {
-        await repo.moveStatus(db, c.id, [c.status, ...EDITABLE, CollectionStatus.Published, CollectionStatus.Archived], CollectionStatus.Deleted, {
-          deletedAt: new Date(clock.now()),
-        });
+        await repo.moveStatus(
+          db,
+          c.id,
+          [c.status, ...EDITABLE, CollectionStatus.Published, CollectionStatus.Archived],
+          CollectionStatus.Deleted,
+          {
+            deletedAt: new Date(clock.now()),
+          },
+        );
       }
       return {};
     },
@@ -219,7 +228,11 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
     /** Published collections for the home page: search in title/desc, sort, page. */
     async market(input: MarketCollectionsRequest) {
-      const { rows, count } = await repo.pageMarket(db, { q: input.q || undefined, sort: input.sort, ...pageArgs(input.paginator) });
+      const { rows, count } = await repo.pageMarket(db, {
+        q: input.q || undefined,
+        sort: input.sort,
+        ...pageArgs(input.paginator),
+      });
       return { collections: rows.map((r) => toCollection(r.c, r.seller)), count };
     },
 

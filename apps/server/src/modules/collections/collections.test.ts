@@ -23,7 +23,16 @@ describe('collection/create', () => {
   it('creates a Created collection with the SPEC 3 fields', async () => {
     const before = t.clock.now();
     const c = await ok(t, '/api/sl/v1/collection/create', { title: '  Icons  ', desc: 'Line icons', amount: '25' }, owner.token);
-    expect(c).toMatchObject({ title: 'Icons', desc: 'Line icons', amount: 25, sold_count: 0, earned: 0, status: 'Created', owner_id: owner.id, resource_count: 0 });
+    expect(c).toMatchObject({
+      title: 'Icons',
+      desc: 'Line icons',
+      amount: 25,
+      sold_count: 0,
+      earned: 0,
+      status: 'Created',
+      owner_id: owner.id,
+      resource_count: 0,
+    });
     expect(c.banner).toBeUndefined();
     expect(c.created_at).toBe(before);
   });
@@ -56,14 +65,21 @@ describe('resources and publishing', () => {
 
     const r = await uploadSingle(t, owner, Buffer.from('font bytes'), 'font.ttf', 'font/ttf');
     const strangersFile = await uploadSingle(t, stranger, Buffer.from('theirs'));
-    expect((await t.call('/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, stranger.token)).body.reason).toBe('FORBIDDEN');
-    expect((await t.call('/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: strangersFile.id }, owner.token)).body.reason).toBe('FORBIDDEN');
+    expect(
+      (await t.call('/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, stranger.token)).body.reason,
+    ).toBe('FORBIDDEN');
+    expect(
+      (await t.call('/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: strangersFile.id }, owner.token)).body
+        .reason,
+    ).toBe('FORBIDDEN');
     const added = await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token);
     expect(added).toMatchObject({ id: r.id, collection_id: c.id, name: 'font.ttf' });
     // Adding again is harmless; adding to another collection is refused.
     await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token);
     const other = await ok(t, '/sl/v1/collection/create', { title: 'Other', amount: 5 }, owner.token);
-    expect((await t.call('/sl/v1/collection/resource/add', { collection_id: other.id, resource_id: r.id }, owner.token)).body.reason).toBe('CONFLICT');
+    expect(
+      (await t.call('/sl/v1/collection/resource/add', { collection_id: other.id, resource_id: r.id }, owner.token)).body.reason,
+    ).toBe('CONFLICT');
 
     expect((await t.call('/sl/v1/collection/publish', { collection_id: c.id }, stranger.token)).body.reason).toBe('FORBIDDEN');
     const published = await ok(t, '/sl/v1/collection/publish', { collection_id: c.id }, owner.token);
@@ -74,9 +90,16 @@ describe('resources and publishing', () => {
     await ok(t, '/sl/v1/collection/delete', { collection_id: c.id }, owner.token);
     await ok(t, '/sl/v1/collection/delete', { collection_id: c.id }, owner.token);
     expect((await t.call('/sl/v1/collection/publish', { collection_id: c.id }, owner.token)).body.reason).toBe('CONFLICT');
-    expect((await t.call('/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token)).body.reason).toBe('CONFLICT');
-    expect((await t.call('/sl/v1/collection/publish', { collection_id: '01900000-0000-7000-8000-000000000000' }, owner.token)).body.reason).toBe('NOT_FOUND');
-    expect((await t.call('/sl/v1/collection/publish', { collection_id: 'nope' }, owner.token)).body.reason).toBe('VALIDATION_FAILED');
+    expect(
+      (await t.call('/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token)).body.reason,
+    ).toBe('CONFLICT');
+    expect(
+      (await t.call('/sl/v1/collection/publish', { collection_id: '01900000-0000-7000-8000-000000000000' }, owner.token)).body
+        .reason,
+    ).toBe('NOT_FOUND');
+    expect((await t.call('/sl/v1/collection/publish', { collection_id: 'nope' }, owner.token)).body.reason).toBe(
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -112,7 +135,12 @@ describe('details and browsing', () => {
     const d = await ok(t, '/sl/v1/collection/detail', { collection_id: pub.id });
     expect(d.collection).toMatchObject({ id: pub.id, status: 'Published', amount: 7 });
     expect(d.resources).toHaveLength(1);
-    expect(d.resources[0]).toMatchObject({ id: pub.resource.id, name: 'notes.txt', size: pub.resource.size, content_type: 'text/plain' });
+    expect(d.resources[0]).toMatchObject({
+      id: pub.resource.id,
+      name: 'notes.txt',
+      size: pub.resource.size,
+      content_type: 'text/plain',
+    });
     expect(d.resources[0].url).toBeUndefined();
     expect(d.seller).toMatchObject({ id: owner.id, username: owner.username });
     expect(d.seller.email).toBeUndefined();
@@ -145,7 +173,11 @@ describe('details and browsing', () => {
     expect(market.count).toBe(2);
     expect(market.collections[0].seller).toMatchObject({ id: seller.id });
     expect((await ok(t, '/sl/v1/market/collections', { q: `${tag} dear description` })).count).toBe(1);
-    expect((await ok(t, '/sl/v1/market/collections', { q: '%' })).collections.every((c: { title: string; desc: string }) => `${c.title}${c.desc}`.includes('%'))).toBe(true);
+    expect(
+      (await ok(t, '/sl/v1/market/collections', { q: '%' })).collections.every((c: { title: string; desc: string }) =>
+        `${c.title}${c.desc}`.includes('%'),
+      ),
+    ).toBe(true);
     expect((await t.call('/sl/v1/market/collections', { sort: 'cheapest' })).status).toBe(400);
 
     const mine = await ok(t, '/sl/v1/user/collections', { user_id: seller.id, paginator: { page: 0, size: 10 } });
@@ -166,7 +198,11 @@ describe('downloads', () => {
     expect(refused.body).toMatchObject({ reason: 'FORBIDDEN', msg: 'Buy this collection to download its files.' });
     expect((await t.call('/sl/v1/resource/download/url', body, buyer.token)).body.reason).toBe('FORBIDDEN');
     expect((await t.call('/sl/v1/resource/download/url', body)).status).toBe(401);
-    const mismatch = await t.call('/sl/v1/resource/download/url', { collection_id: pub.id, resource_id: '01900000-0000-7000-8000-000000000000' }, owner.token);
+    const mismatch = await t.call(
+      '/sl/v1/resource/download/url',
+      { collection_id: pub.id, resource_id: '01900000-0000-7000-8000-000000000000' },
+      owner.token,
+    );
     expect(mismatch.body.reason).toBe('NOT_FOUND');
 
     expect((await buyAndPay(t, buyer, pub.id)).body.data.status).toBe('OrderStatusPaid');

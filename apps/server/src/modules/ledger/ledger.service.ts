@@ -120,9 +120,12 @@ export function createLedgerService(deps: { db: Db }) {
     }
     const ordered = [...perAccount.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const last = input.applyLast;
-    const lastIdx = last && !('platform' in last)
-      ? input.postings.findIndex((p) => !('platform' in p.account) && p.account.userId === last.userId && p.account.kind === last.kind)
-      : -1;
+    const lastIdx =
+      last && !('platform' in last)
+        ? input.postings.findIndex(
+            (p) => !('platform' in p.account) && p.account.userId === last.userId && p.account.kind === last.kind,
+          )
+        : -1;
     const lastId = lastIdx >= 0 ? resolved[lastIdx]!.accountId : null;
     const apply = async (ids: typeof ordered) => {
       try {

@@ -8,7 +8,8 @@ import { verifyLedger } from '../ledger/ledger.verify';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
-if (!onPostgres) console.warn('orders.pg.test.ts: skipped — set DATABASE_URL to a PostgreSQL database to run the purchase concurrency tests');
+if (!onPostgres)
+  console.warn('orders.pg.test.ts: skipped — set DATABASE_URL to a PostgreSQL database to run the purchase concurrency tests');
 
 describe.skipIf(!onPostgres)('purchases on PostgreSQL', () => {
   let t: TestApp;

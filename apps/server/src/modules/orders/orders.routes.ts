@@ -19,7 +19,14 @@ const tags = ['orders'];
 export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
   defineRoute(
     app,
-    { path: slPath('/collection/buy'), body: CollectionBuyRequestSchema, data: CollectionBuyDataSchema, auth: 'required', tags, summary: "The caller's order for a collection" },
+    {
+      path: slPath('/collection/buy'),
+      body: CollectionBuyRequestSchema,
+      data: CollectionBuyDataSchema,
+      auth: 'required',
+      tags,
+      summary: "The caller's order for a collection",
+    },
     ({ auth, body }) => orders.buy(auth.userId, body.collection_id),
   );
   defineRoute(
@@ -35,19 +42,36 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
       rateLimit: {
         max: 120,
         timeWindow: 60_000,
-        keyGenerator: (req) => `pay:${createHash('sha256').update(req.headers.authorization ?? req.ip).digest('hex')}`,
+        keyGenerator: (req) =>
+          `pay:${createHash('sha256')
+            .update(req.headers.authorization ?? req.ip)
+            .digest('hex')}`,
       },
     },
     ({ auth, body }) => orders.pay(auth.userId, body.order_id, body.password),
   );
   defineRoute(
     app,
-    { path: slPath('/my/orders'), body: MyOrdersRequestSchema, data: MyOrdersDataSchema, auth: 'required', tags, summary: "The caller's orders, newest first" },
+    {
+      path: slPath('/my/orders'),
+      body: MyOrdersRequestSchema,
+      data: MyOrdersDataSchema,
+      auth: 'required',
+      tags,
+      summary: "The caller's orders, newest first",
+    },
     ({ auth, body }) => orders.mine(auth.userId, body.paginator),
   );
   defineRoute(
     app,
-    { path: slPath('/my/purchased/collections'), body: MyPurchasedCollectionsRequestSchema, data: MyPurchasedCollectionsDataSchema, auth: 'required', tags, summary: 'Collections the caller bought' },
+    {
+      path: slPath('/my/purchased/collections'),
+      body: MyPurchasedCollectionsRequestSchema,
+      data: MyPurchasedCollectionsDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Collections the caller bought',
+    },
     ({ auth, body }) => orders.purchased(auth.userId, body.paginator),
   );
 }

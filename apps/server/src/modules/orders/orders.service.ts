@@ -17,14 +17,7 @@
  *
  * Units: order `amount` is whole points; ledger amounts and fees are bigint minor units.
  */
-import {
-  CollectionStatus,
-  Direction,
-  OrderStatus,
-  RecordStatus,
-  RecordType,
-  type Order,
-} from '@coffer/contract';
+import { CollectionStatus, Direction, OrderStatus, RecordStatus, RecordType, type Order } from '@coffer/contract';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
@@ -92,11 +85,27 @@ export function createOrdersService(deps: OrdersDeps) {
       const now = new Date(clock.now());
       const paid = await repo.markPaid(tx, order.id, now, fee);
       await records.write(
-        { userId: buyerId, bizId: order.id, type: RecordType.Purchase, direction: Direction.Outgoing, amount: price, status: RecordStatus.Success, createdAt: now.getTime() },
+        {
+          userId: buyerId,
+          bizId: order.id,
+          type: RecordType.Purchase,
+          direction: Direction.Outgoing,
+          amount: price,
+          status: RecordStatus.Success,
+          createdAt: now.getTime(),
+        },
         tx,
       );
       await records.write(
-        { userId: order.sellerId, bizId: order.id, type: RecordType.Sale, direction: Direction.Incoming, amount: sellerGets, status: RecordStatus.Success, createdAt: now.getTime() },
+        {
+          userId: order.sellerId,
+          bizId: order.id,
+          type: RecordType.Sale,
+          direction: Direction.Incoming,
+          amount: sellerGets,
+          status: RecordStatus.Success,
+          createdAt: now.getTime(),
+        },
         tx,
       );
       // Hot rows last: after the buyer's debit and the entries, the collection's counters, then the
@@ -110,7 +119,9 @@ export function createOrdersService(deps: OrdersDeps) {
             bizId: order.id,
             postings: [
               { account: { userId: buyerId, kind: 'available' }, amount: -price },
-              ...(sellerGets > 0n ? [{ account: { userId: order.sellerId, kind: 'available' as const }, amount: sellerGets }] : []),
+              ...(sellerGets > 0n
+                ? [{ account: { userId: order.sellerId, kind: 'available' as const }, amount: sellerGets }]
+                : []),
               ...(fee > 0n ? [{ account: { platform: 'fees' as const }, amount: fee }] : []),
             ],
             applyLast: { userId: order.sellerId, kind: 'available' },

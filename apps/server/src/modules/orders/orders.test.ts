@@ -63,7 +63,11 @@ describe('collection/buy and order/pay', () => {
 
     const orders = await ok(t, '/sl/v1/my/orders', {}, buyer.token);
     expect(orders.count).toBe(1);
-    expect(orders.orders[0]).toMatchObject({ id: order.id, status: 'OrderStatusPaid', collection: { id: c.id, title: 'Brushes' } });
+    expect(orders.orders[0]).toMatchObject({
+      id: order.id,
+      status: 'OrderStatusPaid',
+      collection: { id: c.id, title: 'Brushes' },
+    });
     const bought = await ok(t, '/sl/v1/my/purchased/collections', { paginator: { page: 0, size: 5 } }, buyer.token);
     expect(bought).toMatchObject({ count: 1, collections: [{ id: c.id }] });
   });
@@ -138,7 +142,8 @@ describe('order/pay rate limit', () => {
   it('answers 429 after 120 calls a minute from one session', async () => {
     const user = await createUser(t);
     const statuses: number[] = [];
-    for (let i = 0; i < 121; i++) statuses.push((await t.call('/api/uc/v1/account/order/pay', { order_id: 'x' }, user.token)).status);
+    for (let i = 0; i < 121; i++)
+      statuses.push((await t.call('/api/uc/v1/account/order/pay', { order_id: 'x' }, user.token)).status);
     expect(statuses.slice(0, 120).every((s) => s === 400)).toBe(true);
     expect(statuses[120]).toBe(429);
     // Another session is not affected.
@@ -184,7 +189,9 @@ describe('platform fee', () => {
           { account: { platform: 'withdrawals' }, amount: 100n },
         ],
       });
-      expect((await f.call('/api/uc/v1/account/order/pay', { order_id: order.id }, early.token)).body.reason).toBe('INSUFFICIENT_BALANCE');
+      expect((await f.call('/api/uc/v1/account/order/pay', { order_id: order.id }, early.token)).body.reason).toBe(
+        'INSUFFICIENT_BALANCE',
+      );
       // On a shared PostgreSQL database other test files post fees too: compare before and after.
       const feesBefore = (await verifyLedger(f.app.ctx.database.db)).platformBalances.fees ?? 0n;
       expect((await buyAndPay(f, b, c.id)).body.data.status).toBe('OrderStatusPaid');

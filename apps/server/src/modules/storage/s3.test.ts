@@ -51,7 +51,12 @@ async function putTo(url: string, body: Buffer, headers: Record<string, string> 
 describe('s3 provider', () => {
   it('uploads in presigned parts out of order, refuses a missing part, verifies MD5 and downloads the same bytes', async () => {
     const data = randomBytes(11 * MiB);
-    const start = await ok(t, '/sl/v1/multipart/upload', { file_name: 'résumé.bin', size: data.length, md5: md5hex(data) }, user.token);
+    const start = await ok(
+      t,
+      '/sl/v1/multipart/upload',
+      { file_name: 'résumé.bin', size: data.length, md5: md5hex(data) },
+      user.token,
+    );
     expect(start).toMatchObject({ part_size: 5 * MiB, part_count: 3 });
     const etags: Record<number, string> = {};
     for (const n of [3, 1]) {
@@ -78,12 +83,19 @@ describe('s3 provider', () => {
     const res = await fetch(link.url);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="r\?sum\?\.bin"; filename\*=UTF-8''r%C3%A9sum%C3%A9\.bin$/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="r\?sum\?\.bin"; filename\*=UTF-8''r%C3%A9sum%C3%A9\.bin$/,
+    );
   });
 
   it('discards an upload whose MD5 does not match', async () => {
     const data = randomBytes(1000);
-    const start = await ok(t, '/sl/v1/upload/resource/url', { file_name: 'x.bin', size: data.length, md5: md5hex('other') }, user.token);
+    const start = await ok(
+      t,
+      '/sl/v1/upload/resource/url',
+      { file_name: 'x.bin', size: data.length, md5: md5hex('other') },
+      user.token,
+    );
     await putTo(start.url, data);
     const res = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id }, user.token);
     expect(res.body.msg).toMatch(/MD5/);
@@ -103,6 +115,8 @@ describe('s3 provider', () => {
     const text = Buffer.from('plain text, not an image');
     const bad = await ok(t, '/sl/v1/create/banner/url', { content_type: 'image/gif', size: text.length }, user.token);
     await putTo(bad.url, text, { 'content-type': 'image/gif' });
-    expect((await t.call('/sl/v1/collection/create', { title: 'Bad', amount: 1, banner: bad.banner }, user.token)).body.reason).toBe('VALIDATION_FAILED');
+    expect(
+      (await t.call('/sl/v1/collection/create', { title: 'Bad', amount: 1, banner: bad.banner }, user.token)).body.reason,
+    ).toBe('VALIDATION_FAILED');
   });
 });

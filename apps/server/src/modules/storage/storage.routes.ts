@@ -97,7 +97,11 @@ export async function storageRoutes(app: FastifyInstance, deps: StorageRoutesDep
       reply.header('Cache-Control', 'public, max-age=86400, immutable');
       return sendLocal(req, reply, storage, image.storageKey);
     }
-    const get = await storage.presignGet(image.storageKey, { fileName: `image-${id}`, contentType: image.contentType, expiresInSec: 3600 });
+    const get = await storage.presignGet(image.storageKey, {
+      fileName: `image-${id}`,
+      contentType: image.contentType,
+      expiresInSec: 3600,
+    });
     reply.header('Cache-Control', 'private, max-age=3000');
     return reply.redirect(get.url, 302);
   });

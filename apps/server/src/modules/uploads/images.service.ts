@@ -63,7 +63,14 @@ export function createImagesService(deps: { db: Db; storage: StorageProvider; cl
     async presign(ownerId: string, kind: ImageKind, input: ImageUploadRequest) {
       const id = newId();
       const storageKey = `images/${id}`;
-      await repo.insertImage(db, { id, ownerId, kind, storageKey, contentType: input.content_type, createdAt: new Date(clock.now()) });
+      await repo.insertImage(db, {
+        id,
+        ownerId,
+        kind,
+        storageKey,
+        contentType: input.content_type,
+        createdAt: new Date(clock.now()),
+      });
       const put = await storage.presignPut(storageKey, {
         contentType: input.content_type,
         maxBytes: input.size,
@@ -83,7 +90,8 @@ export function createImagesService(deps: { db: Db; storage: StorageProvider; cl
     async claim(ownerId: string, value: string, tx?: DbOrTx): Promise<string> {
       const id = idOf(value);
       const image = id ? await repo.findImage(tx ?? db, id) : null;
-      if (!image || image.ownerId !== ownerId) throw errors.validation('Upload the image first, then use the value the upload answered');
+      if (!image || image.ownerId !== ownerId)
+        throw errors.validation('Upload the image first, then use the value the upload answered');
       if (image.status === 'verified') return image.id;
       const head = await storage.head(image.storageKey);
       if (!head) throw errors.validation('The image has not been uploaded yet');

@@ -31,7 +31,13 @@ export async function findUpload(db: DbOrTx, id: string): Promise<UploadRow | nu
 }
 
 /** Moves an upload from one status to another; @returns false when it was not in `from`. */
-export async function moveUpload(db: DbOrTx, id: string, from: string, to: string, patch: Partial<UploadRow> = {}): Promise<boolean> {
+export async function moveUpload(
+  db: DbOrTx,
+  id: string,
+  from: string,
+  to: string,
+  patch: Partial<UploadRow> = {},
+): Promise<boolean> {
   const out = await db
     .update(uploads)
     .set({ ...patch, status: to })

@@ -29,7 +29,14 @@ const tags = ['uploads'];
 export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, images: ImagesService) {
   defineRoute(
     app,
-    { path: slPath('/create/banner/url'), body: BannerUrlRequestSchema, data: BannerUrlDataSchema, auth: 'required', tags, summary: 'Presigned PUT for a banner image' },
+    {
+      path: slPath('/create/banner/url'),
+      body: BannerUrlRequestSchema,
+      data: BannerUrlDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Presigned PUT for a banner image',
+    },
     async ({ auth, body }) => {
       const out = await images.presign(auth.userId, 'banner', body);
       return { url: out.url, banner: out.value, expires_at: out.expiresAt };
@@ -37,7 +44,14 @@ export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, ima
   );
   defineRoute(
     app,
-    { path: ucPath('/avatar/url'), body: AvatarUrlRequestSchema, data: AvatarUrlDataSchema, auth: 'required', tags: ['account'], summary: 'Presigned PUT for an avatar image' },
+    {
+      path: ucPath('/avatar/url'),
+      body: AvatarUrlRequestSchema,
+      data: AvatarUrlDataSchema,
+      auth: 'required',
+      tags: ['account'],
+      summary: 'Presigned PUT for an avatar image',
+    },
     async ({ auth, body }) => {
       const out = await images.presign(auth.userId, 'avatar', body);
       return { url: out.url, avatar: out.value, expires_at: out.expiresAt };
@@ -45,27 +59,62 @@ export function uploadsRoutes(app: FastifyInstance, uploads: UploadsService, ima
   );
   defineRoute(
     app,
-    { path: slPath('/upload/resource/url'), body: UploadResourceUrlRequestSchema, data: UploadResourceUrlDataSchema, auth: 'required', tags, summary: 'Single presigned PUT for a small file' },
+    {
+      path: slPath('/upload/resource/url'),
+      body: UploadResourceUrlRequestSchema,
+      data: UploadResourceUrlDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Single presigned PUT for a small file',
+    },
     ({ auth, body }) => uploads.startSingle(auth.userId, body),
   );
   defineRoute(
     app,
-    { path: slPath('/multipart/upload'), body: MultipartUploadRequestSchema, data: MultipartUploadDataSchema, auth: 'required', tags, summary: 'Start a multipart upload' },
+    {
+      path: slPath('/multipart/upload'),
+      body: MultipartUploadRequestSchema,
+      data: MultipartUploadDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Start a multipart upload',
+    },
     ({ auth, body }) => uploads.startMultipart(auth.userId, body),
   );
   defineRoute(
     app,
-    { path: slPath('/upload/part/url'), body: UploadPartUrlRequestSchema, data: UploadPartUrlDataSchema, auth: 'required', tags, summary: 'Presigned PUT for one part' },
+    {
+      path: slPath('/upload/part/url'),
+      body: UploadPartUrlRequestSchema,
+      data: UploadPartUrlDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Presigned PUT for one part',
+    },
     ({ auth, body }) => uploads.partUrl(auth.userId, body.upload_id, body.part_number),
   );
   defineRoute(
     app,
-    { path: slPath('/upload/parts'), body: UploadPartsRequestSchema, data: UploadPartsDataSchema, auth: 'required', tags, summary: 'Parts uploaded so far (resume)' },
+    {
+      path: slPath('/upload/parts'),
+      body: UploadPartsRequestSchema,
+      data: UploadPartsDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Parts uploaded so far (resume)',
+    },
     ({ auth, body }) => uploads.listParts(auth.userId, body.upload_id),
   );
   defineRoute(
     app,
-    { path: slPath('/complete/upload'), body: CompleteUploadRequestSchema, data: CompleteUploadDataSchema, auth: 'required', tags, summary: 'Assemble and verify an upload; yields the resource' },
+    {
+      path: slPath('/complete/upload'),
+      body: CompleteUploadRequestSchema,
+      data: CompleteUploadDataSchema,
+      auth: 'required',
+      tags,
+      summary: 'Assemble and verify an upload; yields the resource',
+    },
     ({ auth, body }) => uploads.complete(auth.userId, body),
   );
 }

@@ -113,7 +113,10 @@ export function createUploadsService(deps: UploadsDeps) {
 
   async function finish(upload: repo.UploadRow, actual: { size: number; md5?: string }): Promise<Resource> {
     if (actual.size !== upload.size) {
-      return discard(upload, `The uploaded file has ${actual.size} bytes but ${upload.size} were declared; the upload was discarded`);
+      return discard(
+        upload,
+        `The uploaded file has ${actual.size} bytes but ${upload.size} were declared; the upload was discarded`,
+      );
     }
     const md5 = actual.md5 ?? (await md5OfObject(storage, upload.storageKey)).md5;
     if (md5 !== upload.md5) {
@@ -149,7 +152,11 @@ export function createUploadsService(deps: UploadsDeps) {
       }
       const id = newId();
       const storageKey = `resources/${id}`;
-      const put = await storage.presignPut(storageKey, { maxBytes: input.size, exactBytes: true, expiresInSec: UPLOAD_URL_TTL_SECONDS });
+      const put = await storage.presignPut(storageKey, {
+        maxBytes: input.size,
+        exactBytes: true,
+        expiresInSec: UPLOAD_URL_TTL_SECONDS,
+      });
       await repo.insertUpload(db, {
         id,
         ownerId,

@@ -26,7 +26,12 @@ afterAll(async () => {
 describe('multipart upload', () => {
   it('assembles a 23 MiB file sent in 5 MiB parts out of order, with a re-sent part and a resume, and downloads it byte for byte', async () => {
     const data = randomBytes(23 * MiB);
-    const start = await ok(t, '/sl/v1/multipart/upload', { file_name: 'big data.bin', size: data.length, md5: md5hex(data), content_type: 'application/octet-stream' }, owner.token);
+    const start = await ok(
+      t,
+      '/sl/v1/multipart/upload',
+      { file_name: 'big data.bin', size: data.length, md5: md5hex(data), content_type: 'application/octet-stream' },
+      owner.token,
+    );
     expect(start).toMatchObject({ part_size: 5 * MiB, part_count: 5 });
     const slice = (n: number) => data.subarray((n - 1) * start.part_size, Math.min(n * start.part_size, data.length));
     const etags: Record<number, string> = {};
@@ -56,17 +61,30 @@ describe('multipart upload', () => {
     const missing = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id, parts: all() }, owner.token);
     expect(missing.status).toBe(400);
     expect(missing.body.msg).toMatch(/Part 4 is missing/);
-    const notSent = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id, parts: all([{ part_number: 4, etag: '"0"' }]) }, owner.token);
+    const notSent = await t.call(
+      '/sl/v1/complete/upload',
+      { upload_id: start.upload_id, parts: all([{ part_number: 4, etag: '"0"' }]) },
+      owner.token,
+    );
     expect(notSent.body.reason).toBe('VALIDATION_FAILED');
     expect(notSent.body.msg).toMatch(/Part 4 is missing/);
 
     etags[4] = await send(4);
     // A wrong ETag for a part is refused too (the part on storage differs).
-    const wrongEtag = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id, parts: all([{ part_number: 4, etag: `"${md5hex('x')}"` }]) }, owner.token);
+    const wrongEtag = await t.call(
+      '/sl/v1/complete/upload',
+      { upload_id: start.upload_id, parts: all([{ part_number: 4, etag: `"${md5hex('x')}"` }]) },
+      owner.token,
+    );
     expect(wrongEtag.body.reason).toBe('VALIDATION_FAILED');
     expect(wrongEtag.body.msg).toMatch(/ETag of part 4/);
 
-    const resource = await ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: all([{ part_number: 4, etag: etags[4] }]) }, owner.token);
+    const resource = await ok(
+      t,
+      '/sl/v1/complete/upload',
+      { upload_id: start.upload_id, parts: all([{ part_number: 4, etag: etags[4] }]) },
+      owner.token,
+    );
     expect(resource).toMatchObject({ name: 'big data.bin', size: data.length, md5: md5hex(data), collection_id: null });
     // Completing again answers the same resource.
     const again = await ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: [] }, owner.token);
@@ -90,7 +108,12 @@ describe('multipart upload', () => {
 
   it('discards the file when the assembled MD5 differs from the declared one', async () => {
     const data = randomBytes(6 * MiB);
-    const start = await ok(t, '/sl/v1/multipart/upload', { file_name: 'x.bin', size: data.length, md5: md5hex('something else'), content_type: 'application/octet-stream' }, owner.token);
+    const start = await ok(
+      t,
+      '/sl/v1/multipart/upload',
+      { file_name: 'x.bin', size: data.length, md5: md5hex('something else'), content_type: 'application/octet-stream' },
+      owner.token,
+    );
     const parts = [];
     for (const n of [1, 2]) {
       const { url } = await ok(t, '/sl/v1/upload/part/url', { upload_id: start.upload_id, part_number: n }, owner.token);
@@ -109,11 +132,20 @@ describe('multipart upload', () => {
   });
 
   it('refuses a part larger than its presigned size and files over MAX_UPLOAD_BYTES', async () => {
-    const start = await ok(t, '/sl/v1/multipart/upload', { file_name: 'y.bin', size: 5 * MiB + 10, md5: md5hex('y'), content_type: '' }, owner.token);
+    const start = await ok(
+      t,
+      '/sl/v1/multipart/upload',
+      { file_name: 'y.bin', size: 5 * MiB + 10, md5: md5hex('y'), content_type: '' },
+      owner.token,
+    );
     const { url } = await ok(t, '/sl/v1/upload/part/url', { upload_id: start.upload_id, part_number: 2 }, owner.token);
     const res = await put(t, url, randomBytes(11));
     expect(res.statusCode).toBe(413);
-    const tooBig = await t.call('/sl/v1/multipart/upload', { file_name: 'huge.bin', size: 65 * MiB, md5: md5hex('z'), content_type: 'application/zip' }, owner.token);
+    const tooBig = await t.call(
+      '/sl/v1/multipart/upload',
+      { file_name: 'huge.bin', size: 65 * MiB, md5: md5hex('z'), content_type: 'application/zip' },
+      owner.token,
+    );
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.msg).toBe('Files must be at most 64 MB');
     const badPart = await t.call('/sl/v1/upload/part/url', { upload_id: start.upload_id, part_number: 3 }, owner.token);
@@ -127,7 +159,12 @@ describe('single PUT upload', () => {
     const start = await ok(
       t,
       '/sl/v1/upload/resource/url',
-      { file_name: 'hello.txt', size: data.length, md5: Buffer.from(md5hex(data), 'hex').toString('base64'), content_type: 'text/plain' },
+      {
+        file_name: 'hello.txt',
+        size: data.length,
+        md5: Buffer.from(md5hex(data), 'hex').toString('base64'),
+        content_type: 'text/plain',
+      },
       owner.token,
     );
     const early = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id }, owner.token);
@@ -139,7 +176,12 @@ describe('single PUT upload', () => {
 
   it('streams bodies of any content type past the 1 MB JSON limit, and serves non-ASCII names as attachments', async () => {
     const data = Buffer.from(JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }));
-    const start = await ok(t, '/sl/v1/upload/resource/url', { file_name: 'données.json', size: data.length, md5: md5hex(data), content_type: 'application/json' }, owner.token);
+    const start = await ok(
+      t,
+      '/sl/v1/upload/resource/url',
+      { file_name: 'données.json', size: data.length, md5: md5hex(data), content_type: 'application/json' },
+      owner.token,
+    );
     expect((await put(t, start.url, data, { 'content-type': 'application/json' })).statusCode).toBe(200);
     const r = await ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id }, owner.token);
     const c = await ok(t, '/sl/v1/collection/create', { title: 'J', amount: 0 }, owner.token);
@@ -153,7 +195,12 @@ describe('single PUT upload', () => {
 
   it('refuses a file whose MD5 differs and keeps nothing', async () => {
     const data = Buffer.from('real bytes');
-    const start = await ok(t, '/sl/v1/upload/resource/url', { file_name: 'a.txt', size: data.length, md5: md5hex('fake bytes'), content_type: 'text/plain' }, owner.token);
+    const start = await ok(
+      t,
+      '/sl/v1/upload/resource/url',
+      { file_name: 'a.txt', size: data.length, md5: md5hex('fake bytes'), content_type: 'text/plain' },
+      owner.token,
+    );
     await put(t, start.url, data);
     const res = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id }, owner.token);
     expect(res.body.reason).toBe('VALIDATION_FAILED');
@@ -161,7 +208,11 @@ describe('single PUT upload', () => {
   });
 
   it('refuses files over the single-PUT limit and bad declarations', async () => {
-    const big = await t.call('/sl/v1/upload/resource/url', { file_name: 'b.bin', size: 101 * MiB, md5: md5hex('b') }, owner.token);
+    const big = await t.call(
+      '/sl/v1/upload/resource/url',
+      { file_name: 'b.bin', size: 101 * MiB, md5: md5hex('b') },
+      owner.token,
+    );
     expect(big.status).toBe(413); // over MAX_UPLOAD_BYTES (64 MiB here)
     const bad = [
       { file_name: '', size: 1, md5: md5hex('a') },
@@ -183,7 +234,12 @@ describe('single PUT upload', () => {
 describe('presigned URLs', () => {
   it('refuses tampered, re-targeted and expired URLs', async () => {
     const data = Buffer.from('signed');
-    const start = await ok(t, '/sl/v1/upload/resource/url', { file_name: 's.txt', size: data.length, md5: md5hex(data) }, owner.token);
+    const start = await ok(
+      t,
+      '/sl/v1/upload/resource/url',
+      { file_name: 's.txt', size: data.length, md5: md5hex(data) },
+      owner.token,
+    );
     const u = new URL(start.url);
     const tamperedMax = new URL(u);
     tamperedMax.searchParams.set('max', '999999999');
@@ -241,13 +297,20 @@ describe('housekeeping', () => {
       t.clock.advance(-(7 * 24 * 3_600_000 + 1000));
     }
     expect((await t.call('/sl/v1/upload/parts', { upload_id: stale.upload_id }, owner.token)).body.reason).toBe('CONFLICT');
-    expect((await t.call('/sl/v1/complete/upload', { upload_id: done.upload_id, parts: [] }, owner.token)).body.data.id).toBeTruthy();
+    expect(
+      (await t.call('/sl/v1/complete/upload', { upload_id: done.upload_id, parts: [] }, owner.token)).body.data.id,
+    ).toBeTruthy();
   });
 });
 
 describe('ownership', () => {
   it("refuses another user's upload in every call", async () => {
-    const start = await ok(t, '/sl/v1/multipart/upload', { file_name: 'o.bin', size: 10, md5: md5hex('0123456789') }, owner.token);
+    const start = await ok(
+      t,
+      '/sl/v1/multipart/upload',
+      { file_name: 'o.bin', size: 10, md5: md5hex('0123456789') },
+      owner.token,
+    );
     for (const [url, body] of [
       ['/sl/v1/upload/part/url', { upload_id: start.upload_id, part_number: 1 }],
       ['/sl/v1/upload/parts', { upload_id: start.upload_id }],

@@ -94,7 +94,9 @@ export class LocalStorage implements StorageProvider {
   }
 
   private signature(method: string, pathname: string, params: Record<string, string>): string {
-    return createHmac('sha256', this.opts.secret).update(this.canonical(method, pathname, params)).digest('base64url');
+    return createHmac('sha256', this.opts.secret)
+      .update(this.canonical(method, pathname, params))
+      .digest('base64url');
   }
 
   private signedUrl(method: 'PUT' | 'GET', pathname: string, params: Record<string, string>, expiresInSec: number): PresignedPut {
@@ -145,7 +147,12 @@ export class LocalStorage implements StorageProvider {
   }
 
   /** Streams `body` to a temp file (hashing and counting), then renames it to `dest`. @returns quoted MD5 ETag and size */
-  private async writeStream(body: Readable, dest: string, maxBytes: number, createDir = true): Promise<{ etag: string; size: number; md5: string }> {
+  private async writeStream(
+    body: Readable,
+    dest: string,
+    maxBytes: number,
+    createDir = true,
+  ): Promise<{ etag: string; size: number; md5: string }> {
     await this.ensureDirs();
     const tmpFile = path.join(this.tmp, randomUUID());
     const counter = new HashCounter(maxBytes);
@@ -156,7 +163,8 @@ export class LocalStorage implements StorageProvider {
     } catch (err) {
       await unlink(tmpFile).catch(() => undefined);
       // A part whose upload was completed or aborted meanwhile: its directory is gone.
-      if (!createDir && (err as { code?: string }).code === 'ENOENT') throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
+      if (!createDir && (err as { code?: string }).code === 'ENOENT')
+        throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
       throw err;
     }
     const md5 = counter.hash.digest('hex');
@@ -210,7 +218,12 @@ export class LocalStorage implements StorageProvider {
     return uploadId;
   }
 
-  async presignPart(_key: string, uploadId: string, partNumber: number, opts: { maxBytes: number; expiresInSec: number }): Promise<PresignedPut> {
+  async presignPart(
+    _key: string,
+    uploadId: string,
+    partNumber: number,
+    opts: { maxBytes: number; expiresInSec: number },
+  ): Promise<PresignedPut> {
     this.uploadDir(uploadId);
     return this.signedUrl('PUT', `/files/p/${uploadId}/${partNumber}`, { max: String(opts.maxBytes) }, opts.expiresInSec);
   }
@@ -229,7 +242,11 @@ export class LocalStorage implements StorageProvider {
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  async completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ size: number; md5: string }> {
+  async completeMultipart(
+    key: string,
+    uploadId: string,
+    parts: { partNumber: number; etag: string }[],
+  ): Promise<{ size: number; md5: string }> {
     const dir = this.uploadDir(uploadId);
     const stored = new Map((await this.listParts(key, uploadId)).map((p) => [p.partNumber, p]));
     for (const p of parts) {

@@ -79,12 +79,19 @@ export class S3Storage implements StorageProvider {
   }
 
   async createMultipart(key: string, opts: { contentType: string }): Promise<string> {
-    const out = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: opts.contentType }));
+    const out = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: opts.contentType }),
+    );
     if (!out.UploadId) throw new Error('S3 answered no UploadId');
     return out.UploadId;
   }
 
-  async presignPart(key: string, uploadId: string, partNumber: number, opts: { maxBytes: number; expiresInSec: number }): Promise<PresignedPut> {
+  async presignPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    opts: { maxBytes: number; expiresInSec: number },
+  ): Promise<PresignedPut> {
     const command = new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber });
     const url = await getSignedUrl(this.client, command, { expiresIn: opts.expiresInSec });
     return { url, expiresAt: this.expiry(opts.expiresInSec) };
@@ -115,7 +122,11 @@ export class S3Storage implements StorageProvider {
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  async completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ size: number }> {
+  async completeMultipart(
+    key: string,
+    uploadId: string,
+    parts: { partNumber: number; etag: string }[],
+  ): Promise<{ size: number }> {
     const Parts: Part[] = parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag.startsWith('"') ? p.etag : `"${p.etag}"` }));
     try {
       await this.client.send(
