@@ -119,7 +119,6 @@ describe('marketplace', () => {
     await shoot(s.page, 'collection-owner');
 
     // --- the buyer ------------------------------------------------------------------------
-    await fund(buyer, 1000);
     const b = await newPage(browser, server.url);
     await b.page.goto('/');
     await b.page.getByRole('heading', { level: 1, name: 'Discover digital resources' }).waitFor();
@@ -136,6 +135,22 @@ describe('marketplace', () => {
     await b.page.getByRole('link', { name: title }).click();
     await b.page.waitForURL(`**/collection/${collectionId}`);
 
+    // No points yet: the confirmation offers the wallet's Top-up instead of Confirm.
+    await b.page.getByRole('button', { name: /^Balance: 0\.00 points$/ }).waitFor();
+    await b.page.getByRole('button', { name: `Buy for ${PRICE} Points` }).click();
+    const short = b.page.getByRole('dialog', { name: 'Confirm purchase' });
+    await short.getByText('Insufficient balance').waitFor();
+    await short.getByText('-250.00 Points').waitFor();
+    await shoot(b.page, 'buy-insufficient');
+    await short.getByRole('button', { name: 'Top up' }).click();
+    const topUp = b.page.getByRole('dialog', { name: 'Top-up' });
+    await topUp.waitFor();
+    await b.page.keyboard.press('Escape');
+    await topUp.waitFor({ state: 'hidden' });
+
+    await fund(buyer, 1000);
+    await b.page.reload();
+    await b.page.getByRole('button', { name: /^Balance: 1,000\.00 points$/ }).waitFor();
     await b.page.getByRole('button', { name: `Buy for ${PRICE} Points` }).click();
     const dialog = b.page.getByRole('dialog', { name: 'Confirm purchase' });
     await dialog.getByText('1,000.00 Points').waitFor();
