@@ -23,7 +23,7 @@ export function BannerPicker({ file, error, onChange, disabled }: BannerPickerPr
   return (
     <div className="space-y-1.5">
       <span className="block text-sm font-medium text-slate-700 dark:text-slate-300">Banner</span>
-      <div className="relative overflow-hidden rounded-2xl border border-slate-200 dark:border-slate-800">
+      <div className="relative max-w-xl overflow-hidden rounded-2xl border border-slate-200 dark:border-slate-800">
         {preview ? (
           <>
             <img src={preview} alt="Banner preview" className="aspect-[16/9] w-full object-cover" />
