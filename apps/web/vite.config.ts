@@ -1,11 +1,13 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const api = process.env.COFFER_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // Precompressed .br and .gz files beside each asset: the server sends them as they are (no per-request CPU).
+  plugins: [react(), tailwindcss(), compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 1024 })],
   server: {
     port: 5173,
     proxy: {
@@ -13,6 +15,7 @@ export default defineConfig({
       '/sl': api,
       '/files': api,
       '/static': api,
+      '/media': api,
     },
   },
   build: {

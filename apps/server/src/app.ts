@@ -206,6 +206,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
+      // The web build writes .br and .gz beside each asset (vite-plugin-compression2).
+      preCompressed: true,
       setHeaders(res, filePath) {
         res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

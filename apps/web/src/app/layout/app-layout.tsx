@@ -28,7 +28,8 @@ export function AppLayout() {
         Skip to content
       </a>
       <TopBar />
-      <main id="main" className="flex-1">
+      {/* At least a viewport tall: the footer starts below the fold, so pages growing in after a lazy load shift nothing visible. */}
+      <main id="main" className="min-h-[calc(100dvh-4rem)] flex-1">
         {/* Keyed by path so that a failed page does not keep its error after navigating away. */}
         <AppErrorBoundary key={location.pathname}>
           <Suspense fallback={<PageLoader />}>
