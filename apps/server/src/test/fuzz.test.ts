@@ -159,6 +159,18 @@ describe('fuzz: every POST route refuses malformed input with the envelope', () 
         fc.asyncProperty(rawCases, tokens, fc.ipV4(), async ({ contentType, payload }, token, ip) => {
           // A route that takes an empty body (get/me, logout) rightly accepts a missing one.
           if (payload === undefined) fc.pre(!(await accepted(route, undefined)));
+          // `{"a":` + a generated tail can happen to be valid JSON ({"a":0}); a route whose schema
+          // accepts it (an empty body with unknown fields stripped) rightly answers 200.
+          if (contentType === 'application/json' && payload !== undefined) {
+            const parsed = (() => {
+              try {
+                return { ok: true as const, value: JSON.parse(payload) as unknown };
+              } catch {
+                return { ok: false as const };
+              }
+            })();
+            if (parsed.ok) fc.pre(!(await accepted(route, parsed.value)));
+          }
           const res = await send({ route, contentType, payload, token, ip });
           expectRefusal(res, `${route.url} ${contentType} ${String(payload).slice(0, 200)}`);
         }),
