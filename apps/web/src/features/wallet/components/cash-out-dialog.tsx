@@ -46,6 +46,7 @@ import {
 import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf } from './currency-pickers';
 import { DetailList, DetailRow } from './detail-rows';
+import { LoadError } from './load-error';
 
 /** SPEC 8 "Cash-out" fallbacks. */
 export const CashOutTexts = {
@@ -323,14 +324,7 @@ function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d:
     );
   }
   if (currencies.isError) {
-    return (
-      <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
-        <p className="text-sm text-red-600 dark:text-red-400">{getErrorMessage(currencies.error)}</p>
-        <Button variant="outline" size="sm" onClick={() => void currencies.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadError message={getErrorMessage(currencies.error)} onRetry={() => void currencies.refetch()} />;
   }
   if (list.length === 0) {
     return <p className="py-8 text-center text-sm text-slate-500">Cash-out is not available right now.</p>;

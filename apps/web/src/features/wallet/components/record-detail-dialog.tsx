@@ -6,7 +6,6 @@
  */
 import { RecordType, type TransactionRecord } from '@coffer/contract';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useDepositBill } from '../api/get-deposit-bill';
@@ -14,6 +13,7 @@ import { usePublicConfig } from '../api/get-public-config';
 import { useWithdrawBill, WITHDRAW_DETAIL_FAILED } from '../api/get-withdraw-bill';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
 import { WithdrawDetail } from './withdraw-detail';
+import { LoadError } from './load-error';
 
 export const ORDER_DETAIL_FAILED = 'Unable to load order detail';
 
@@ -27,17 +27,6 @@ function DetailSkeleton() {
           <Skeleton className="h-4 w-32" />
         </div>
       ))}
-    </div>
-  );
-}
-
-function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
-      <p className="text-sm text-red-600 dark:text-red-400">{message}</p>
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        Try again
-      </Button>
     </div>
   );
 }

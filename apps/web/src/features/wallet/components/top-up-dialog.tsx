@@ -23,6 +23,7 @@ import { parseDecimalInput, plainDecimal, topUpPoints, validateTopUpAmount } fro
 import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf, TokenChooser } from './currency-pickers';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
+import { LoadError } from './load-error';
 
 /** SPEC 8 "Top-up and orders". */
 export const TopUpTexts = {
@@ -146,14 +147,7 @@ export function TopUpForm({ onCreated }: { onCreated: (bill: DepositBill) => voi
     );
   }
   if (currencies.isError) {
-    return (
-      <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
-        <p className="text-sm text-red-600 dark:text-red-400">{getErrorMessage(currencies.error)}</p>
-        <Button variant="outline" size="sm" onClick={() => void currencies.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadError message={getErrorMessage(currencies.error)} onRetry={() => void currencies.refetch()} />;
   }
   if (list.length === 0) {
     return <p className="py-8 text-center text-sm text-slate-500">No currencies are available for top-up right now.</p>;

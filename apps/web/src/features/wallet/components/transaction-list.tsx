@@ -8,7 +8,6 @@ import { RecordCate, type RecordStatus, type TransactionRecord } from '@coffer/c
 import { Inbox } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
@@ -18,6 +17,7 @@ import { queryKeys } from '../../../lib/query-client';
 import { useRecords } from '../api/get-records';
 import { useScrollLoad } from '../hooks/use-scroll-load';
 import { RecordRow } from './record-row';
+import { LoadError } from './load-error';
 
 /** SPEC 2 list texts. */
 export const ListTexts = {
@@ -108,14 +108,7 @@ export function TransactionList({
       </div>
     );
   } else if (query.isError) {
-    body = (
-      <div role="alert" className="flex flex-col items-center gap-3 px-4 py-10 text-center">
-        <p className="text-sm text-red-600 dark:text-red-400">{getErrorMessage(query.error)}</p>
-        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    body = <LoadError className="px-4 py-10" message={getErrorMessage(query.error)} onRetry={() => void query.refetch()} />;
   } else if (records.length === 0) {
     body = (
       <EmptyState
