@@ -23,10 +23,51 @@ export function paginatorSchema(defaultSize: number) {
     .default({ page: 0, size: defaultSize });
 }
 
+/**
+ * The paging fields of every paged answer (SPEC 3 Pagination: "page (0-based), size, totalCount,
+ * totalPages. A paginated response exposes a hasNextPage flag."). `count` equals `totalCount` and
+ * stays for clients that read it (SPEC 7: "data with records and count").
+ */
+export const PageFieldsSchema = z.object({
+  /** The page answered, from 0 (as asked, even past the last page). */
+  page: z.number().int().min(0),
+  /** Items per page, as asked. */
+  size: z.number().int().min(1),
+  /** Items matching the query across every page. */
+  totalCount: z.number().int().min(0),
+  /** ceil(totalCount / size); 0 when there are no items. */
+  totalPages: z.number().int().min(0),
+  /** True when a page after this one holds items (page + 1 < totalPages). */
+  hasNextPage: z.boolean(),
+  /** Same as `totalCount` (kept for older clients). */
+  count: z.number().int().min(0),
+});
+export type PageFields = z.infer<typeof PageFieldsSchema>;
+
+/**
+ * A page answer: `{<itemsKey>: item[], ...PageFieldsSchema}`, e.g. `pageOf('collections', CollectionSchema)`.
+ * Every paged call of the API answers with one of these (SPEC 3 Pagination).
+ */
+export function pageOf<K extends string, T extends z.ZodType>(itemsKey: K, item: T) {
+  const items = { [itemsKey]: z.array(item) } as { [P in K]: z.ZodArray<T> };
+  return PageFieldsSchema.extend(items);
+}
+
+/**
+ * The paging fields of page `paginator.page` (from 0) of `paginator.size` items when `totalCount`
+ * items match (SPEC 3 Pagination). Pure; the server's answers and the web's cache updates use it.
+ * @param totalCount items across every page (negative or fractional values are clamped to whole >= 0)
+ */
+export function pageFields(paginator: { page: number; size: number }, totalCount: number): PageFields {
+  const total = Math.max(0, Math.floor(totalCount));
+  const size = Math.max(1, Math.floor(paginator.size));
+  const page = Math.max(0, Math.floor(paginator.page));
+  const totalPages = Math.ceil(total / size);
+  return { page, size, totalCount: total, totalPages, hasNextPage: page + 1 < totalPages, count: total };
+}
+
 /** Points (P-coin) as a decimal string with at most 2 decimals, e.g. "12.50". */
-export const PointsStringSchema = z
-  .string()
-  .regex(/^\d{1,15}(\.\d{1,2})?$/, 'Amount must be a number with at most 2 decimals');
+export const PointsStringSchema = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'Amount must be a number with at most 2 decimals');
 
 /** A millisecond timestamp (SPEC 3: "millisecond timestamp string"), sent as a number. */
 export const TimestampMsSchema = z.number().int();
