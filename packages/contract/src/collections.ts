@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ImageUploadRequestSchema, PublicUserSchema } from './account';
-import { IdSchema, paginatorSchema } from './common';
+import { IdSchema, pageOf, paginatorSchema } from './common';
 import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE } from './constants';
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
 import { PasswordDigestSchema } from './password';
@@ -80,8 +80,8 @@ export const OrderSchema = z.object({
 });
 export type Order = z.infer<typeof OrderSchema>;
 
-/** A page of collections. */
-export const CollectionPageSchema = z.object({ collections: z.array(CollectionSchema), count: z.number().int() });
+/** A page of collections with the paging fields (SPEC 3 Pagination). */
+export const CollectionPageSchema = pageOf('collections', CollectionSchema);
 export type CollectionPage = z.infer<typeof CollectionPageSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +311,10 @@ export const OrderPayDataSchema = OrderSchema;
 
 /** POST /sl/v1/my/orders — default page 0, size 10 (SPEC 7). */
 export const MyOrdersRequestSchema = z.object({ paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
-export const MyOrdersDataSchema = z.object({ orders: z.array(OrderSchema), count: z.number().int() });
+/** A page of orders with the paging fields (SPEC 3 Pagination). */
+export const OrderPageSchema = pageOf('orders', OrderSchema);
+export type OrderPage = z.infer<typeof OrderPageSchema>;
+export const MyOrdersDataSchema = OrderPageSchema;
 
 /** POST /sl/v1/my/purchased/collections */
 export const MyPurchasedCollectionsRequestSchema = z.object({ paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });

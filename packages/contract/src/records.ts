@@ -2,7 +2,7 @@
  * Transaction records (SPEC 3 "Transaction record", SPEC 7 record/list, DESIGN 4).
  */
 import { z } from 'zod';
-import { IdSchema, paginatorSchema } from './common';
+import { IdSchema, pageOf, paginatorSchema } from './common';
 import { RECORDS_PAGE_SIZE } from './constants';
 import { DIRECTIONS, RECORD_CATES, RECORD_STATUSES, RECORD_TYPES, RecordCate } from './enums';
 
@@ -54,5 +54,6 @@ export const RecordListRequestSchema = requireFields(
   }),
 );
 export type RecordListRequest = z.infer<typeof RecordListRequestSchema>;
-export const RecordListDataSchema = z.object({ records: z.array(RecordSchema), count: z.number() });
+/** A page of records: `records`, `count` (SPEC 7) and the paging fields (SPEC 3 Pagination). */
+export const RecordListDataSchema = pageOf('records', RecordSchema);
 export type RecordListData = z.infer<typeof RecordListDataSchema>;

@@ -60,6 +60,26 @@ describe('/api/docs', () => {
     });
   });
 
+  it('documents the paging fields on every paged answer (SPEC 3 Pagination)', () => {
+    const data = (url: string) => doc.paths[url]!.post!.responses!['200'].content['application/json'].schema.properties.data;
+    const paged: [string, string][] = [
+      ['/sl/v1/my/collections', 'collections'],
+      ['/sl/v1/user/collections', 'collections'],
+      ['/sl/v1/market/collections', 'collections'],
+      ['/sl/v1/my/orders', 'orders'],
+      ['/sl/v1/my/purchased/collections', 'collections'],
+      ['/api/uc/v1/account/record/list', 'records'],
+    ];
+    for (const [url, items] of paged) {
+      const schema = data(url);
+      expect(schema.required.sort(), url).toEqual(
+        [items, 'page', 'size', 'totalCount', 'totalPages', 'hasNextPage', 'count'].sort(),
+      );
+      expect(schema.properties.hasNextPage, url).toMatchObject({ type: 'boolean' });
+      expect(schema.properties[items], url).toMatchObject({ type: 'array' });
+    }
+  });
+
   it('marks signed-in calls with the bearer scheme, and only those', () => {
     expect(doc.paths['/api/uc/v1/account/get/me']!.post!.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.paths['/api/uc/v1/account/login']!.post!.security).toBeUndefined();

@@ -28,6 +28,7 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { toPage } from '../../lib/page';
 import type { StorageProvider } from '../../providers/storage/index';
 import type { ImagesService } from '../uploads/images.service';
 import type { UploadsService } from '../uploads/uploads.service';
@@ -188,11 +189,16 @@ export function createCollectionsService(deps: CollectionsDeps) {
       return {};
     },
 
-    /** The caller's collections (all but Deleted), newest first, with the total count. */
+    /** The caller's collections (all but Deleted), newest first, as a page (SPEC 3 Pagination). */
     async mine(ownerId: string, paginator: { page: number; size: number }) {
       const { offset, limit } = pageArgs(paginator);
       const { rows, count } = await repo.pageOfOwner(db, ownerId, offset, limit);
-      return { collections: rows.map((r) => toCollection(r.c, r.seller)), count };
+      return toPage(
+        'collections',
+        rows.map((r) => toCollection(r.c, r.seller)),
+        paginator,
+        count,
+      );
     },
 
     /**
@@ -226,21 +232,31 @@ export function createCollectionsService(deps: CollectionsDeps) {
       return { resource: toResource(r), collection: toCollection(row.c, row.seller), purchased };
     },
 
-    /** Published collections for the home page: search in title/desc, sort, page. */
+    /** Published collections for the home page: search in title/desc, sort, page (SPEC 3 Pagination). */
     async market(input: MarketCollectionsRequest) {
       const { rows, count } = await repo.pageMarket(db, {
         q: input.q || undefined,
         sort: input.sort,
         ...pageArgs(input.paginator),
       });
-      return { collections: rows.map((r) => toCollection(r.c, r.seller)), count };
+      return toPage(
+        'collections',
+        rows.map((r) => toCollection(r.c, r.seller)),
+        input.paginator,
+        count,
+      );
     },
 
-    /** A user's published collections (public profile). */
+    /** A user's published collections (public profile), as a page (SPEC 3 Pagination). */
     async ofUser(userId: string, paginator: { page: number; size: number }) {
       const { offset, limit } = pageArgs(paginator);
       const { rows, count } = await repo.pagePublishedOf(db, userId, offset, limit);
-      return { collections: rows.map((r) => toCollection(r.c, r.seller)), count };
+      return toPage(
+        'collections',
+        rows.map((r) => toCollection(r.c, r.seller)),
+        paginator,
+        count,
+      );
     },
 
     /** Collections by id (purchased list), in the given order. */

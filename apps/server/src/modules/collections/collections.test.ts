@@ -114,9 +114,13 @@ describe('my/collections', () => {
     await ok(t, '/sl/v1/collection/delete', { collection_id: made[1].id }, me.token);
     const page = await ok(t, '/sl/v1/my/collections', { paginator: { page: 0, size: 10 } }, me.token);
     expect(page.count).toBe(2);
+    expect(page).toMatchObject({ page: 0, size: 10, totalCount: 2, totalPages: 1, hasNextPage: false });
     expect(page.collections.map((c: { title: string }) => c.title)).toEqual(['three', 'one']);
+    const first = await ok(t, '/sl/v1/my/collections', { paginator: { page: 0, size: 1 } }, me.token);
+    expect(first).toMatchObject({ page: 0, size: 1, totalCount: 2, totalPages: 2, hasNextPage: true, count: 2 });
     const second = await ok(t, '/sl/v1/my/collections', { paginator: { page: 1, size: 1 } }, me.token);
     expect(second.collections.map((c: { title: string }) => c.title)).toEqual(['one']);
+    expect(second).toMatchObject({ page: 1, size: 1, totalCount: 2, totalPages: 2, hasNextPage: false, count: 2 });
     const defaults = await ok(t, '/sl/v1/my/collections', {}, me.token);
     expect(defaults.count).toBe(2);
     expect((await t.call('/sl/v1/my/collections', { paginator: { page: -1, size: 10 } }, me.token)).status).toBe(400);
@@ -171,6 +175,12 @@ describe('details and browsing', () => {
     expect(await titles({ paginator: { page: 1, size: 1 } })).toEqual([cheap.id]);
     const market = await ok(t, '/sl/v1/market/collections', { q: tag.toUpperCase() });
     expect(market.count).toBe(2);
+    expect(market).toMatchObject({ page: 0, size: 10, totalCount: 2, totalPages: 1, hasNextPage: false });
+    expect(await ok(t, '/sl/v1/market/collections', { q: tag, paginator: { page: 0, size: 1 } })).toMatchObject({
+      totalCount: 2,
+      totalPages: 2,
+      hasNextPage: true,
+    });
     expect(market.collections[0].seller).toMatchObject({ id: seller.id });
     expect((await ok(t, '/sl/v1/market/collections', { q: `${tag} dear description` })).count).toBe(1);
     expect(
@@ -182,7 +192,16 @@ describe('details and browsing', () => {
 
     const mine = await ok(t, '/sl/v1/user/collections', { user_id: seller.id, paginator: { page: 0, size: 10 } });
     expect(mine.count).toBe(2);
+    expect(mine).toMatchObject({ page: 0, size: 10, totalCount: 2, totalPages: 1, hasNextPage: false });
     expect(mine.collections.map((c: { status: string }) => c.status)).toEqual(['Published', 'Published']);
+    expect(await ok(t, '/sl/v1/user/collections', { user_id: seller.id, paginator: { page: 0, size: 1 } })).toMatchObject({
+      page: 0,
+      size: 1,
+      totalCount: 2,
+      totalPages: 2,
+      hasNextPage: true,
+      count: 2,
+    });
   });
 });
 

@@ -22,6 +22,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { toPage } from '../../lib/page';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
 import type { LedgerService } from '../ledger/ledger.service';
@@ -190,23 +191,21 @@ export function createOrdersService(deps: OrdersDeps) {
       return repo.hasPaid(db, userId, collectionId);
     },
 
-    /** The caller's orders (pending and paid), newest first, each with its collection. */
+    /** The caller's orders (pending and paid), newest first, each with its collection, as a page (SPEC 3 Pagination). */
     async mine(buyerId: string, paginator: { page: number; size: number }) {
       const { rows, count } = await repo.pageOfBuyer(db, buyerId, paginator.page * paginator.size, paginator.size);
       const byId = new Map((await collections.byIds(rows.map((r) => r.collectionId))).map((c) => [c.id, c]));
-      return {
-        orders: rows.map((r) => {
-          const c = byId.get(r.collectionId);
-          return { ...toOrder(r), ...(c ? { collection: c } : {}) };
-        }),
-        count,
-      };
+      const orders = rows.map((r) => {
+        const c = byId.get(r.collectionId);
+        return { ...toOrder(r), ...(c ? { collection: c } : {}) };
+      });
+      return toPage('orders', orders, paginator, count);
     },
 
-    /** The collections the caller bought (paid orders), most recent first, whatever their status now. */
+    /** The collections the caller bought (paid orders), most recent first, whatever their status now, as a page (SPEC 3 Pagination). */
     async purchased(buyerId: string, paginator: { page: number; size: number }) {
       const { rows, count } = await repo.pageOfBuyer(db, buyerId, paginator.page * paginator.size, paginator.size, true);
-      return { collections: await collections.byIds(rows.map((r) => r.collectionId)), count };
+      return toPage('collections', await collections.byIds(rows.map((r) => r.collectionId)), paginator, count);
     },
   };
 }

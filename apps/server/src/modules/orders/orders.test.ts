@@ -63,13 +63,52 @@ describe('collection/buy and order/pay', () => {
 
     const orders = await ok(t, '/sl/v1/my/orders', {}, buyer.token);
     expect(orders.count).toBe(1);
+    expect(orders).toMatchObject({ page: 0, size: 10, totalCount: 1, totalPages: 1, hasNextPage: false });
     expect(orders.orders[0]).toMatchObject({
       id: order.id,
       status: 'OrderStatusPaid',
       collection: { id: c.id, title: 'Brushes' },
     });
     const bought = await ok(t, '/sl/v1/my/purchased/collections', { paginator: { page: 0, size: 5 } }, buyer.token);
-    expect(bought).toMatchObject({ count: 1, collections: [{ id: c.id }] });
+    expect(bought).toMatchObject({
+      count: 1,
+      collections: [{ id: c.id }],
+      page: 0,
+      size: 5,
+      totalCount: 1,
+      totalPages: 1,
+      hasNextPage: false,
+    });
+  });
+
+  it('pages my/orders and my/purchased/collections with the paging fields (SPEC 3 Pagination)', async () => {
+    const buyer = await createUser(t);
+    await fund(t, buyer.id, '10');
+    const [a, b] = [await publishedCollection(t, seller, 1, 'Page A'), await publishedCollection(t, seller, 1, 'Page B')];
+    await buyAndPay(t, buyer, a.id);
+    t.clock.advance(1000);
+    await buyAndPay(t, buyer, b.id);
+    const paged = async (path: string, page: number) => ok(t, path, { paginator: { page, size: 1 } }, buyer.token);
+    for (const path of ['/sl/v1/my/orders', '/sl/v1/my/purchased/collections']) {
+      expect(await paged(path, 0), path).toMatchObject({
+        page: 0,
+        size: 1,
+        totalCount: 2,
+        totalPages: 2,
+        hasNextPage: true,
+        count: 2,
+      });
+      expect(await paged(path, 1), path).toMatchObject({
+        page: 1,
+        size: 1,
+        totalCount: 2,
+        totalPages: 2,
+        hasNextPage: false,
+        count: 2,
+      });
+    }
+    expect((await paged('/sl/v1/my/orders', 1)).orders).toHaveLength(1);
+    expect((await paged('/sl/v1/my/purchased/collections', 0)).collections).toHaveLength(1);
   });
 
   it('refuses the owner, unpublished collections, short balances and wrong passwords, changing nothing', async () => {

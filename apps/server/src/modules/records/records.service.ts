@@ -17,6 +17,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { records } from '../../db/schema/index';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { toPage } from '../../lib/page';
 import * as repo from './records.repository';
 
 export interface NewRecord {
@@ -36,7 +37,8 @@ export function createRecordsService(deps: { db: Db }) {
     /**
      * One page of the caller's records (SPEC 7 `record/list`): newest first, `cate` filters by
      * direction (RecordCateIncome: Incoming, RecordCateOutgoing: Outgoing), `status_list` by status
-     * (all when empty); `paginator.page` counts from 0. Amounts are points with 2 decimals.
+     * (all when empty); `paginator.page` counts from 0. Amounts are points with 2 decimals. The answer
+     * carries `count` and the paging fields of SPEC 3 Pagination (see lib/page.ts).
      * @param callerId the signed-in user
      * @throws AppError NOT_FOUND when `user_id` is not the caller (DESIGN 5: only one's own data)
      */
@@ -56,18 +58,16 @@ export function createRecordsService(deps: { db: Db }) {
         offset: page * size,
         limit: size,
       });
-      return {
-        records: rows.map((r) => ({
-          id: r.id,
-          biz_id: r.bizId,
-          type: r.type as RecordType,
-          direction: r.direction as Direction,
-          amount: minorToPoints(r.amount),
-          status: r.status as RecordStatus,
-          created_at: r.createdAt.getTime(),
-        })),
-        count,
-      };
+      const items = rows.map((r) => ({
+        id: r.id,
+        biz_id: r.bizId,
+        type: r.type as RecordType,
+        direction: r.direction as Direction,
+        amount: minorToPoints(r.amount),
+        status: r.status as RecordStatus,
+        created_at: r.createdAt.getTime(),
+      }));
+      return toPage('records', items, req.paginator, count);
     },
 
     /**

@@ -103,9 +103,12 @@ describe('record/list', () => {
     const newestFirst = [...ids].reverse();
     const first = (await t.call(LIST, { user_id: user.id }, user.token)).body.data;
     expect(first.count).toBe(23);
+    // SPEC 3 Pagination: page (0-based), size, totalCount, totalPages and hasNextPage on every page.
+    expect(first).toMatchObject({ page: 0, size: 20, totalCount: 23, totalPages: 2, hasNextPage: true });
     expect(first.records.map((r: { biz_id: string }) => r.biz_id)).toEqual(newestFirst.slice(0, 20));
     const second = (await t.call(LIST, { user_id: user.id, paginator: { page: 1, size: 20 } }, user.token)).body.data;
     expect(second.count).toBe(23);
+    expect(second).toMatchObject({ page: 1, size: 20, totalCount: 23, totalPages: 2, hasNextPage: false });
     expect(second.records.map((r: { biz_id: string }) => r.biz_id)).toEqual(newestFirst.slice(20));
     const pagesOf5: string[] = [];
     for (let page = 0; page < 5; page++) {
@@ -114,7 +117,7 @@ describe('record/list', () => {
     }
     expect(pagesOf5).toEqual(newestFirst);
     const beyond = (await t.call(LIST, { user_id: user.id, paginator: { page: 9, size: 5 } }, user.token)).body.data;
-    expect(beyond).toEqual({ records: [], count: 23 });
+    expect(beyond).toEqual({ records: [], count: 23, page: 9, size: 5, totalCount: 23, totalPages: 5, hasNextPage: false });
   });
 
   it('answers only the caller’s own records: another user_id is NOT_FOUND', async () => {
@@ -125,7 +128,7 @@ describe('record/list', () => {
     expect(res.status).toBe(404);
     expect(res.body.reason).toBe('NOT_FOUND');
     const own = await t.call(LIST, { user_id: stranger.id }, stranger.token);
-    expect(own.body.data).toEqual({ records: [], count: 0 });
+    expect(own.body.data).toEqual({ records: [], count: 0, page: 0, size: 20, totalCount: 0, totalPages: 0, hasNextPage: false });
   });
 
   it('needs a session and a user_id, and refuses bad filters and page sizes', async () => {
