@@ -1,5 +1,5 @@
 /**
- * POST /sl/v1/market/collections {paginator, q?, sort?} -> {collections, count} (DESIGN 8):
+ * POST /sl/v1/market/collections {paginator, q?, sort?} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (DESIGN 8):
  * published collections for the storefront.
  */
 import type { CollectionPage, MarketSort } from '@coffer/contract';
@@ -11,7 +11,11 @@ export type MarketParams = PageParams & { q: string; sort: MarketSort };
 
 export function getMarketCollections(p: MarketParams, signal?: AbortSignal): Promise<CollectionPage> {
   const q = p.q.trim();
-  return apiPost<CollectionPage>(slPath('/market/collections'), { paginator: { page: p.page, size: p.size }, sort: p.sort, ...(q ? { q } : {}) }, { signal });
+  return apiPost<CollectionPage>(
+    slPath('/market/collections'),
+    { paginator: { page: p.page, size: p.size }, sort: p.sort, ...(q ? { q } : {}) },
+    { signal },
+  );
 }
 
 export function getMarketCollectionsQueryOptions(p: MarketParams) {

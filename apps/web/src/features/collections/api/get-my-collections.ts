@@ -1,5 +1,5 @@
 /**
- * POST /sl/v1/my/collections {paginator {page, size}} -> {collections, count} (SPEC 7): the
+ * POST /sl/v1/my/collections {paginator {page, size}} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (SPEC 7): the
  * signed-in user's collections, newest first. Fetched only when a user id exists (SPEC 6).
  */
 import type { CollectionPage } from '@coffer/contract';

@@ -1,20 +1,24 @@
-/** POST /sl/v1/my/orders {paginator {page, size}} (default page 0, size 10; SPEC 7) -> {orders, count}. */
-import type { Order } from '@coffer/contract';
+/**
+ * POST /sl/v1/my/orders {paginator {page, size}} (default page 0, size 10; SPEC 7) -> {orders, count}
+ * and the paging fields (SPEC 3 Pagination).
+ */
+import type { OrderPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPost, slPath } from '../../../lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
-export interface OrderPage {
-  orders: Order[];
-  count: number;
-}
+export type { OrderPage };
 
 export function getMyOrders(p: PageParams, signal?: AbortSignal): Promise<OrderPage> {
   return apiPost<OrderPage>(slPath('/my/orders'), { paginator: { page: p.page, size: p.size } }, { signal });
 }
 
 export function getMyOrdersQueryOptions(p: PageParams) {
-  return queryOptions({ queryKey: collectionKeys.orders(p), queryFn: ({ signal }) => getMyOrders(p, signal), placeholderData: keepPreviousData });
+  return queryOptions({
+    queryKey: collectionKeys.orders(p),
+    queryFn: ({ signal }) => getMyOrders(p, signal),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useMyOrders(enabled: boolean, p: PageParams) {

@@ -2,10 +2,11 @@
  * The list updates of SPEC 4 ("My Collections list") applied to every cached page of
  * ['collections', 'mine', {page, size}]: after create the item is prepended to the first page
  * and the count rises by 1; after an update the item is replaced; after delete the item is removed
- * and the count drops by 1 (never below 0). The pages are also marked stale so that the next
- * visit refetches the server's order.
+ * and the count drops by 1 (never below 0). A changed count also moves the page's paging fields
+ * (totalCount, totalPages, hasNextPage; SPEC 3 Pagination) as the server would answer them. The
+ * pages are also marked stale so that the next visit refetches the server's order.
  */
-import type { Collection, CollectionPage } from '@coffer/contract';
+import { pageFields, type Collection, type CollectionPage } from '@coffer/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { collectionKeys, type PageParams } from './keys';
 
@@ -13,7 +14,7 @@ function eachPage(client: QueryClient, update: (page: CollectionPage, params: Pa
   for (const [key, data] of client.getQueriesData<CollectionPage>({ queryKey: collectionKeys.mine() })) {
     if (!data) continue;
     const params = key[2] as PageParams | undefined;
-    client.setQueryData<CollectionPage>(key, update(data, params ?? { page: 0, size: data.collections.length }));
+    client.setQueryData<CollectionPage>(key, update(data, params ?? { page: data.page, size: data.size }));
   }
   void client.invalidateQueries({ queryKey: collectionKeys.mine(), refetchType: 'none' });
 }
@@ -25,16 +26,22 @@ export function addToMyCollections(client: QueryClient, created: Collection): vo
       params.page === 0 && !page.collections.some((c) => c.id === created.id)
         ? [created, ...page.collections].slice(0, Math.max(params.size, 1))
         : page.collections,
-    count: page.count + 1,
+    ...pageFields(params, page.totalCount + 1),
   }));
 }
 
 /** SPEC 4: replace the item wherever it is cached. */
 export function replaceInMyCollections(client: QueryClient, updated: Collection): void {
-  eachPage(client, (page) => ({ ...page, collections: page.collections.map((c) => (c.id === updated.id ? { ...c, ...updated } : c)) }));
+  eachPage(client, (page) => ({
+    ...page,
+    collections: page.collections.map((c) => (c.id === updated.id ? { ...c, ...updated } : c)),
+  }));
 }
 
 /** SPEC 4: remove and count - 1, minimum 0. */
 export function removeFromMyCollections(client: QueryClient, id: string): void {
-  eachPage(client, (page) => ({ collections: page.collections.filter((c) => c.id !== id), count: Math.max(0, page.count - 1) }));
+  eachPage(client, (page, params) => ({
+    collections: page.collections.filter((c) => c.id !== id),
+    ...pageFields(params, Math.max(0, page.totalCount - 1)),
+  }));
 }

@@ -1,4 +1,4 @@
-import type { Collection } from '@coffer/contract';
+import { pageFields, type Collection, type PageFields } from '@coffer/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -12,15 +12,21 @@ import { MyCollections } from './my-collections';
 
 const USER = '0190f3a2-0000-7000-8000-000000000001';
 
-/** Serves my/collections from `all` (newest first) and records every paginator asked for. */
-function serveMine(all: Collection[]) {
+/**
+ * Serves my/collections from `all` (newest first) as the server pages it (SPEC 3 Pagination) and
+ * records every paginator asked for. `withoutCount` drops the legacy `count` field.
+ */
+function serveMine(all: Collection[], { withoutCount = false } = {}) {
   const asked: { page: number; size: number }[] = [];
   server.use(
     http.post('*/sl/v1/my/collections', async ({ request }) => {
       const { paginator } = (await request.json()) as { paginator: { page: number; size: number } };
       asked.push(paginator);
       const start = paginator.page * paginator.size;
-      return HttpResponse.json(ok({ collections: all.slice(start, start + paginator.size), count: all.length }));
+      const { count, ...paging } = pageFields(paginator, all.length);
+      return HttpResponse.json(
+        ok({ collections: all.slice(start, start + paginator.size), ...paging, ...(withoutCount ? {} : { count }) }),
+      );
     }),
   );
   return asked;
@@ -32,7 +38,15 @@ afterEach(() => signOutStore());
 describe('My Collections', () => {
   test('shows the heading, subtitle, total, Create link and every card text of SPEC 2', async () => {
     serveMine([
-      makeCollection({ title: 'Icons', desc: 'Line icons', amount: 12, earned: 12.5, sold_count: 3, status: 'Published', banner: '/files/banner.png' }),
+      makeCollection({
+        title: 'Icons',
+        desc: 'Line icons',
+        amount: 12,
+        earned: 12.5,
+        sold_count: 3,
+        status: 'Published',
+        banner: '/files/banner.png',
+      }),
       makeCollection({ title: 'Fonts', desc: 'Display fonts', amount: 0, earned: 0, status: 'Draft' }),
     ]);
     renderWithProviders(<MyCollections userId={USER} />);
@@ -97,7 +111,7 @@ describe('My Collections', () => {
     server.use(
       http.post('*/sl/v1/my/collections', async () => {
         await gate;
-        return HttpResponse.json(ok({ collections: [makeCollection()], count: 1 }));
+        return HttpResponse.json(ok({ collections: [makeCollection()], ...pageFields({ page: 0, size: 10 }, 1) }));
       }),
     );
     renderWithProviders(<MyCollections userId={USER} />);
@@ -112,20 +126,28 @@ describe('My Collections', () => {
     serveMine([]);
     renderWithProviders(<MyCollections userId={USER} />);
     expect(await screen.findByText('No collections found')).toBeInTheDocument();
-    expect(screen.getByText("You haven't created any collections yet. Start by creating your first collection!")).toBeInTheDocument();
+    expect(
+      screen.getByText("You haven't created any collections yet. Start by creating your first collection!"),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create Collection' })).toHaveAttribute('href', '/upload');
     expect(screen.queryByText(/collection\(s\) total/)).not.toBeInTheDocument();
   });
 
   test('a failed load shows the server msg in the banner and toasts Failed to load collections', async () => {
-    server.use(http.post('*/sl/v1/my/collections', () => HttpResponse.json(fail(10001, 'Database is unavailable', 'VALIDATION_FAILED'), { status: 400 })));
+    server.use(
+      http.post('*/sl/v1/my/collections', () =>
+        HttpResponse.json(fail(10001, 'Database is unavailable', 'VALIDATION_FAILED'), { status: 400 }),
+      ),
+    );
     renderWithProviders(<MyCollections userId={USER} />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Database is unavailable');
     expect(await screen.findByText('Failed to load collections')).toBeInTheDocument();
   });
 
   test('a failed load without a msg shows Failed to load collections in the banner', async () => {
-    server.use(http.post('*/sl/v1/my/collections', () => HttpResponse.json(fail(10001, '', 'VALIDATION_FAILED'), { status: 400 })));
+    server.use(
+      http.post('*/sl/v1/my/collections', () => HttpResponse.json(fail(10001, '', 'VALIDATION_FAILED'), { status: 400 })),
+    );
     renderWithProviders(<MyCollections userId={USER} />);
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Failed to load collections');
@@ -164,6 +186,21 @@ describe('My Collections', () => {
     expect(asked.map((p) => p.page)).toEqual([0, 1, 2]);
   });
 
+  test('reads totalCount, totalPages and hasNextPage from the answer (SPEC 3 Pagination), not from count', async () => {
+    serveMine(
+      Array.from({ length: 12 }, (_, i) => makeCollection({ title: `Item ${i + 1}` })),
+      { withoutCount: true },
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<MyCollections userId={USER} />);
+    expect(await screen.findByText('Showing 1 to 10 of 12 collections')).toBeInTheDocument();
+    expect(screen.getByText('12 collection(s) total')).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Page 2 of 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+
   test('the page-size selector offers 5, 10, 20, 50 (default 10) and a change resets to page 0', async () => {
     const all = Array.from({ length: 23 }, () => makeCollection());
     const asked = serveMine(all);
@@ -172,7 +209,11 @@ describe('My Collections', () => {
     await screen.findByText('Page 1 of 3');
     const select = screen.getByLabelText('Per page');
     expect(select).toHaveValue('10');
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['5', '10', '20', '50']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['5', '10', '20', '50']);
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2 of 3');
@@ -190,6 +231,23 @@ describe('My Collections', () => {
 });
 
 describe('My Collections list updates (SPEC 4)', () => {
+  test('a create that fills a page moves totalCount, totalPages and hasNextPage of the cached page', async () => {
+    serveMine(Array.from({ length: 10 }, (_, i) => makeCollection({ title: `Item ${i + 1}` })));
+    const { queryClient } = renderWithProviders(<MyCollections userId={USER} />);
+    await screen.findByText('10 collection(s) total');
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+    addToMyCollections(queryClient, makeCollection({ title: 'brand new' }));
+    expect(await screen.findByText('Page 1 of 2')).toBeInTheDocument();
+    expect(screen.getByText('Showing 1 to 10 of 11 collections')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();
+    expect(queryClient.getQueryData(collectionKeys.minePage({ page: 0, size: 10 }))).toMatchObject({
+      count: 11,
+      totalCount: 11,
+      totalPages: 2,
+      hasNextPage: true,
+    });
+  });
+
   test('create prepends to the first page and adds 1; update replaces; delete removes and subtracts 1, never below 0', async () => {
     const first = makeCollection({ title: 'first' });
     serveMine([first]);
@@ -209,7 +267,7 @@ describe('My Collections list updates (SPEC 4)', () => {
     expect(await screen.findByText('1 collection(s) total')).toBeInTheDocument();
     removeFromMyCollections(queryClient, first.id);
     removeFromMyCollections(queryClient, 'missing');
-    const page = queryClient.getQueryData<{ count: number }>(collectionKeys.minePage({ page: 0, size: 10 }));
-    expect(page?.count).toBe(0);
+    const page = queryClient.getQueryData<PageFields>(collectionKeys.minePage({ page: 0, size: 10 }));
+    expect(page).toMatchObject({ count: 0, totalCount: 0, totalPages: 0, hasNextPage: false });
   });
 });

@@ -21,7 +21,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useMyCollections } from '../api/get-my-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MyCollectionCard } from './my-collection-card';
-import { clampPage, Pagination, totalPagesOf } from './pagination';
+import { clampPage, Pagination, pagingOf } from './pagination';
 
 export const MyCollectionsTexts = {
   heading: 'My Collections',
@@ -44,8 +44,8 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
   const [page, setPage] = useState(0);
   const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
   const query = useMyCollections(userId, { page, size });
-  const count = query.data?.count ?? 0;
-  const totalPages = totalPagesOf(count, size);
+  const paging = pagingOf(query.data);
+  const { totalCount: count, totalPages } = paging;
   const collections = query.data?.collections ?? [];
 
   useEffect(() => {
@@ -56,8 +56,8 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
 
   // SPEC 4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
   useEffect(() => {
-    if (query.data && page > 0 && page > totalPages - 1) setPage(clampPage(page, totalPages));
-  }, [query.data, page, totalPages]);
+    if (query.data && !query.isPlaceholderData && page > 0 && page > totalPages - 1) setPage(clampPage(page, totalPages));
+  }, [query.data, query.isPlaceholderData, page, totalPages]);
 
   const loading = query.isPending && Boolean(userId);
 
@@ -65,10 +65,14 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
     <PageContainer>
       <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">{MyCollectionsTexts.heading}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
+            {MyCollectionsTexts.heading}
+          </h1>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{MyCollectionsTexts.subtitle}</p>
           {/* The line keeps its height while loading so the grid does not jump when the count arrives. */}
-          <div className="mt-1 min-h-5 text-sm font-medium text-slate-700 dark:text-slate-300">{count > 0 ? <p>{MyCollectionsTexts.total(count)}</p> : null}</div>
+          <div className="mt-1 min-h-5 text-sm font-medium text-slate-700 dark:text-slate-300">
+            {count > 0 ? <p>{MyCollectionsTexts.total(count)}</p> : null}
+          </div>
         </div>
         <Link to="/upload" className={buttonVariants()}>
           <Plus className="size-4" aria-hidden="true" />
@@ -77,7 +81,10 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
       </div>
 
       {query.isError ? (
-        <div role="alert" className="mb-6 flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+        <div
+          role="alert"
+          className="mb-6 flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+        >
           <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <span>{loadErrorText(query.error)}</span>
         </div>
@@ -114,7 +121,7 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
           className="mt-8"
           page={page}
           size={size}
-          count={count}
+          {...paging}
           onPageChange={(p) => setPage(clampPage(p, totalPages))}
           onSizeChange={(s) => {
             setSize(s);

@@ -1,17 +1,26 @@
 /**
  * The pagination bar of SPEC 2 (My Collections): 'Showing X to Y of N collections', a page-size
  * selector (5, 10, 20, 50), Previous and Next (disabled at the ends) and 'Page P of T'.
- * Render it only when there is more than one page (the caller decides, see {@link totalPagesOf}).
+ * The total count, page count and next-page flag are the server's (SPEC 3 Pagination: every paged
+ * answer carries totalCount, totalPages and hasNextPage; see {@link pagingOf}); nothing is worked
+ * out here. Render it only when there is more than one page (the caller decides).
  */
-import { COLLECTIONS_PAGE_SIZE_OPTIONS } from '@coffer/contract';
+import { COLLECTIONS_PAGE_SIZE_OPTIONS, type PageFields } from '@coffer/contract';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 
-/** Pages needed for `count` items at `size` per page (0 when there are none). */
-export function totalPagesOf(count: number, size: number): number {
-  return size > 0 && count > 0 ? Math.ceil(count / size) : 0;
+/** What a paged list shows of the paging, read from the server's answer (none before the first answer). */
+export interface Paging {
+  totalCount: number;
+  totalPages: number;
+  hasNextPage: boolean;
+}
+
+/** The paging fields of a paged answer (SPEC 3 Pagination), or an empty paging while there is no answer. */
+export function pagingOf(data: Partial<PageFields> | undefined): Paging {
+  return { totalCount: data?.totalCount ?? 0, totalPages: data?.totalPages ?? 0, hasNextPage: data?.hasNextPage ?? false };
 }
 
 /** SPEC 4: the page stays within 0..totalPages-1. */
@@ -19,11 +28,10 @@ export function clampPage(page: number, totalPages: number): number {
   return Math.min(Math.max(0, page), Math.max(0, totalPages - 1));
 }
 
-export interface PaginationProps {
+export interface PaginationProps extends Paging {
   /** From 0. */
   page: number;
   size: number;
-  count: number;
   onPageChange: (page: number) => void;
   onSizeChange: (size: number) => void;
   /** The noun of 'Showing X to Y of N <noun>'. */
@@ -32,15 +40,31 @@ export interface PaginationProps {
   className?: string;
 }
 
-export function Pagination({ page, size, count, onPageChange, onSizeChange, noun = 'collections', sizes = COLLECTIONS_PAGE_SIZE_OPTIONS, className }: PaginationProps) {
+export function Pagination({
+  page,
+  size,
+  totalCount,
+  totalPages,
+  hasNextPage,
+  onPageChange,
+  onSizeChange,
+  noun = 'collections',
+  sizes = COLLECTIONS_PAGE_SIZE_OPTIONS,
+  className,
+}: PaginationProps) {
   const sizeId = useId();
-  const totalPages = totalPagesOf(count, size);
-  const from = count === 0 ? 0 : page * size + 1;
-  const to = Math.min(count, (page + 1) * size);
+  const from = totalCount === 0 ? 0 : page * size + 1;
+  const to = Math.min(totalCount, (page + 1) * size);
   return (
-    <nav aria-label="Pagination" className={cn('flex flex-col gap-3 border-t border-slate-200 pt-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800', className)}>
+    <nav
+      aria-label="Pagination"
+      className={cn(
+        'flex flex-col gap-3 border-t border-slate-200 pt-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800',
+        className,
+      )}
+    >
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        Showing {from} to {to} of {count} {noun}
+        Showing {from} to {to} of {totalCount} {noun}
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <div className="flex items-center gap-2">
@@ -67,7 +91,12 @@ export function Pagination({ page, size, count, onPageChange, onSizeChange, noun
         <span className="text-sm text-slate-700 tabular-nums dark:text-slate-300" aria-live="polite">
           Page {page + 1} of {totalPages}
         </span>
-        <Button variant="outline" size="sm" onClick={() => onPageChange(page + 1)} disabled={page >= totalPages - 1}>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => onPageChange(page + 1)}
+          disabled={!hasNextPage || page >= totalPages - 1}
+        >
           Next
           <ChevronRight className="size-4" aria-hidden="true" />
         </Button>

@@ -20,7 +20,7 @@ import { useMyOrders } from '../api/get-my-orders';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
 import { formatPointsLabel } from '../lib/format';
 import { BannerImage } from './banner-image';
-import { clampPage, Pagination, totalPagesOf } from './pagination';
+import { clampPage, Pagination, pagingOf } from './pagination';
 import { ResourceList } from './resource-list';
 
 function PurchasedFiles({ collectionId, viewerId }: { collectionId: string; viewerId: string }) {
@@ -37,11 +37,19 @@ function PurchasedRow({ collection, viewerId }: { collection: Collection; viewer
     <li>
       <Card className="overflow-hidden" data-testid="purchased-collection">
         <div className="flex items-center gap-4 p-3">
-          <Link to={`/collection/${collection.id}`} tabIndex={-1} aria-hidden="true" className="w-24 shrink-0 overflow-hidden rounded-lg sm:w-32">
+          <Link
+            to={`/collection/${collection.id}`}
+            tabIndex={-1}
+            aria-hidden="true"
+            className="w-24 shrink-0 overflow-hidden rounded-lg sm:w-32"
+          >
             <BannerImage src={collection.banner} alt="" />
           </Link>
           <div className="min-w-0 flex-1">
-            <Link to={`/collection/${collection.id}`} className="line-clamp-1 font-medium text-slate-900 hover:underline dark:text-white">
+            <Link
+              to={`/collection/${collection.id}`}
+              className="line-clamp-1 font-medium text-slate-900 hover:underline dark:text-white"
+            >
               {collection.title}
             </Link>
             {seller ? <p className="truncate text-sm text-slate-500 dark:text-slate-400">by {seller}</p> : null}
@@ -73,10 +81,15 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
   const [page, setPage] = useState(0);
   const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
   const orders = useMyOrders(enabled, { page, size });
-  const count = orders.data?.count ?? 0;
-  const totalPages = totalPagesOf(count, size);
+  const paging = pagingOf(orders.data);
+  const { totalPages } = paging;
   if (orders.isPending) return <Skeleton className="h-32 w-full rounded-xl" />;
-  if (orders.isError) return <p role="alert" className="text-sm text-red-600 dark:text-red-400">{getErrorMessage(orders.error, 'Failed to load orders')}</p>;
+  if (orders.isError)
+    return (
+      <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        {getErrorMessage(orders.error, 'Failed to load orders')}
+      </p>
+    );
   if (orders.data.orders.length === 0) return <p className="text-sm text-slate-500 dark:text-slate-400">No orders yet.</p>;
   return (
     <div className="space-y-4">
@@ -84,25 +97,40 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
         <table className="w-full min-w-[32rem] text-sm">
           <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
             <tr>
-              <th scope="col" className="px-4 py-2 font-medium">Date</th>
-              <th scope="col" className="px-4 py-2 font-medium">Collection</th>
-              <th scope="col" className="px-4 py-2 font-medium">Status</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Amount</th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Date
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Collection
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Amount
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {orders.data.orders.map((o) => (
               <tr key={o.id} data-testid="order-row">
-                <td className="px-4 py-2.5 whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">{formatDateTime(o.paid_at ?? o.created_at)}</td>
+                <td className="px-4 py-2.5 whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
+                  {formatDateTime(o.paid_at ?? o.created_at)}
+                </td>
                 <td className="px-4 py-2.5">
-                  <Link to={`/collection/${o.collection_id}`} className="font-medium text-slate-900 hover:underline dark:text-white">
+                  <Link
+                    to={`/collection/${o.collection_id}`}
+                    className="font-medium text-slate-900 hover:underline dark:text-white"
+                  >
                     {o.collection?.title ?? 'Collection'}
                   </Link>
                 </td>
                 <td className="px-4 py-2.5">
                   {o.status === OrderStatus.Paid ? <Badge tone="green">Paid</Badge> : <Badge tone="amber">Pending</Badge>}
                 </td>
-                <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">{formatPointsLabel(o.amount)}</td>
+                <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
+                  {formatPointsLabel(o.amount)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -112,7 +140,7 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
         <Pagination
           page={page}
           size={size}
-          count={count}
+          {...paging}
           noun="orders"
           onPageChange={(p) => setPage(clampPage(p, totalPages))}
           onSizeChange={(s) => {
@@ -130,8 +158,8 @@ export function ProfilePurchases({ userId }: { userId: string }) {
   const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
   const enabled = Boolean(userId);
   const purchased = usePurchasedCollections(enabled, { page, size });
-  const count = purchased.data?.count ?? 0;
-  const totalPages = totalPagesOf(count, size);
+  const paging = pagingOf(purchased.data);
+  const { totalPages } = paging;
 
   return (
     <div className="space-y-10">
@@ -148,7 +176,10 @@ export function ProfilePurchases({ userId }: { userId: string }) {
             <Skeleton className="h-24 w-full rounded-2xl" />
           </div>
         ) : purchased.isError ? (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+          <p
+            role="alert"
+            className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+          >
             {getErrorMessage(purchased.error, 'Failed to load collections')}
           </p>
         ) : purchased.data.collections.length === 0 ? (
@@ -173,7 +204,7 @@ export function ProfilePurchases({ userId }: { userId: string }) {
           <Pagination
             page={page}
             size={size}
-            count={count}
+            {...paging}
             onPageChange={(p) => setPage(clampPage(p, totalPages))}
             onSizeChange={(s) => {
               setSize(s);

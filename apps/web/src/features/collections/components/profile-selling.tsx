@@ -9,14 +9,14 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { clampPage, Pagination, totalPagesOf } from './pagination';
+import { clampPage, Pagination, pagingOf } from './pagination';
 
 export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boolean }) {
   const [page, setPage] = useState(0);
   const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
   const query = useUserCollections(userId, { page, size });
-  const count = query.data?.count ?? 0;
-  const totalPages = totalPagesOf(count, size);
+  const paging = pagingOf(query.data);
+  const { totalCount: count, totalPages } = paging;
 
   return (
     <section aria-labelledby="selling-heading" className="space-y-5">
@@ -25,7 +25,9 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
           <h2 id="selling-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
             {isOwn ? 'Your collections on sale' : 'Collections on sale'}
           </h2>
-          <p className="text-sm text-slate-500 dark:text-slate-400">{query.data ? `${count} published collection${count === 1 ? '' : 's'}` : 'Published collections'}</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            {query.data ? `${count} published collection${count === 1 ? '' : 's'}` : 'Published collections'}
+          </p>
         </div>
         {isOwn ? (
           <Link to="/mycollections" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
@@ -36,7 +38,10 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
       {query.isPending ? (
         <CollectionGridSkeleton card={MarketCardSkeleton} />
       ) : query.isError ? (
-        <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+        <div
+          role="alert"
+          className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+        >
           {getErrorMessage(query.error, 'Failed to load collections')}
         </div>
       ) : query.data.collections.length === 0 ? (
@@ -65,7 +70,7 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
         <Pagination
           page={page}
           size={size}
-          count={count}
+          {...paging}
           onPageChange={(p) => setPage(clampPage(p, totalPages))}
           onSizeChange={(s) => {
             setSize(s);

@@ -1,3 +1,4 @@
+import { pageFields } from '@coffer/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -12,7 +13,11 @@ type Body = { paginator: { page: number; size: number }; q?: string; sort: strin
 function serveMarket(total: number) {
   const asked: Body[] = [];
   const all = Array.from({ length: total }, (_, i) =>
-    makeCollection({ title: `Pack ${i + 1}`, amount: i * 10, seller: { id: 's', username: 'mira', nickname: 'Studio Mira', avatar: '', created_at: 1 } }),
+    makeCollection({
+      title: `Pack ${i + 1}`,
+      amount: i * 10,
+      seller: { id: 's', username: 'mira', nickname: 'Studio Mira', avatar: '', created_at: 1 },
+    }),
   );
   server.use(
     http.post('*/sl/v1/market/collections', async ({ request }) => {
@@ -20,7 +25,9 @@ function serveMarket(total: number) {
       asked.push(body);
       const hits = body.q ? all.filter((c) => c.title.includes(body.q!)) : all;
       const start = body.paginator.page * body.paginator.size;
-      return HttpResponse.json(ok({ collections: hits.slice(start, start + body.paginator.size), count: hits.length }));
+      return HttpResponse.json(
+        ok({ collections: hits.slice(start, start + body.paginator.size), ...pageFields(body.paginator, hits.length) }),
+      );
     }),
   );
   return asked;

@@ -16,7 +16,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { useMarketCollections } from '../api/get-market-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { clampPage, Pagination, totalPagesOf } from './pagination';
+import { clampPage, Pagination, pagingOf } from './pagination';
 
 const TAGLINE = 'Trade digital resources with ease. Upload, buy, and sell your digital assets.';
 const MARKET_PAGE_SIZES = [12, 24, 48] as const;
@@ -33,9 +33,13 @@ function Hero({ signedIn }: { signedIn: boolean }) {
     <section className="border-b border-slate-200 bg-gradient-to-b from-brand-50/70 to-white dark:border-slate-800 dark:from-brand-500/10 dark:to-slate-950">
       <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 sm:py-20 lg:px-8">
         <p className="text-sm font-medium text-brand-700 dark:text-brand-300">Coffer marketplace</p>
-        <h1 className="mt-2 max-w-3xl text-4xl font-semibold tracking-tight text-slate-900 sm:text-5xl dark:text-white">Discover digital resources</h1>
+        <h1 className="mt-2 max-w-3xl text-4xl font-semibold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+          Discover digital resources
+        </h1>
         <p className="mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-400">{TAGLINE}</p>
-        <p className="mt-2 max-w-2xl text-sm text-slate-500 dark:text-slate-400">Collections of files from independent creators, paid with points you top up in crypto.</p>
+        <p className="mt-2 max-w-2xl text-sm text-slate-500 dark:text-slate-400">
+          Collections of files from independent creators, paid with points you top up in crypto.
+        </p>
         <div className="mt-8 flex flex-wrap gap-3">
           {signedIn ? (
             <Link to="/upload" className={buttonVariants({ size: 'lg' })}>
@@ -63,7 +67,9 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const sortParam = params.get('sort');
-  const sort: MarketSort = (MARKET_SORTS as readonly string[]).includes(sortParam ?? '') ? (sortParam as MarketSort) : MarketSort.Newest;
+  const sort: MarketSort = (MARKET_SORTS as readonly string[]).includes(sortParam ?? '')
+    ? (sortParam as MarketSort)
+    : MarketSort.Newest;
   const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
   const sizeParam = Number(params.get('size'));
   const size = (MARKET_PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : MARKET_PAGE_SIZES[0];
@@ -71,8 +77,8 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
   useEffect(() => setDraft(q), [q]);
 
   const query = useMarketCollections({ page, size, q, sort });
-  const count = query.data?.count ?? 0;
-  const totalPages = totalPagesOf(count, size);
+  const paging = pagingOf(query.data);
+  const { totalCount: count, totalPages } = paging;
 
   const update = (change: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -89,8 +95,12 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
       <PageContainer>
         <div id="browse" className="mb-6 flex scroll-mt-24 flex-col gap-4 md:flex-row md:items-end md:justify-between">
           <div>
-            <h2 className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl dark:text-white">{signedIn ? 'Discover collections' : 'Latest collections'}</h2>
-            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{query.data ? `${count} collection${count === 1 ? '' : 's'} on sale` : 'Published by creators on Coffer'}</p>
+            <h2 className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl dark:text-white">
+              {signedIn ? 'Discover collections' : 'Latest collections'}
+            </h2>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              {query.data ? `${count} collection${count === 1 ? '' : 's'} on sale` : 'Published by creators on Coffer'}
+            </p>
           </div>
           <form
             role="search"
@@ -104,8 +114,19 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
               Search collections
             </label>
             <div className="relative">
-              <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
-              <Input id={searchId} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="Search collections" className="pl-9 sm:w-64" maxLength={100} />
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+                aria-hidden="true"
+              />
+              <Input
+                id={searchId}
+                type="search"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                placeholder="Search collections"
+                className="pl-9 sm:w-64"
+                maxLength={100}
+              />
             </div>
             <div className="flex gap-2">
               <label htmlFor={sortId} className="sr-only">
@@ -133,7 +154,10 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
         {query.isPending ? (
           <CollectionGridSkeleton count={SKELETON_CARD_COUNT} card={MarketCardSkeleton} />
         ) : query.isError ? (
-          <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+          <div
+            role="alert"
+            className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+          >
             {getErrorMessage(query.error, 'Failed to load collections')}
           </div>
         ) : query.data.collections.length === 0 ? (
@@ -168,7 +192,7 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
             className="mt-8"
             page={clampPage(page, totalPages)}
             size={size}
-            count={count}
+            {...paging}
             sizes={MARKET_PAGE_SIZES}
             onPageChange={(p) => update({ page: p > 0 ? String(clampPage(p, totalPages)) : null })}
             onSizeChange={(s) => update({ size: s === MARKET_PAGE_SIZES[0] ? null : String(s), page: null })}

@@ -1,9 +1,11 @@
 /**
  * POST /api/uc/v1/account/record/list {user_id, filter {cate, status_list}, paginator {page, size}}
- * (SPEC 7): the transaction history, 20 a page from page 0, never cached (SPEC 9). A next page
- * exists while the loaded records are fewer than `count` (SPEC 4 "Record list").
+ * (SPEC 7): the transaction history, 20 a page from page 0, never cached (SPEC 9). Each answer
+ * carries `count` and the paging fields of SPEC 3 Pagination; the next page is the one the last
+ * answer's `hasNextPage` announces (SPEC 4 "Record list": while loaded records are fewer than the
+ * total count, which the server works out).
  */
-import { RECORDS_PAGE_SIZE, RecordCate, RecordStatus, type RecordListData } from '@coffer/contract';
+import { pageFields, RECORDS_PAGE_SIZE, RecordCate, RecordStatus, type RecordListData } from '@coffer/contract';
 import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
 import { apiPost, ucPath } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
@@ -35,15 +37,18 @@ export async function getRecords(
     },
     { signal },
   );
-  return { records: data?.records ?? [], count: Number(data?.count ?? 0) };
+  // An answer without data reads as an empty page.
+  return { ...pageFields({ page, size: RECORDS_PAGE_SIZE }, 0), ...data, records: data?.records ?? [] };
 }
 
-/** Next page index, or undefined once every record of `count` is loaded. */
+/**
+ * Next page index (from 0), or undefined: the page after the last answer's when it says
+ * `hasNextPage` (an empty page never leads on, so a list cannot load forever).
+ */
 export function nextRecordsPage(pages: RecordListData[]): number | undefined {
-  const loaded = pages.reduce((n, p) => n + p.records.length, 0);
-  const count = pages.at(-1)?.count ?? 0;
-  const lastEmpty = (pages.at(-1)?.records.length ?? 0) === 0;
-  return loaded < count && !lastEmpty ? pages.length : undefined;
+  const last = pages.at(-1);
+  if (!last?.hasNextPage || last.records.length === 0) return undefined;
+  return pages.length;
 }
 
 /** While a shown record is pending (a payout on its way, an open top-up), the list refreshes this often. */

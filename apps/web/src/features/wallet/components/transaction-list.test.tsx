@@ -1,4 +1,4 @@
-import { Direction, RecordCate, RecordStatus, RecordType, WithdrawStatus } from '@coffer/contract';
+import { Direction, pageFields, RecordCate, RecordStatus, RecordType, WithdrawStatus } from '@coffer/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
@@ -31,8 +31,11 @@ function fakeLayout() {
   });
 }
 
-/** `total` records served 20 a page; returns the requests seen. */
-function serveRecords(total: number, { slow = false } = {}) {
+/**
+ * `total` records served 20 a page with the paging fields (SPEC 3 Pagination); returns the requests
+ * seen. `withoutCount` drops the legacy `count` field.
+ */
+function serveRecords(total: number, { slow = false, withoutCount = false } = {}) {
   const requests: any[] = [];
   server.use(
     on('/record/list', async (body) => {
@@ -42,7 +45,8 @@ function serveRecords(total: number, { slow = false } = {}) {
       const records = Array.from({ length: Math.max(0, Math.min(body.paginator.size, total - start)) }, (_, i) =>
         record(start + i + 1),
       );
-      return ok({ records, count: total });
+      const { count, ...paging } = pageFields(body.paginator, total);
+      return ok({ records, ...paging, ...(withoutCount ? {} : { count }) });
     }),
   );
   return requests;
@@ -80,6 +84,19 @@ describe('record list', () => {
 
     fireEvent.scroll(region);
     expect(requests).toHaveLength(3);
+  });
+
+  it('loads the next page while the answer says hasNextPage (SPEC 3 Pagination), not from count', async () => {
+    const requests = serveRecords(25, { withoutCount: true });
+    renderWallet(<TransactionList userId={USER_ID} cate={RecordCate.All} />);
+    const list = await screen.findByRole('list', { name: 'Transactions' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(20);
+    const region = screen.getByRole('region', { name: 'Transaction list' });
+    region.scrollTop = 1600;
+    fireEvent.scroll(region);
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(25));
+    expect(requests.map((r) => r.paginator.page)).toEqual([0, 1]);
+    expect(await screen.findByText('No more data')).toBeInTheDocument();
   });
 
   it('shows signed amounts, MM/dd/yyyy dates and status badges', async () => {
