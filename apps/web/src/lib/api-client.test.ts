@@ -29,7 +29,12 @@ describe('apiPost', () => {
     let seen: { method: string; auth: string | null; type: string | null; body: unknown } | null = null;
     server.use(
       http.post(url, async ({ request }) => {
-        seen = { method: request.method, auth: request.headers.get('authorization'), type: request.headers.get('content-type'), body: await request.json() };
+        seen = {
+          method: request.method,
+          auth: request.headers.get('authorization'),
+          type: request.headers.get('content-type'),
+          body: await request.json(),
+        };
         return HttpResponse.json({ code: 10000, msg: 'success', data: { id: 'u1' } });
       }),
     );
@@ -40,7 +45,14 @@ describe('apiPost', () => {
   it('throws ApiError with code, msg, reason and status when code is not 10000', async () => {
     answer({ code: 10006, msg: 'Username is taken', reason: 'CONFLICT' }, 409);
     const err = await failure();
-    expect(err).toMatchObject({ code: 10006, msg: 'Username is taken', reason: 'CONFLICT', status: 409, message: 'Username is taken', sessionExpired: false });
+    expect(err).toMatchObject({
+      code: 10006,
+      msg: 'Username is taken',
+      reason: 'CONFLICT',
+      status: 409,
+      message: 'Username is taken',
+      sessionExpired: false,
+    });
   });
 
   it('treats a 200 answer with another code as a failure, with the generic text when msg is empty', async () => {
@@ -57,8 +69,11 @@ describe('apiPost', () => {
     expect((await failure()).message).toBe('Server error. Please try again later.');
     server.use(http.post(url, () => new HttpResponse('<html>', { status: 404, headers: { 'Content-Type': 'text/html' } })));
     expect((await failure()).message).toBe('The requested resource was not found.');
-    answer({ code: 10005, msg: 'Collection not found', reason: 'NOT_FOUND' }, 404);
-    expect((await failure()).message).toBe('Collection not found');
+    // Every 404 reads the same, whatever the server's msg (kept on ApiError.msg).
+    answer({ code: 10005, msg: 'The collection does not exist', reason: 'NOT_FOUND' }, 404);
+    const notFound = await failure();
+    expect(notFound.message).toBe('The requested resource was not found.');
+    expect(notFound.msg).toBe('The collection does not exist');
     server.use(http.post(url, () => new HttpResponse('teapot', { status: 418 })));
     expect((await failure()).message).toBe('An unexpected error occurred.');
   });
@@ -131,7 +146,11 @@ describe('session expiry (SPEC 4)', () => {
 
   it('skips expiry handling when asked (logout)', async () => {
     setAccessToken('stale');
-    server.use(http.post('*/api/uc/v1/account/logout', () => HttpResponse.json({ code: 10002, msg: 'expired', reason: 'UNAUTHORIZED' }, { status: 401 })));
+    server.use(
+      http.post('*/api/uc/v1/account/logout', () =>
+        HttpResponse.json({ code: 10002, msg: 'expired', reason: 'UNAUTHORIZED' }, { status: 401 }),
+      ),
+    );
     const err = await apiPost(ucPath('/logout'), {}, { skipSessionExpiry: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).reason).toBe('UNAUTHORIZED');
@@ -151,7 +170,9 @@ describe('session expiry (SPEC 4)', () => {
 describe('getErrorMessage', () => {
   it('prefers the error message, else the fallback', () => {
     expect(getErrorMessage(new ApiError({ message: 'Bad', code: 1, msg: 'Bad', status: 400 }), 'Failed to login')).toBe('Bad');
-    expect(getErrorMessage(new ApiError({ message: '', code: 1, msg: '', status: 400 }), 'Failed to login')).toBe('Failed to login');
+    expect(getErrorMessage(new ApiError({ message: '', code: 1, msg: '', status: 400 }), 'Failed to login')).toBe(
+      'Failed to login',
+    );
     expect(getErrorMessage('weird', 'Failed to login')).toBe('Failed to login');
   });
 });

@@ -32,7 +32,15 @@ export class ApiError extends Error {
   /** True when this failure ended the session (the expiry message has been handled already). */
   readonly sessionExpired: boolean;
 
-  constructor(init: { message: string; code: number; msg: string; reason?: string; status: number; data?: unknown; sessionExpired?: boolean }) {
+  constructor(init: {
+    message: string;
+    code: number;
+    msg: string;
+    reason?: string;
+    status: number;
+    data?: unknown;
+    sessionExpired?: boolean;
+  }) {
     super(init.message);
     this.name = 'ApiError';
     this.code = init.code;
@@ -46,14 +54,15 @@ export class ApiError extends Error {
 
 /**
  * The message SPEC 8 gives for a failed answer.
- * 403 and 5xx always read as the permission and server texts; 404 uses the server's msg when it
- * sent one (Coffer answers NOT_FOUND envelopes with a specific msg) else the generic text; any
- * other failure shows the server msg, else the business-error text.
+ * 403, 404 and 5xx always read as the permission, not-found and server texts (SPEC 8: "404: 'The
+ * requested resource was not found.'", whatever msg the server sent; the msg stays on
+ * `ApiError.msg`, and a screen may keep its own heading above the text); any other failure shows
+ * the server msg, else the business-error text.
  */
 export function messageForFailure(status: number, msg: string | undefined, isEnvelope: boolean): string {
   if (status === 403) return ErrorMessages.forbidden;
   if (status >= 500) return ErrorMessages.server;
-  if (status === 404) return msg || ErrorMessages.notFound;
+  if (status === 404) return ErrorMessages.notFound;
   if (msg) return msg;
   if (isEnvelope) return ErrorMessages.business;
   return ErrorMessages.unexpected;
@@ -159,7 +168,10 @@ export async function apiPost<T>(path: string, body: unknown = {}, options: Requ
   const reason = envelope?.reason;
   // SPEC 4: a body with reason UNAUTHORIZED counts as expiry, handled once per request. A request
   // without a token was never signed in, so its UNAUTHORIZED is not an expiry.
-  const expired = !options.skipSessionExpiry && Boolean(token) && (reason === ErrorReason.UNAUTHORIZED || (!envelope && response.status === 401));
+  const expired =
+    !options.skipSessionExpiry &&
+    Boolean(token) &&
+    (reason === ErrorReason.UNAUTHORIZED || (!envelope && response.status === 401));
   if (expired) expireSession();
 
   throw new ApiError({

@@ -11,6 +11,7 @@ import { buttonVariants } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageContainer } from '../../../components/ui/page';
 import { tabTriggerClasses } from '../../../components/ui/tabs';
+import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useAuthStore } from '../../../features/auth/stores/auth-store';
 import { useProfile } from '../../../features/profile/api/get-profile';
@@ -30,7 +31,7 @@ export default function ProfileLayoutRoute() {
         <EmptyState
           icon={<UserX />}
           title="User not found"
-          description="This profile does not exist or has been deleted."
+          description={getErrorMessage(other.error, 'This profile does not exist or has been deleted.')}
           action={
             <Link to="/" className={buttonVariants({ variant: 'outline' })}>
               Back to home

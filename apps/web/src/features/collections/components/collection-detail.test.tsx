@@ -10,19 +10,49 @@ import { CollectionDetailView } from './collection-detail';
 
 const OWNER = '0190f3a2-0000-7000-8000-000000000001';
 const BUYER = '0190f3a2-0000-7000-8000-0000000000b0';
-const collection = makeCollection({ title: 'Field kit', desc: 'Notes and footage', amount: 250, sold_count: 4, earned: 1000, owner_id: OWNER, created_at: Date.UTC(2026, 2, 5) });
+const collection = makeCollection({
+  title: 'Field kit',
+  desc: 'Notes and footage',
+  amount: 250,
+  sold_count: 4,
+  earned: 1000,
+  owner_id: OWNER,
+  created_at: Date.UTC(2026, 2, 5),
+});
 const resources: Resource[] = [
-  { id: '0190f3a2-0000-7000-8000-0000000000a1', collection_id: collection.id, name: 'notes.txt', size: 1536, md5: 'a'.repeat(32), content_type: 'text/plain', created_at: 1 },
-  { id: '0190f3a2-0000-7000-8000-0000000000a2', collection_id: collection.id, name: 'footage.mp4', size: 25 * 1024 * 1024, md5: 'b'.repeat(32), content_type: 'video/mp4', created_at: 1 },
+  {
+    id: '0190f3a2-0000-7000-8000-0000000000a1',
+    collection_id: collection.id,
+    name: 'notes.txt',
+    size: 1536,
+    md5: 'a'.repeat(32),
+    content_type: 'text/plain',
+    created_at: 1,
+  },
+  {
+    id: '0190f3a2-0000-7000-8000-0000000000a2',
+    collection_id: collection.id,
+    name: 'footage.mp4',
+    size: 25 * 1024 * 1024,
+    md5: 'b'.repeat(32),
+    content_type: 'video/mp4',
+    created_at: 1,
+  },
 ];
 const seller = { id: OWNER, username: 'mira', nickname: 'Studio Mira', avatar: '', created_at: 1 };
 
 function serveDetail(purchased: boolean, status = 'Published') {
-  server.use(http.post('*/sl/v1/collection/detail', () => HttpResponse.json(ok({ collection: { ...collection, status }, resources, seller, purchased }))));
+  server.use(
+    http.post('*/sl/v1/collection/detail', () =>
+      HttpResponse.json(ok({ collection: { ...collection, status }, resources, seller, purchased })),
+    ),
+  );
 }
 
 const render = (viewerId: string | null, available?: string) =>
-  renderWithProviders(<CollectionDetailView id={collection.id} viewer={{ id: viewerId, available }} />, { path: `/collection/${collection.id}` });
+  renderWithProviders(<CollectionDetailView id={collection.id} viewer={{ id: viewerId, available }} />, {
+    path: `/collection/${collection.id}`,
+  });
 
 describe('Collection detail', () => {
   test('a visitor sees the collection, its files with sizes, and Log in to buy; no downloads', async () => {
@@ -67,7 +97,11 @@ describe('Collection detail', () => {
 
   test('a refused download shows the server message', async () => {
     serveDetail(true);
-    server.use(http.post('*/sl/v1/resource/download/url', () => HttpResponse.json(fail(10004, 'Only the owner or a buyer can download this file', 'FORBIDDEN'), { status: 400 })));
+    server.use(
+      http.post('*/sl/v1/resource/download/url', () =>
+        HttpResponse.json(fail(10004, 'Only the owner or a buyer can download this file', 'FORBIDDEN'), { status: 400 }),
+      ),
+    );
     const user = userEvent.setup();
     render(BUYER);
     await user.click(await screen.findByRole('button', { name: 'Download notes.txt' }));
@@ -100,10 +134,15 @@ describe('Collection detail', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  test('an unknown collection shows Collection not found', async () => {
-    server.use(http.post('*/sl/v1/collection/detail', () => HttpResponse.json(fail(10003, 'The collection does not exist', 'NOT_FOUND'), { status: 404 })));
+  test("an unknown collection shows Collection not found above 'The requested resource was not found.' (SPEC 8)", async () => {
+    server.use(
+      http.post('*/sl/v1/collection/detail', () =>
+        HttpResponse.json(fail(10003, 'The collection does not exist', 'NOT_FOUND'), { status: 404 }),
+      ),
+    );
     render(null);
     expect(await screen.findByText('Collection not found')).toBeInTheDocument();
-    expect(screen.getByText('The collection does not exist')).toBeInTheDocument();
+    expect(screen.getByText('The requested resource was not found.')).toBeInTheDocument();
+    expect(screen.queryByText('The collection does not exist')).not.toBeInTheDocument();
   });
 });

@@ -34,8 +34,9 @@ export const MyCollectionsTexts = {
   total: (n: number) => `${n} collection(s) total`,
 } as const;
 
-/** SPEC 8: the server msg, else 'Failed to load collections'. */
+/** SPEC 8: the server msg, else 'Failed to load collections'; 403, 404 and 5xx read as the client's texts. */
 function loadErrorText(error: unknown): string {
+  if (error instanceof ApiError && (error.status === 403 || error.status === 404 || error.status >= 500)) return error.message;
   if (error instanceof ApiError && error.msg) return error.msg;
   return MyCollectionsTexts.loadFailed;
 }

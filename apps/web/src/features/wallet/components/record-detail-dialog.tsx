@@ -2,12 +2,13 @@
  * The bill detail opened from a record row (SPEC 2): a top-up opens its deposit bill (Order
  * Details / Scan to Pay, so an open bill can still be paid), a cash-out its withdrawal detail.
  * Load failures read 'Unable to load order detail' and 'Failed to fetch transaction details'
- * (SPEC 8).
+ * (SPEC 8); a 404 adds 'The requested resource was not found.' under them.
  */
 import { RecordType, type TransactionRecord } from '@coffer/contract';
 import { useState } from 'react';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { ApiError } from '../../../lib/api-client';
 import { useDepositBill } from '../api/get-deposit-bill';
 import { usePublicConfig } from '../api/get-public-config';
 import { useWithdrawBill, WITHDRAW_DETAIL_FAILED } from '../api/get-withdraw-bill';
@@ -16,6 +17,11 @@ import { WithdrawDetail } from './withdraw-detail';
 import { LoadError } from './load-error';
 
 export const ORDER_DETAIL_FAILED = 'Unable to load order detail';
+
+/** SPEC 8's 404 text for a bill that does not exist, under the screen's own heading; nothing for other failures. */
+function notFoundText(error: unknown): string | undefined {
+  return error instanceof ApiError && error.status === 404 ? error.message : undefined;
+}
 
 function DetailSkeleton() {
   return (
@@ -36,7 +42,8 @@ function DepositBillBody({ userId, billId, onClose }: { userId: string; billId: 
   const config = usePublicConfig();
   const [page, setPage] = useState<DepositPage>('details');
   if (bill.isPending) return <DetailSkeleton />;
-  if (bill.isError) return <LoadError message={ORDER_DETAIL_FAILED} onRetry={() => void bill.refetch()} />;
+  if (bill.isError)
+    return <LoadError message={ORDER_DETAIL_FAILED} detail={notFoundText(bill.error)} onRetry={() => void bill.refetch()} />;
   return (
     <DepositOrderView
       bill={bill.data}
@@ -52,7 +59,8 @@ function DepositBillBody({ userId, billId, onClose }: { userId: string; billId: 
 function WithdrawBillBody({ userId, billId }: { userId: string; billId: string }) {
   const bill = useWithdrawBill(userId, billId);
   if (bill.isPending) return <DetailSkeleton />;
-  if (bill.isError) return <LoadError message={WITHDRAW_DETAIL_FAILED} onRetry={() => void bill.refetch()} />;
+  if (bill.isError)
+    return <LoadError message={WITHDRAW_DETAIL_FAILED} detail={notFoundText(bill.error)} onRetry={() => void bill.refetch()} />;
   return <WithdrawDetail bill={bill.data} />;
 }
 

@@ -229,10 +229,14 @@ describe('balance modal', () => {
     renderWallet(<BalanceDialog open onOpenChange={() => {}} userId={USER_ID} onTopUp={() => {}} onCashOut={() => {}} />);
     await user.click(await screen.findByRole('button', { name: /^Cash out -/ }));
     expect(await screen.findByText('Failed to fetch transaction details')).toBeInTheDocument();
+    // SPEC 8: a 404 reads 'The requested resource was not found.' under the screen's own text.
+    expect(screen.getByText('The requested resource was not found.')).toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Withdrawal details' })).not.toBeInTheDocument());
     await user.click(await screen.findByRole('button', { name: /^Top-up \+/ }));
     expect(await screen.findByText('Unable to load order detail')).toBeInTheDocument();
+    expect(screen.getByText('The requested resource was not found.')).toBeInTheDocument();
+    expect(screen.queryByText('Not found')).not.toBeInTheDocument();
   });
 
   it('opens the deposit bill from a top-up row', async () => {
