@@ -1,11 +1,12 @@
-import { DepositStatus } from '@coffer/contract';
+import { DepositStatus, pageFields, RecordStatus } from '@coffer/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../../../test/server';
-import { BILL_ID, depositBill, fail, mockWalletApi, ok, on, renderWallet, USER_ID } from '../testing/wallet-test-utils';
+import { BILL_ID, depositBill, fail, mockWalletApi, ok, on, record, renderWallet, USER_ID } from '../testing/wallet-test-utils';
 import { TopUpDialog } from './top-up-dialog';
+import { TransactionsPage } from './transactions-page';
 
 function renderTopUp() {
   const onOpenChange = vi.fn();
@@ -108,6 +109,39 @@ describe('top-up step 1', () => {
     expect(within(details).getByText('Processing')).toBeInTheDocument();
     expect(within(details).getByTestId('countdown')).toHaveTextContent(/^(30:00|29:5\d)$/);
     expect(within(details).getByText(BILL_ID)).toBeInTheDocument();
+  });
+
+  it('refreshes the incoming and all record lists when the order is created: the page shows its Pending row', async () => {
+    mockWalletApi();
+    let created = false;
+    const asked: string[] = [];
+    server.use(
+      on('/deposit', () => {
+        created = true;
+        return ok({ bill: depositBill() });
+      }),
+      on('/record/list', (body) => {
+        asked.push(body.filter.cate);
+        const records = created ? [record(1, { status: RecordStatus.Pending })] : [];
+        return ok({ records, ...pageFields(body.paginator, records.length) });
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderWallet(<TransactionsPage userId={USER_ID} />);
+    expect(await screen.findByText('No transactions yet')).toBeInTheDocument();
+    const invalidate = vi.spyOn(view.queryClient, 'invalidateQueries');
+    await user.click(screen.getByRole('button', { name: 'Top-up' }));
+    await screen.findByText('Minimum: 1 USDT');
+    await user.type(await amountField(), '10');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('dialog', { name: 'Order Details' });
+    const keys = invalidate.mock.calls.map(([filters]) => filters?.queryKey);
+    expect(keys).toContainEqual(['transactions', USER_ID, 'RecordCateIncome']);
+    expect(keys).toContainEqual(['transactions', USER_ID, 'RecordCateAll']);
+    // The page's list (behind the dialog) refetched and shows the new order's Pending row.
+    await waitFor(() => expect(asked.length).toBeGreaterThan(1));
+    const row = await screen.findByRole('button', { name: /^Top-up \+100\.00 points, Pending/, hidden: true });
+    expect(row).toBeInTheDocument();
   });
 
   it("shows the server's message when the order cannot be created, else 'Failed to create order'", async () => {

@@ -3,9 +3,12 @@
  * else the first; default network the first) and an amount in that token, showing 'You will get:
  * N points' (2 decimals, points = amount x min points / min crypto). Continue creates the bill
  * (`deposit` with the points, 2 decimals) and step 2 shows {@link DepositOrderView}. Back goes from
- * Scan to Pay to Order Details, then to step 1; closing resets the order.
+ * Scan to Pay to Order Details, then to step 1; closing resets the order. The incoming and all
+ * record lists (the page's and the balance modal's) refresh when the order is created, so its
+ * Pending row shows at once, and again when the payment is confirmed (SPEC 4 "Top-up flow").
  */
-import { WITHDRAW_ASSET, type Currency, type DepositBill } from '@coffer/contract';
+import { RecordCate, WITHDRAW_ASSET, type Currency, type DepositBill } from '@coffer/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/ui/button';
@@ -18,6 +21,7 @@ import { useCreateDeposit } from '../api/create-deposit';
 import { useCurrencies } from '../api/get-currencies';
 import { useMinAmount } from '../api/get-min-amount';
 import { usePublicConfig } from '../api/get-public-config';
+import { refreshRecordLists } from '../api/get-records';
 import { networkLabel } from '../utils/display';
 import { parseDecimalInput, plainDecimal, topUpPoints, validateTopUpAmount } from '../utils/rules';
 import { toastWalletError } from '../utils/errors';
@@ -64,6 +68,7 @@ function TopUpFlow({ userId, onTitle, onClose }: { userId: string; onTitle: (t: 
   const [bill, setBill] = useState<DepositBill | null>(null);
   const [page, setPage] = useState<DepositPage>('details');
   const config = usePublicConfig();
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     onTitle(bill ? (page === 'details' ? 'Order Details' : 'Scan to Pay') : 'Top-up');
@@ -90,6 +95,7 @@ function TopUpFlow({ userId, onTitle, onClose }: { userId: string; onTitle: (t: 
       onCreated={(b) => {
         setBill(b);
         setPage('details');
+        void refreshRecordLists(queryClient, userId, [RecordCate.Income, RecordCate.All]);
       }}
     />
   );
