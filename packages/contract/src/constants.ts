@@ -39,6 +39,8 @@ export const CRYPTO_DECIMALS = 8;
 export const DEFAULT_POINTS_PER_USD = 100;
 /** SPEC 9: only withdraw currency. */
 export const WITHDRAW_ASSET = 'USDT';
+/** SPEC 9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1" (1 USDT counts as 1 USD). */
+export const USD_PER_CRYPTO_UNIT = 1;
 /** SPEC 9: QR code size in px. */
 export const QR_CODE_SIZE_PX = 160;
 /** SPEC 9: scroll-load threshold and top bar scroll threshold in px. */

@@ -237,6 +237,18 @@ describe('cash-out step 2', { timeout: 15_000 }, () => {
     ]);
   });
 
+  it("states the fixed display rate '1 USD = 1 USDT' by the USD amount and the USDT received (SPEC 9), with '1 USD = 100 P-coin'", async () => {
+    const { user } = await toConfirm();
+    await screen.findByText('Receive amount');
+    const step2 = screen.getByRole('dialog', { name: 'Confirm withdraw' });
+    expect(within(step2).getByText('Rate')).toBeInTheDocument();
+    expect(within(step2).getByText('1 USD = 1 USDT')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    const step1 = await screen.findByRole('dialog', { name: 'Cash out' });
+    const hint = await within(step1).findByText(/1 USD = 100 P-coin/);
+    expect(hint.textContent).toContain('1 USD = 1 USDT');
+  });
+
   it("keeps Confirm disabled without a password and says 'Password required'", async () => {
     const { user } = await toConfirm();
     await screen.findByText('Receive amount');

@@ -8,7 +8,14 @@
  * Amounts: the USD amount x the rate (points per USD = min points / fiat-equivalent minimum,
  * default 100) rounded down to 8 decimals is the `amount` sent (SPEC 5 "Crypto amount sent").
  */
-import { PaymentMessages, RecordCate, type Currency, type WithdrawBill } from '@coffer/contract';
+import {
+  PaymentMessages,
+  RecordCate,
+  USD_PER_CRYPTO_UNIT,
+  WITHDRAW_ASSET,
+  type Currency,
+  type WithdrawBill,
+} from '@coffer/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CircleCheck, Circle } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent } from 'react';
@@ -47,6 +54,12 @@ import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf } from './currency-pickers';
 import { DetailList, DetailRow } from './detail-rows';
 import { LoadError } from './load-error';
+
+/**
+ * SPEC 9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1": '1 USD = 1 USDT', shown by the
+ * amount in USD (step 1) and by the amount and USDT received (step 2), next to '1 USD = 100 P-coin'.
+ */
+export const USD_CRYPTO_RATE_TEXT = `1 USD = ${USD_PER_CRYPTO_UNIT} ${WITHDRAW_ASSET}`;
 
 /** SPEC 8 "Cash-out" fallbacks. */
 export const CashOutTexts = {
@@ -362,7 +375,7 @@ function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d:
           error={touched.amount ? amountCheck.error : null}
           hint={
             isPositive(minUsd)
-              ? `Minimum ${plainDecimal(minUsd)} USD${rate ? ` · 1 USD = ${plainDecimal(rate)} P-coin` : ''}${isPositive(sendAmount) ? ` · you cash out ${formatPoints(sendAmount)} P-coin` : ''}`
+              ? `Minimum ${plainDecimal(minUsd)} USD · ${USD_CRYPTO_RATE_TEXT}${rate ? ` · 1 USD = ${plainDecimal(rate)} P-coin` : ''}${isPositive(sendAmount) ? ` · you cash out ${formatPoints(sendAmount)} P-coin` : ''}`
               : undefined
           }
         >
@@ -500,6 +513,7 @@ function ConfirmStep({
       {bill ? (
         <DetailList>
           <DetailRow label="Amount">{formatUsd(bill.amount_usd)} USD</DetailRow>
+          <DetailRow label="Rate">{USD_CRYPTO_RATE_TEXT}</DetailRow>
           <DetailRow label="P-coin">{formatPoints(bill.amount)}</DetailRow>
           <DetailRow label="Network fee">{formatUsd(bill.fee_fiat)} USD</DetailRow>
           <DetailRow label="Receive amount">
