@@ -105,6 +105,16 @@ describe('My Collections', () => {
     expect(within(cards[2]!).getByText('0')).toBeInTheDocument();
   });
 
+  test('an odd status value such as toString or constructor shows the Created badge (SPEC 4)', async () => {
+    serveMine([
+      makeCollection({ title: 'A', status: 'toString' as Collection['status'] }),
+      makeCollection({ title: 'B', status: 'constructor' as Collection['status'] }),
+    ]);
+    renderWithProviders(<MyCollections userId={USER} />);
+    const cards = await screen.findAllByTestId('collection-card');
+    for (const card of cards) expect(within(card).getByText('Created')).toBeInTheDocument();
+  });
+
   test('shows 8 skeleton cards while loading', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

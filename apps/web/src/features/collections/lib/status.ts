@@ -14,15 +14,18 @@ export interface StatusMeta {
   icon: LucideIcon;
 }
 
-const META: Record<CollectionStatus, StatusMeta> = {
-  Created: { status: CollectionStatus.Created, label: 'Created', tone: 'slate', icon: CirclePlus },
-  Published: { status: CollectionStatus.Published, label: 'Published', tone: 'green', icon: CircleCheck },
-  Draft: { status: CollectionStatus.Draft, label: 'Draft', tone: 'amber', icon: PencilLine },
-  Archived: { status: CollectionStatus.Archived, label: 'Archived', tone: 'zinc', icon: Archive },
-  Deleted: { status: CollectionStatus.Deleted, label: 'Deleted', tone: 'red', icon: Trash2 },
-};
+const CREATED: StatusMeta = { status: CollectionStatus.Created, label: 'Created', tone: 'slate', icon: CirclePlus };
 
-/** The badge of a status value; unknown values read as Created (SPEC 4). */
+/** A Map, so that only the five statuses match: 'toString', 'constructor' or '__proto__' are unknown values, not inherited properties. */
+const META: ReadonlyMap<string, StatusMeta> = new Map<CollectionStatus, StatusMeta>([
+  [CollectionStatus.Created, CREATED],
+  [CollectionStatus.Published, { status: CollectionStatus.Published, label: 'Published', tone: 'green', icon: CircleCheck }],
+  [CollectionStatus.Draft, { status: CollectionStatus.Draft, label: 'Draft', tone: 'amber', icon: PencilLine }],
+  [CollectionStatus.Archived, { status: CollectionStatus.Archived, label: 'Archived', tone: 'zinc', icon: Archive }],
+  [CollectionStatus.Deleted, { status: CollectionStatus.Deleted, label: 'Deleted', tone: 'red', icon: Trash2 }],
+]);
+
+/** The badge of a status value; unknown values (anything but the five statuses) read as Created (SPEC 4). */
 export function collectionStatusMeta(status: unknown): StatusMeta {
-  return typeof status === 'string' && status in META ? META[status as CollectionStatus] : META.Created;
+  return (typeof status === 'string' && META.get(status)) || CREATED;
 }

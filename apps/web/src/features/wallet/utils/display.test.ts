@@ -71,6 +71,16 @@ describe('signed amounts and badges', () => {
     expect(depositStatusView('DepositStatusExpired').label).toBe('Order Expired');
   });
 
+  it('reads names of Object.prototype as unknown statuses: Pending, Order Expired, Processing (SPEC 4)', () => {
+    for (const odd of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(recordStatusView(odd), odd).toEqual({ label: 'Pending', tone: 'amber' });
+      // SPEC 4: a deposit status other than success or processing is failed ('Order Expired').
+      expect(depositPhase(odd), odd).toBe('failed');
+      expect(depositStatusView(odd), odd).toEqual({ label: 'Order Expired', tone: 'red' });
+      expect(withdrawStatusView(odd), odd).toEqual({ label: 'Processing', tone: 'amber' });
+    }
+  });
+
   it('reads withdraw statuses: Completed, Failed (failure and refunded), Processing otherwise', () => {
     expect(withdrawStatusView('WithdrawStatusSuccess').label).toBe('Completed');
     expect(withdrawStatusView('WithdrawStatusFailure').label).toBe('Failed');
