@@ -12,12 +12,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_TABLE } from '@coffer/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { openDatabase, type Database } from './db/client';
 import type { Config } from './env';
 import { systemClock, type Clock } from './lib/clock';
@@ -29,6 +24,9 @@ import { createPaymentsModule } from './modules/payments/index';
 import { createRecordsService } from './modules/records/records.service';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { metricsPlugin } from './plugins/metrics';
+import { probesPlugin } from './plugins/probes';
+import { createWorkerRunner, type WorkerRunner } from './worker-runner';
 import { createMailProvider } from './providers/mail/index';
 import { collectionsRoutes } from './modules/collections/collections.routes';
 import { createCollectionsService } from './modules/collections/collections.service';
@@ -63,6 +61,8 @@ export interface AppContext {
   clock: Clock;
   services: Services;
   workers: Worker[];
+  /** Runs `workers` (started by server.ts when WORKERS is on; stopped when the app closes). */
+  runner: WorkerRunner;
   routes: RegisteredRoute[];
 }
 
@@ -84,7 +84,16 @@ async function buildServices(config: Config, database: Database, clock: Clock, l
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
   const avatarUrl = (stored: string) => (images.idOf(stored) === stored ? images.url(stored) : stored);
-  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log, avatarUrl, checkAvatar: (userId, value) => images.claim(userId, value) });
+  const accounts = createAccountService({
+    db,
+    clock,
+    ledger,
+    sessionTtlHours: config.SESSION_TTL_HOURS,
+    mail,
+    log,
+    avatarUrl,
+    checkAvatar: (userId, value) => images.claim(userId, value),
+  });
   const uploads = createUploadsService({ db, storage, clock, maxUploadBytes: config.MAX_UPLOAD_BYTES });
   const collections = createCollectionsService({ db, clock, storage, uploads, images, avatarUrl });
   const orders = createOrdersService({ db, clock, ledger, records, accounts, collections, feeBps: config.PLATFORM_FEE_BPS });
@@ -119,7 +128,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       ({
         level: config.LOG_LEVEL,
         redact: {
-          paths: ['req.headers.authorization', 'req.body.password', 'req.body.password_old', 'req.body.password_new', 'req.body.code'],
+          paths: [
+            'req.headers.authorization',
+            'req.body.password',
+            'req.body.password_old',
+            'req.body.password_new',
+            'req.body.code',
+          ],
           censor: '[redacted]',
         },
         ...(options.logStream ? { stream: options.logStream } : {}),
@@ -137,7 +152,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Pending uploads untouched for a week are aborted and their parts dropped.
   workers.push({ name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => services.uploads.abortStale(7 * 24 * 3_600_000) });
   const routes: RegisteredRoute[] = [];
-  app.decorate('ctx', { config, database, clock, services, workers, routes });
+  const runner = createWorkerRunner(workers, app.log);
+  app.decorate('ctx', { config, database, clock, services, workers, runner, routes });
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method, url: r.url, bodySchema: r.schema?.body });
   });
@@ -148,6 +164,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorHandlerPlugin);
+  // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
+  await app.register(metricsPlugin, { config, database, clock });
+  await app.register(probesPlugin, { database, workersEnabled: config.WORKERS, workers: () => runner.state() });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -168,12 +187,21 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => ({ ...ERROR_TABLE.RATE_LIMITED, statusCode: 429, msg: 'Too many attempts. Please try again later.', reason: 'RATE_LIMITED' }),
+    errorResponseBuilder: () => ({
+      ...ERROR_TABLE.RATE_LIMITED,
+      statusCode: 429,
+      msg: 'Too many attempts. Please try again later.',
+      reason: 'RATE_LIMITED',
+    }),
   });
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Coffer API', version: '0.1.0', description: 'Every call is POST with a JSON body and answers {code, msg, data?, reason?}; code 10000 is success.' },
+      info: {
+        title: 'Coffer API',
+        version: '0.1.0',
+        description: 'Every call is POST with a JSON body and answers {code, msg, data?, reason?}; code 10000 is success.',
+      },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
@@ -209,7 +237,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       // The web build writes .br and .gz beside each asset (vite-plugin-compression2).
       preCompressed: true,
       setHeaders(res, filePath) {
-        res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'Cache-Control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   } else {
@@ -217,6 +248,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.register(fastifyStatic, { root: path.resolve('.'), serve: false });
   }
 
-  if (ownsDatabase) app.addHook('onClose', () => database.close());
+  // Workers stop between passes before the database closes (server.ts starts stopping them on SIGTERM already).
+  app.addHook('onClose', async () => {
+    await runner.stop();
+    if (ownsDatabase) await database.close();
+  });
   return app;
 }

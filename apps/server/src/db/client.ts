@@ -3,11 +3,11 @@
  * `memory://`), PostgreSQL through `pg` when `DATABASE_URL` is a postgres URL. Same schema, same
  * migrations, same queries on both.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -32,7 +32,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** The SQL migrations and drizzle's `meta/_journal.json` (copied beside the compiled client by `npm run build`). */
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const MIGRATION_LOCK_ID = 727_070_001;
 
 /**
@@ -78,4 +79,26 @@ export async function openDatabase(url: string | undefined, dataDir: string): Pr
     migrate: () => migratePglite(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder }),
     close: () => client.close(),
   };
+}
+
+let journalLength: number | undefined;
+
+/**
+ * How many migrations of this build are not applied to the database yet (0 when migrated), comparing
+ * drizzle's journal with the rows of `drizzle.__drizzle_migrations` (where both migrators record
+ * what they applied). Used by `/readyz` (docs/operations.md).
+ * @throws when the database cannot be queried; a missing migrations table counts as none applied
+ */
+export async function pendingMigrations(database: Database): Promise<number> {
+  journalLength ??= (
+    JSON.parse(readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }
+  ).entries.length;
+  const exists = (await database.db.execute(
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as ok`,
+  )) as unknown as { rows: { ok: boolean }[] };
+  if (!exists.rows[0]?.ok) return journalLength;
+  const applied = (await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as {
+    rows: { n: number }[];
+  };
+  return Math.max(0, journalLength - Number(applied.rows[0]?.n ?? 0));
 }
