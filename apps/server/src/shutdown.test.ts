@@ -70,7 +70,7 @@ describe('SIGTERM', () => {
     child.stderr!.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
 
-    await waitFor('the server to listen', async () => (await fetch(`${origin}/readyz`)).status === 200);
+    await waitFor('the server to listen', async () => (await fetch(`${origin}/readyz`)).status === 200, 240_000);
     const call = async (url: string, body: unknown, token?: string) => {
       const res = await fetch(`${origin}${url}`, {
         method: 'POST',
@@ -128,5 +128,5 @@ describe('SIGTERM', () => {
     expect(await answered).toEqual({ status: 200, etag: `"${md5(part)}"` });
     expect(await exited).toBe(0);
     expect(output).toContain('shut down');
-  });
+  }, 300_000);
 });

@@ -2,6 +2,8 @@
  * Backup and restore (issue 17, docs/operations.md): the demo store seeded on the embedded PGlite in
  * a data dir, or on a fresh PostgreSQL database when DATABASE_URL is set, is backed up, restored into
  * an empty data dir / database, and then the ledger verifies and every resource downloads with its MD5.
+ * Generous per-test timeouts: each creates on-disk PGlite databases (initdb in WebAssembly), which
+ * takes tens of seconds on a loaded machine.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -116,7 +118,7 @@ describe('npm run backup / restore', () => {
     }
     // A second restore into the same store is refused.
     await expect(restore(target, dir)).rejects.toBeInstanceOf(BackupError);
-  });
+  }, 600_000);
 
   it('refuses a snapshot whose file does not match its MD5, before writing anything', async () => {
     const source = await storeConfig();
@@ -137,5 +139,5 @@ describe('npm run backup / restore', () => {
       await client.end();
       expect(tables.rowCount).toBe(0);
     }
-  });
+  }, 300_000);
 });
