@@ -9,10 +9,7 @@ import { AppError } from '../lib/errors';
 
 function send(reply: FastifyReply, reason: ErrorReason, msg: string, data?: unknown) {
   const { code, status } = ERROR_TABLE[reason];
-  return reply
-    .status(status)
-    .type('application/json')
-    .send({ code, msg, reason, ...(data ? { data } : {}) });
+  return reply.status(status).type('application/json').send({ code, msg, reason, ...(data ? { data } : {}) });
 }
 
 interface ValidationItem {
@@ -31,8 +28,7 @@ export function validationMessage(items: ValidationItem[]): string {
     return /expected object/i.test(message) ? 'Request body must be a JSON object' : message;
   }
   const leaf = field.split('.').pop() ?? field;
-  return message.toLowerCase().includes(leaf.toLowerCase().replace(/_/g, ' ')) ||
-    message.toLowerCase().includes(leaf.toLowerCase())
+  return message.toLowerCase().includes(leaf.toLowerCase().replace(/_/g, ' ')) || message.toLowerCase().includes(leaf.toLowerCase())
     ? message
     : `${field}: ${message}`;
 }
@@ -45,10 +41,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
     if (error.validation) {
       return send(reply, 'VALIDATION_FAILED', validationMessage(error.validation), {
-        fields: error.validation.map((v) => ({
-          field: (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.'),
-          message: v.message,
-        })),
+        fields: error.validation.map((v) => ({ field: (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.'), message: v.message })),
       });
     }
     switch (error.code) {
