@@ -12,7 +12,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_TABLE } from '@coffer/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { openDatabase, type Database } from './db/client';
 import type { Config } from './env';
 import { systemClock, type Clock } from './lib/clock';
@@ -84,16 +89,7 @@ async function buildServices(config: Config, database: Database, clock: Clock, l
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
   const avatarUrl = (stored: string) => (images.idOf(stored) === stored ? images.url(stored) : stored);
-  const accounts = createAccountService({
-    db,
-    clock,
-    ledger,
-    sessionTtlHours: config.SESSION_TTL_HOURS,
-    mail,
-    log,
-    avatarUrl,
-    checkAvatar: (userId, value) => images.claim(userId, value),
-  });
+  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log, avatarUrl, checkAvatar: (userId, value) => images.claim(userId, value) });
   const uploads = createUploadsService({ db, storage, clock, maxUploadBytes: config.MAX_UPLOAD_BYTES });
   const collections = createCollectionsService({ db, clock, storage, uploads, images, avatarUrl });
   const orders = createOrdersService({ db, clock, ledger, records, accounts, collections, feeBps: config.PLATFORM_FEE_BPS });
@@ -128,13 +124,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       ({
         level: config.LOG_LEVEL,
         redact: {
-          paths: [
-            'req.headers.authorization',
-            'req.body.password',
-            'req.body.password_old',
-            'req.body.password_new',
-            'req.body.code',
-          ],
+          paths: ['req.headers.authorization', 'req.body.password', 'req.body.password_old', 'req.body.password_new', 'req.body.code'],
           censor: '[redacted]',
         },
         ...(options.logStream ? { stream: options.logStream } : {}),
@@ -187,21 +177,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => ({
-      ...ERROR_TABLE.RATE_LIMITED,
-      statusCode: 429,
-      msg: 'Too many attempts. Please try again later.',
-      reason: 'RATE_LIMITED',
-    }),
+    errorResponseBuilder: () => ({ ...ERROR_TABLE.RATE_LIMITED, statusCode: 429, msg: 'Too many attempts. Please try again later.', reason: 'RATE_LIMITED' }),
   });
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
   await app.register(swagger, {
     openapi: {
-      info: {
-        title: 'Coffer API',
-        version: '0.1.0',
-        description: 'Every call is POST with a JSON body and answers {code, msg, data?, reason?}; code 10000 is success.',
-      },
+      info: { title: 'Coffer API', version: '0.1.0', description: 'Every call is POST with a JSON body and answers {code, msg, data?, reason?}; code 10000 is success.' },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
@@ -237,10 +218,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       // The web build writes .br and .gz beside each asset (vite-plugin-compression2).
       preCompressed: true,
       setHeaders(res, filePath) {
-        res.header(
-          'Cache-Control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   } else {
