@@ -29,6 +29,9 @@ import { createPaymentsModule } from './modules/payments/index';
 import { createRecordsService } from './modules/records/records.service';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { metricsPlugin } from './plugins/metrics';
+import { probesPlugin } from './plugins/probes';
+import { createWorkerRunner, type WorkerRunner } from './worker-runner';
 import { createMailProvider } from './providers/mail/index';
 import { collectionsRoutes } from './modules/collections/collections.routes';
 import { createCollectionsService } from './modules/collections/collections.service';
@@ -63,6 +66,8 @@ export interface AppContext {
   clock: Clock;
   services: Services;
   workers: Worker[];
+  /** Runs `workers` (started by server.ts when WORKERS is on; stopped when the app closes). */
+  runner: WorkerRunner;
   routes: RegisteredRoute[];
 }
 
@@ -137,7 +142,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Pending uploads untouched for a week are aborted and their parts dropped.
   workers.push({ name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => services.uploads.abortStale(7 * 24 * 3_600_000) });
   const routes: RegisteredRoute[] = [];
-  app.decorate('ctx', { config, database, clock, services, workers, routes });
+  const runner = createWorkerRunner(workers, app.log);
+  app.decorate('ctx', { config, database, clock, services, workers, runner, routes });
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method, url: r.url, bodySchema: r.schema?.body });
   });
@@ -148,6 +154,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorHandlerPlugin);
+  // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
+  await app.register(metricsPlugin, { config, database, clock });
+  await app.register(probesPlugin, { database, workersEnabled: config.WORKERS, workers: () => runner.state() });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -217,6 +226,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.register(fastifyStatic, { root: path.resolve('.'), serve: false });
   }
 
-  if (ownsDatabase) app.addHook('onClose', () => database.close());
+  // Workers stop between passes before the database closes (server.ts starts stopping them on SIGTERM already).
+  app.addHook('onClose', async () => {
+    await runner.stop();
+    if (ownsDatabase) await database.close();
+  });
   return app;
 }

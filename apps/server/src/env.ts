@@ -79,6 +79,8 @@ export const ConfigSchema = z.object({
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(168),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token that lets non-loopback clients read `/metrics` (docs/operations.md); unset: loopback only. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Secret for HMAC-signed local storage URLs; default derived and persisted in DATA_DIR. */
   STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Max bytes of one uploaded resource (default 2 GiB). */

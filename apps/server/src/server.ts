@@ -1,9 +1,18 @@
 /**
- * Entry point: parse configuration, build the app, listen, run the background workers, and shut
- * down gracefully on SIGINT/SIGTERM.
+ * Entry point (`npm start` runs the compiled `dist/server.js`; `npm run dev` this file through tsx):
+ * parse configuration, build the app (migrations run there, under an advisory lock on PostgreSQL),
+ * listen, start the background workers when `WORKERS` is on, and shut down gracefully.
+ *
+ * Shutdown on SIGTERM or SIGINT (docs/operations.md "Graceful shutdown"): the listener closes (no new
+ * connections; new requests on kept-alive connections get 503), requests in flight — an upload part
+ * included — are answered, workers stop between passes, the database closes, and the process exits 0.
+ * Should that take longer than {@link SHUTDOWN_TIMEOUT_MS}, the process logs it and exits 1.
  */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './env';
+
+/** Milliseconds a shutdown may take before the process exits anyway (orchestrators send SIGKILL at 10 s or later). */
+export const SHUTDOWN_TIMEOUT_MS = 9_000;
 
 async function main() {
   let config;
@@ -17,37 +26,33 @@ async function main() {
     throw err;
   }
   const app = await buildApp({ config });
-  const timers: NodeJS.Timeout[] = [];
-  if (config.WORKERS) {
-    for (const worker of app.ctx.workers) {
-      let running = false;
-      timers.push(
-        setInterval(() => {
-          if (running) return;
-          running = true;
-          worker
-            .tick()
-            .catch((err) => app.log.error({ err, worker: worker.name }, 'worker failed'))
-            .finally(() => {
-              running = false;
-            });
-        }, worker.intervalMs).unref(),
-      );
-    }
-  }
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    timers.forEach(clearInterval);
-    await app.close();
-    process.exit(0);
+    setTimeout(() => {
+      app.log.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    try {
+      // Workers start stopping now, in parallel with the HTTP drain; app.close awaits them before closing the database.
+      void app.ctx.runner.stop();
+      await app.close();
+      app.log.info('shut down');
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info(`Coffer is running at ${config.publicUrl} (database: ${app.ctx.database.kind}, payments: ${config.PAYMENTS}, storage: ${config.STORAGE})`);
+  if (config.WORKERS) app.ctx.runner.start();
+  app.log.info(
+    `Coffer is running at ${config.publicUrl} (database: ${app.ctx.database.kind}, payments: ${config.PAYMENTS}, storage: ${config.STORAGE})`,
+  );
 }
 
 main().catch((err) => {
