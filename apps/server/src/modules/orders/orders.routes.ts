@@ -9,7 +9,6 @@ import {
   OrderPayDataSchema,
   OrderPayRequestSchema,
 } from '@coffer/contract';
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute, slPath, ucPath } from '../../lib/route';
 import type { OrdersService } from './orders.service';
@@ -38,14 +37,13 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
       auth: 'required',
       tags,
       summary: 'Pay an order (one transaction: ledger, order, records, counters)',
-      // The optional password is checked here: bound the guesses per session (and per IP without one).
+      // Counted after auth, per signed-in user (however the Authorization header is spelled); wrong
+      // passwords also spend the user's shared password budget (account/password-budget.ts).
       rateLimit: {
         max: 120,
         timeWindow: 60_000,
-        keyGenerator: (req) =>
-          `pay:${createHash('sha256')
-            .update(req.headers.authorization ?? req.ip)
-            .digest('hex')}`,
+        hook: 'preHandler',
+        keyGenerator: (req) => `pay:${req.auth?.userId ?? req.ip}`,
       },
     },
     ({ auth, body }) => orders.pay(auth.userId, body.order_id, body.password),
