@@ -185,7 +185,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(rateLimit, {
     global: false,
     // With REDIS_URL every instance counts in Redis: one budget behind a load balancer (docs/abuse.md).
-    ...(shared.redis ? { redis: shared.redis, nameSpace: `${config.REDIS_KEY_PREFIX}rl:` } : {}),
+    // A Redis outage lets requests through (skipOnError) rather than failing them; password budgets fall back to memory.
+    ...(shared.redis ? { redis: shared.redis, nameSpace: `${config.REDIS_KEY_PREFIX}rl:`, skipOnError: true } : {}),
     errorResponseBuilder: () => ({ ...ERROR_TABLE.RATE_LIMITED, statusCode: 429, msg: 'Too many attempts. Please try again later.', reason: 'RATE_LIMITED' }),
   });
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });

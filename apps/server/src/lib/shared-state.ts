@@ -116,6 +116,27 @@ export function redisCounters(redis: Redis, prefix: string): CounterStore {
   };
 }
 
+/**
+ * Counters in `primary` (Redis) that fall back to `fallback` (memory) for a call Redis cannot answer:
+ * a Redis outage bounds guesses per instance instead of failing the request with a 500.
+ */
+export function withFallback(primary: CounterStore, fallback: CounterStore, log: BusLog): CounterStore {
+  return {
+    async reserve(key, max, windowMs) {
+      try {
+        return await primary.reserve(key, max, windowMs);
+      } catch (err) {
+        log.warn({ err }, 'redis counters unavailable; counting in memory for this call');
+        return fallback.reserve(key, max, windowMs);
+      }
+    },
+    async release(key) {
+      await primary.release(key).catch(() => fallback.release(key));
+    },
+    async close() {},
+  };
+}
+
 /** A bus inside one process (PGlite: one process owns the database). */
 export function localBus(): RevocationBus {
   const emitter = new EventEmitter();
@@ -142,10 +163,19 @@ interface BusLog {
  * Every attempt's promise is handled; `stopped()` ends the retries (on close).
  * @returns a promise that resolves once subscribed, or when stopped
  */
-async function subscribeUntilHeld(subscriber: Redis, channel: string, log: BusLog, stopped: () => boolean): Promise<void> {
+async function subscribeUntilHeld(
+  subscriber: Redis,
+  channel: string,
+  log: BusLog,
+  stopped: () => boolean,
+  onStop: Promise<void>,
+): Promise<void> {
   for (let attempt = 0; !stopped(); attempt++) {
     try {
-      await subscriber.subscribe(channel);
+      // A SUBSCRIBE waiting for a connection that never comes is abandoned on close (its late rejection is handled here).
+      const subscribing = subscriber.subscribe(channel);
+      subscribing.catch(() => undefined);
+      await Promise.race([subscribing, onStop]);
       return;
     } catch (err) {
       if (stopped()) return;
@@ -166,6 +196,8 @@ export function redisBus(publisher: Redis, url: string, prefix: string, log: Bus
   subscriber.on('error', (err) => log.warn({ err }, 'revocation bus: redis subscriber error'));
   const handlers: ((e: Revocation) => void)[] = [];
   let closed = false;
+  let stop: () => void = () => undefined;
+  const onStop = new Promise<void>((r) => (stop = r));
   subscriber.on('message', (ch: string, message: string) => {
     if (ch !== channel) return;
     let event: unknown;
@@ -176,7 +208,7 @@ export function redisBus(publisher: Redis, url: string, prefix: string, log: Bus
     }
     if (isRevocation(event)) for (const h of handlers) h(event);
   });
-  const ready = subscribeUntilHeld(subscriber, channel, log, () => closed);
+  const ready = subscribeUntilHeld(subscriber, channel, log, () => closed, onStop);
   return {
     ready,
     async publish(event) {
@@ -187,8 +219,11 @@ export function redisBus(publisher: Redis, url: string, prefix: string, log: Bus
     },
     async close() {
       closed = true;
+      stop();
       handlers.length = 0;
-      await subscriber.quit().catch(() => subscriber.disconnect());
+      // QUIT only on a live connection; otherwise drop it at once (a queued QUIT would wait for ever).
+      if (subscriber.status === 'ready') await subscriber.quit().catch(() => subscriber.disconnect());
+      else subscriber.disconnect();
     },
   };
 }
@@ -305,11 +340,16 @@ export async function openSharedState(
     await waitAtMost(bus.ready, BUS_READY_WAIT_MS, log);
     return {
       redis,
-      counters: redisCounters(redis, config.REDIS_KEY_PREFIX),
+      counters: withFallback(
+        redisCounters(redis, config.REDIS_KEY_PREFIX),
+        memoryCounters(() => clock.now()),
+        log,
+      ),
       revocations: bus,
       async close() {
         await bus.close();
-        await redis.quit().catch(() => redis.disconnect());
+        if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+        else redis.disconnect();
       },
     };
   }

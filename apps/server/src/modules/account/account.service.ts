@@ -197,8 +197,8 @@ export function createAccountService(deps: AccountDeps) {
 
     /**
      * Resolves a bearer token to its live session, or null (unknown, expired or revoked). Live
-     * sessions are cached in-process for SESSION_CACHE_TTL_MS (5 s): a session revoked by another
-     * instance stays usable here until then.
+     * sessions are cached in-process for SESSION_CACHE_TTL_MS (5 s); a revocation on any instance
+     * drops the entry here at once through the revocation bus (the 5 s bound holds while the bus is down).
      */
     async resolveSession(token: string) {
       const tokenHash = hashToken(token);
