@@ -18,13 +18,7 @@ export interface RouteOptions<B extends ZodType, D extends ZodType> {
   summary?: string;
   tags?: string[];
   /** Per-route rate limit (@fastify/rate-limit options). */
-  rateLimit?: {
-    max: number;
-    timeWindow: number | string;
-    keyGenerator?: (req: FastifyRequest) => string;
-    /** When to count: 'onRequest' (default, before the body and auth) or 'preHandler' (after auth: `req.auth` is set). */
-    hook?: 'onRequest' | 'preHandler';
-  };
+  rateLimit?: { max: number; timeWindow: number | string; keyGenerator?: (req: FastifyRequest) => string | Promise<string> };
 }
 
 export interface RouteContext<B extends ZodType, A> {

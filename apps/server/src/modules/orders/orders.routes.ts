@@ -11,6 +11,7 @@ import {
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute, slPath, ucPath } from '../../lib/route';
+import { tokenFrom } from '../../plugins/auth';
 import type { OrdersService } from './orders.service';
 
 const tags = ['orders'];
@@ -37,13 +38,16 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
       auth: 'required',
       tags,
       summary: 'Pay an order (one transaction: ledger, order, records, counters)',
-      // Counted after auth, per signed-in user (however the Authorization header is spelled); wrong
-      // passwords also spend the user's shared password budget (account/password-budget.ts).
+      // Counted per signed-in user, however the Authorization header is spelled (per IP without a
+      // live session); wrong passwords also spend the user's shared password budget (account/password-budget.ts).
       rateLimit: {
         max: 120,
         timeWindow: 60_000,
-        hook: 'preHandler',
-        keyGenerator: (req) => `pay:${req.auth?.userId ?? req.ip}`,
+        keyGenerator: async (req) => {
+          const token = tokenFrom(req);
+          const session = token ? await app.ctx.services.accounts.resolveSession(token) : null;
+          return session ? `pay:${session.userId}` : `pay-ip:${req.ip}`;
+        },
       },
     },
     ({ auth, body }) => orders.pay(auth.userId, body.order_id, body.password),
