@@ -2,8 +2,8 @@
  * Two instances of the app on one PostgreSQL database (and one Redis), as behind a load balancer
  * (docs/abuse.md, "Several instances"): wrong logins and wrong passwords spread over both hit the same
  * limit as on one; a logout on one is refused on the other without waiting for the session cache
- * (the clock is frozen, so the cache alone would trust the token for ever); purchases through both
- * stay exact (ledger verify). Then the same revocation through PostgreSQL LISTEN/NOTIFY without Redis.
+ * (the clock is frozen, so the cache alone would trust the token for ever); purchases and payouts
+ * through both stay exact (ledger verify). Then the same revocation through PostgreSQL LISTEN/NOTIFY without Redis.
  *
  * PostgreSQL only (PGlite belongs to one process): skipped, with a message, without DATABASE_URL.
  * Redis at REDIS_TEST_URL (default redis://127.0.0.1:6379), keys under a prefix unique to the run.
@@ -107,6 +107,34 @@ describe.skipIf(!onPostgres)('two instances, one PostgreSQL and one Redis', () =
     expect(collection.collection.sold_count).toBe(20);
     const report = await verifyLedger(a.app.ctx.database.db);
     expect(report.violations).toEqual([]);
+  });
+
+  it('payouts confirmed on both and worked by both payout workers at once are each paid once (ledger verify)', async () => {
+    const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    const users = await Promise.all(Array.from({ length: 6 }, () => createUser(a)));
+    await Promise.all(users.map((u) => fund(b, u.id, '3000')));
+    const bills = await Promise.all(
+      users.map(async (u, i) => {
+        const app = i % 2 ? b : a;
+        const created = await ok(
+          app,
+          uc('/withdraw/create'),
+          { user_id: u.id, currency: 'usdttrc20', network: 'TRX', amount: '2500', address: TRON, memo: '' },
+          u.token,
+        );
+        await ok(i % 2 ? a : b, uc('/withdraw/confirm'), { bill_id: created.bill.id, password: md5(PASSWORD) }, u.token);
+        return created.bill.id as string;
+      }),
+    );
+    const wa = a.app.ctx.services.payments.withdrawals;
+    const wb = b.app.ctx.services.payments.withdrawals;
+    await Promise.all([wa.runPayouts(), wb.runPayouts(), wa.runPayouts(), wb.runPayouts()]);
+    for (const [i, u] of users.entries()) {
+      const bill = await ok(a, uc('/withdraw/bill/detail'), { user_id: u.id, bill_id: bills[i] }, u.token);
+      expect(bill.bill.status).toBe('WithdrawStatusSuccess');
+      expect(await b.app.ctx.services.ledger.balances(u.id)).toEqual({ available: 50_000n, frozen: 0n });
+    }
+    expect((await verifyLedger(b.app.ctx.database.db)).violations).toEqual([]);
   });
 });
 
