@@ -12,6 +12,7 @@
  * until Redis confirms it (a SUBSCRIBE that fails or times out is retried, never left unhandled), and
  * ioredis re-subscribes by itself after a reconnect.
  */
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { sql, type SQL } from 'drizzle-orm';
@@ -228,9 +229,14 @@ export function redisBus(publisher: Redis, url: string, prefix: string, log: Bus
   };
 }
 
+/** How long a PostgreSQL publish waits for its own notification to come back (then it returns anyway). */
+const ECHO_WAIT_MS = 1_000;
+
 /**
  * PostgreSQL LISTEN/NOTIFY bus on channel `coffer_revocations`: a dedicated client LISTENs
- * (reconnecting after a loss, 1-10 s apart); `publish` runs `pg_notify` on the pool.
+ * (reconnecting after a loss, 1-10 s apart); `publish` runs `pg_notify` on the pool, then waits (at
+ * most ECHO_WAIT_MS) until its own listener got it back: by then the other instances' listeners have
+ * been sent it too, so a caller answered after a logout rarely races the other instances.
  */
 export function postgresBus(
   url: string,
@@ -239,6 +245,7 @@ export function postgresBus(
 ): RevocationBus & { ready: Promise<void> } {
   const channel = 'coffer_revocations';
   const handlers: ((e: Revocation) => void)[] = [];
+  const echoes = new Map<string, () => void>();
   let closed = false;
   let client: pg.Client | null = null;
   let markReady: () => void = () => undefined;
@@ -256,7 +263,10 @@ export function postgresBus(
       } catch {
         return;
       }
-      if (isRevocation(event)) for (const h of handlers) h(event);
+      if (!isRevocation(event)) return;
+      for (const h of handlers) h(event);
+      const nonce = (event as { nonce?: unknown }).nonce;
+      if (typeof nonce === 'string') echoes.get(nonce)?.();
     });
     c.on('end', () => {
       if (closed || client !== c) return;
@@ -284,7 +294,19 @@ export function postgresBus(
   return {
     ready,
     async publish(event) {
-      await notify(channel, JSON.stringify(event));
+      const nonce = randomUUID();
+      let timer: NodeJS.Timeout | undefined;
+      const echoed = new Promise<void>((resolve) => {
+        echoes.set(nonce, resolve);
+        timer = setTimeout(resolve, client ? ECHO_WAIT_MS : 0);
+      });
+      try {
+        await notify(channel, JSON.stringify({ ...event, nonce }));
+        await echoed;
+      } finally {
+        clearTimeout(timer);
+        echoes.delete(nonce);
+      }
     },
     subscribe(handler) {
       handlers.push(handler);
@@ -292,6 +314,7 @@ export function postgresBus(
     async close() {
       closed = true;
       handlers.length = 0;
+      for (const resolve of echoes.values()) resolve();
       const c = client;
       client = null;
       if (c) await c.end().catch(() => undefined);
