@@ -26,6 +26,7 @@ import { createAccountService } from './modules/account/account.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { recordRoutes } from './modules/records/records.routes';
 import { createPaymentsModule } from './modules/payments/index';
+import { checkPaymentsMode } from './modules/payments/payments-mode';
 import { createRecordsService } from './modules/records/records.service';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -42,6 +43,8 @@ import { createImagesService } from './modules/uploads/images.service';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { createUploadsService } from './modules/uploads/uploads.service';
 import { createStorage } from './providers/storage/index';
+import { openSharedState, trustProxySetting, type SharedState } from './lib/shared-state';
+import { createPasswordBudget } from './modules/account/password-budget';
 
 /** A background job the server runs on an interval (payout worker, expiry sweeper...). */
 export interface Worker {
@@ -81,7 +84,7 @@ declare module 'fastify' {
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-async function buildServices(config: Config, database: Database, clock: Clock, log: FastifyBaseLogger) {
+async function buildServices(config: Config, database: Database, clock: Clock, log: FastifyBaseLogger, shared: SharedState) {
   const db = database.db;
   const mail = createMailProvider(config);
   const ledger = createLedgerService({ db });
@@ -89,8 +92,8 @@ async function buildServices(config: Config, database: Database, clock: Clock, l
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
   const avatarUrl = (stored: string) => (images.idOf(stored) === stored ? images.url(stored) : stored);
-  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log, avatarUrl, checkAvatar: (userId, value) => images.claim(userId, value) });
-  const uploads = createUploadsService({ db, storage, clock, maxUploadBytes: config.MAX_UPLOAD_BYTES });
+  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log, avatarUrl, checkAvatar: (userId, value) => images.claim(userId, value), passwordBudget: createPasswordBudget(shared.counters), revocations: shared.revocations });
+  const uploads = createUploadsService({ db, storage, clock, maxUploadBytes: config.MAX_UPLOAD_BYTES, quotaBytes: config.STORAGE_QUOTA_BYTES });
   const collections = createCollectionsService({ db, clock, storage, uploads, images, avatarUrl });
   const orders = createOrdersService({ db, clock, ledger, records, accounts, collections, feeBps: config.PLATFORM_FEE_BPS });
   collections.bindPurchases(orders);
@@ -108,6 +111,11 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Where the default logger writes (stdout when unset); tests read log lines from it. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Record and check the database's payments mode (payments-mode.ts); default true. Tests that share
+   * one PostgreSQL database between sandbox and real-rail files turn it off.
+   */
+  checkPaymentsMode?: boolean;
 }
 
 /** Creates the app, runs migrations, registers everything. Call `app.close()` to stop (closes the DB it opened). */
@@ -117,6 +125,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const ownsDatabase = !options.database;
   const database = options.database ?? (await openDatabase(config.DATABASE_URL, config.dataDir));
   await database.migrate();
+  if (options.checkPaymentsMode !== false) {
+    await checkPaymentsMode(database.db, config.PAYMENTS).catch(async (err: unknown) => {
+      if (ownsDatabase) await database.close();
+      throw err;
+    });
+  }
 
   const app = Fastify({
     logger:
@@ -130,13 +144,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         ...(options.logStream ? { stream: options.logStream } : {}),
       } as object),
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const services = await buildServices(config, database, clock, app.log);
+  const shared = await openSharedState(config, database, clock, app.log);
+  app.addHook('onClose', () => shared.close());
+  const services = await buildServices(config, database, clock, app.log, shared);
   const workers: Worker[] = [];
   workers.push(...services.payments.workers);
   // Pending uploads untouched for a week are aborted and their parts dropped.
@@ -177,6 +193,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(rateLimit, {
     global: false,
+    // With REDIS_URL every instance counts in Redis: one budget behind a load balancer (docs/abuse.md).
+    // A Redis outage lets requests through (skipOnError) rather than failing them; password budgets fall back to memory.
+    ...(shared.redis ? { redis: shared.redis, nameSpace: `${config.REDIS_KEY_PREFIX}rl:`, skipOnError: true } : {}),
     errorResponseBuilder: () => ({ ...ERROR_TABLE.RATE_LIMITED, statusCode: 429, msg: 'Too many attempts. Please try again later.', reason: 'RATE_LIMITED' }),
   });
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
@@ -190,7 +209,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(async (api) => {
-    accountRoutes(api, services.accounts);
+    accountRoutes(api, services.accounts, { registrationsPerIpPerHour: config.REGISTRATIONS_PER_IP_PER_HOUR });
     recordRoutes(api, services.records);
     await services.payments.routes(api);
     uploadsRoutes(api, services.uploads, services.images);

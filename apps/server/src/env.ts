@@ -31,7 +31,10 @@ export const ConfigSchema = z.object({
   S3_ENDPOINT: z.url().optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  PAYMENTS: z.enum(['sandbox', 'evm', 'nowpayments']).default('sandbox'),
+  /** Unset: `sandbox`, except with NODE_ENV=production, where it must be set (see {@link loadConfig}). */
+  PAYMENTS: z.enum(['sandbox', 'evm', 'nowpayments']).optional(),
+  /** Explicit opt-in to run PAYMENTS=sandbox (anyone can mint points) with NODE_ENV=production. */
+  ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
   /** Sandbox payments: USD price of each non-stable coin, `SYMBOL=price` pairs (USDT is always 1). */
   SANDBOX_PRICES: z
     .string()
@@ -85,6 +88,28 @@ export const ConfigSchema = z.object({
   STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Max bytes of one uploaded resource (default 2 GiB). */
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
+  /**
+   * Which proxies to trust for the client address (X-Forwarded-For) used by per-IP limits
+   * (docs/abuse.md). Unset: none (the socket address). A hop count (`1`), or a comma-separated list
+   * of addresses and CIDRs (`10.0.0.0/8,127.0.0.1`).
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(\d{1,2}|[0-9A-Fa-f:.]+(\/\d{1,3})?(\s*,\s*[0-9A-Fa-f:.]+(\/\d{1,3})?)*)$/,
+      'must be a hop count such as 1, or addresses/CIDRs such as 10.0.0.0/8,127.0.0.1',
+    )
+    .optional(),
+  /** Shared rate-limit counters, password budgets and session revocations across instances (redis:// or rediss://). Unset: this process's memory. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /** Prefix of every Redis key and channel Coffer uses (several deployments or test runs on one Redis). */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, colons, underscores or dashes').default('coffer:'),
+  /** Open (Processing) deposit bills one user may hold at once (docs/abuse.md). */
+  MAX_OPEN_DEPOSIT_BILLS: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** Bytes one user may store across uploads not failed (default 10 GiB, docs/abuse.md). */
+  STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024 * 1024),
+  /** Accounts one client address may register per hour (docs/abuse.md). */
+  REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Run background workers (payouts, expiry) in this process. */
   WORKERS: bool.default(true),
   /** Set by `npm run dev`: static web hosting is off, Vite serves the app. */
@@ -94,7 +119,9 @@ export const ConfigSchema = z.object({
 /** Secret variables: read once into {@link Config.evm} / {@link Config.nowpayments} as `Secret`s, never kept as text. */
 const SECRET_VARS = ['EVM_SEED', 'EVM_HOT_WALLET_KEY', 'NOWPAYMENTS_API_KEY', 'NOWPAYMENTS_IPN_SECRET', 'NOWPAYMENTS_PASSWORD', 'NOWPAYMENTS_2FA_SECRET'] as const;
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, (typeof SECRET_VARS)[number]> & {
+export type Config = Omit<z.infer<typeof ConfigSchema>, (typeof SECRET_VARS)[number] | 'PAYMENTS'> & {
+  /** The payments rail; `sandbox` when unset outside production. */
+  PAYMENTS: 'sandbox' | 'evm' | 'nowpayments';
   dataDir: string;
   publicUrl: string;
   /** Set when PAYMENTS=evm. */
@@ -118,7 +145,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const c = parsed.data;
+  const parsedData = parsed.data;
+  // Points minted by the sandbox must never reach a production server by default (docs/abuse.md).
+  if (parsedData.NODE_ENV === 'production' && !parsedData.PAYMENTS) {
+    throw new ConfigError('Invalid configuration:\nPAYMENTS: required when NODE_ENV=production (evm or nowpayments; sandbox also needs ALLOW_SANDBOX_IN_PRODUCTION=true)');
+  }
+  if (parsedData.NODE_ENV === 'production' && parsedData.PAYMENTS === 'sandbox' && !parsedData.ALLOW_SANDBOX_IN_PRODUCTION) {
+    throw new ConfigError('Invalid configuration:\nPAYMENTS: sandbox lets anyone mint points; with NODE_ENV=production set ALLOW_SANDBOX_IN_PRODUCTION=true to run it anyway');
+  }
+  const c = { ...parsedData, PAYMENTS: parsedData.PAYMENTS ?? ('sandbox' as const) };
   if (c.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !c[k]);
     if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `${k}: required when STORAGE=s3`).join('\n')}`);

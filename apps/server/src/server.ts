@@ -56,6 +56,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A refused start (payments-mode.ts) is one line for the operator, not a stack.
+  console.error(err instanceof Error && err.name === 'StartupRefusal' ? err.message : err);
   process.exit(1);
 });

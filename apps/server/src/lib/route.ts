@@ -18,7 +18,7 @@ export interface RouteOptions<B extends ZodType, D extends ZodType> {
   summary?: string;
   tags?: string[];
   /** Per-route rate limit (@fastify/rate-limit options). */
-  rateLimit?: { max: number; timeWindow: number | string; keyGenerator?: (req: FastifyRequest) => string };
+  rateLimit?: { max: number; timeWindow: number | string; keyGenerator?: (req: FastifyRequest) => string | Promise<string> };
 }
 
 export interface RouteContext<B extends ZodType, A> {

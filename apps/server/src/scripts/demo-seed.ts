@@ -429,6 +429,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     console.log(USAGE);
     return unknown.length ? 2 : 0;
   }
+  // Before the configuration, which refuses production without PAYMENTS: this refusal says more.
+  if (env.NODE_ENV === 'production') {
+    console.error(refusal({ nodeEnv: 'production', payments: 'sandbox', userCount: 0, force: true }));
+    return 2;
+  }
   let config;
   try {
     config = loadConfig({ ...env, WORKERS: 'false', SERVE_WEB: 'false', LOG_LEVEL: env.LOG_LEVEL || 'warn' });

@@ -29,7 +29,10 @@ export interface TestApp {
  * Builds the app on a fresh temp data dir. `env` overrides configuration variables.
  * `options.logStream` turns the app's real logger on (level LOG_LEVEL, default `info` then) writing to that stream.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream; checkPaymentsMode?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -39,10 +42,13 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     WORKERS: 'false',
     SERVE_WEB: 'false',
     PUBLIC_URL: 'http://127.0.0.1:8080',
+    // Test files register many users from one address; abuse.test.ts sets its own limit.
+    REGISTRATIONS_PER_IP_PER_HOUR: '100000',
     ...env,
   });
   const clock = new ManualClock(Date.now());
-  const app = await buildApp({ config, clock, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+  // Test files share one PostgreSQL database across payments modes: the mode check is opt-in here.
+  const app = await buildApp({ config, clock, checkPaymentsMode: options.checkPaymentsMode ?? false, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.ready();
   return {
     app,

@@ -5,3 +5,4 @@ export * from './collections';
 export * from './payments';
 export * from './evm';
 export * from './nowpayments';
+export * from './settings';

@@ -35,7 +35,17 @@ const tags = ['account'];
 const bodyKey = (field: string) => (req: { body: unknown }) =>
   String((req.body as Record<string, unknown>)[field] ?? '').toLowerCase();
 
-export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
+/** Limits the configuration sets (docs/abuse.md). */
+export interface AccountRouteLimits {
+  /** REGISTRATIONS_PER_IP_PER_HOUR: accounts one client address may create per hour. */
+  registrationsPerIpPerHour: number;
+}
+
+export function accountRoutes(
+  app: FastifyInstance,
+  accounts: AccountService,
+  limits: AccountRouteLimits = { registrationsPerIpPerHour: 20 },
+) {
   const loginPerAccount = bodyLimiter(app, { ...LIMITS.login.perAccount, key: bodyKey('account') });
   const sendMailPerAccount = bodyLimiter(app, { ...LIMITS.sendMail.perAccount, key: bodyKey('email') });
   const forgetPerAccount = bodyLimiter(app, { ...LIMITS.passwordForget.perAccount, key: bodyKey('email') });
@@ -46,6 +56,8 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
       path: ucPath('/register'),
       body: RegisterRequestSchema,
       data: RegisterDataSchema,
+      // Per client address (TRUST_PROXY decides which address that is behind a proxy).
+      rateLimit: perIp({ max: limits.registrationsPerIpPerHour, timeWindowMs: 3_600_000 }),
       tags,
       summary: 'Create an account and sign in',
     },

@@ -9,13 +9,16 @@
  */
 import { minorToPoints, RESET_CODE_MAX_TRIES, RESET_CODE_TTL_SECONDS, type PublicUser, type User } from '@coffer/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { localBus, memoryCounters, type Revocation, type RevocationBus } from '../../lib/shared-state';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { MailProvider } from '../../providers/mail/index';
 import * as repo from './account.repository';
+import { createPasswordBudget, type PasswordBudget } from './password-budget';
 import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
 import { hashResetCode, newResetCode, resetCodeMatches } from './reset-codes';
 import { createSessionCache } from './session-cache';
@@ -42,6 +45,10 @@ export interface AccountDeps {
   mail: MailProvider;
   /** Reports mails sent or failed. It is never given a code, token or password digest. */
   log?: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  /** The shared per-user password budget (password-budget.ts); default: in this process's memory. */
+  passwordBudget?: PasswordBudget;
+  /** Carries revocations to every instance (lib/shared-state.ts); default: this process only. */
+  revocations?: RevocationBus;
 }
 
 /** The one answer to every failed reset (unknown email, no code, wrong, expired, used up): no account enumeration. */
@@ -77,8 +84,27 @@ export function createAccountService(deps: AccountDeps) {
   const deletionHooks: DeletionHook[] = [];
   const avatarUrl = deps.avatarUrl ?? ((s: string) => s);
   const log = deps.log ?? { info: () => undefined, error: () => undefined };
-  /** Live sessions read in the last few seconds (see session-cache.ts for the revocation delay). */
+  /** Live sessions read in the last few seconds; revocations from any instance drop entries at once. */
   const sessionCache = createSessionCache({ now: () => clock.now() });
+  const passwordBudget = deps.passwordBudget ?? createPasswordBudget(memoryCounters(() => clock.now()));
+  const revocations = deps.revocations ?? localBus();
+  revocations.subscribe((event) => {
+    if (event.kind === 'session') sessionCache.dropSession(event.sessionId);
+    else sessionCache.dropUser(event.userId);
+  });
+
+  /**
+   * Drops the revoked sessions from this instance's cache and tells every other instance. The
+   * database already holds the revocation, so a failed broadcast is logged, not thrown: the other
+   * instances' caches still age out within SESSION_CACHE_TTL_MS.
+   */
+  async function broadcast(event: Revocation): Promise<void> {
+    if (event.kind === 'session') sessionCache.dropSession(event.sessionId);
+    else sessionCache.dropUser(event.userId);
+    await revocations
+      .publish(event)
+      .catch((err: unknown) => log.error({ err, revocation: event.kind }, 'revocation broadcast failed'));
+  }
   /** Reset mails being delivered (they leave after the answer, see `sendResetCode`). */
   const pendingMail = new Set<Promise<void>>();
 
@@ -171,8 +197,8 @@ export function createAccountService(deps: AccountDeps) {
 
     /**
      * Resolves a bearer token to its live session, or null (unknown, expired or revoked). Live
-     * sessions are cached in-process for SESSION_CACHE_TTL_MS (5 s): a session revoked by another
-     * instance stays usable here until then.
+     * sessions are cached in-process for SESSION_CACHE_TTL_MS (5 s); a revocation on any instance
+     * drops the entry here at once through the revocation bus (the 5 s bound holds while the bus is down).
      */
     async resolveSession(token: string) {
       const tokenHash = hashToken(token);
@@ -185,10 +211,10 @@ export function createAccountService(deps: AccountDeps) {
       return session;
     },
 
-    /** Revokes the current session. */
+    /** Revokes the current session, on every instance at once. */
     async logout(sessionId: string) {
       await repo.revokeSession(db, sessionId, new Date(clock.now()));
-      sessionCache.dropSession(sessionId);
+      await broadcast({ kind: 'session', sessionId });
       return {};
     },
 
@@ -235,10 +261,14 @@ export function createAccountService(deps: AccountDeps) {
       return toUser(row);
     },
 
-    /** Verifies a password digest for the user. @throws INVALID_CREDENTIALS */
+    /**
+     * Verifies a password digest for the user, spending from the user's shared password budget
+     * (password-budget.ts: 10 wrong in 15 minutes across every call and instance).
+     * @throws NOT_FOUND, RATE_LIMITED when the budget is spent, INVALID_CREDENTIALS 'Incorrect password'
+     */
     async checkPassword(userId: string, digest: string): Promise<void> {
       const user = await liveUser(userId);
-      if (!(await verifyPasswordDigest(user.passwordHash, digest))) throw errors.invalidCredentials('Incorrect password');
+      await passwordBudget.check(userId, () => verifyPasswordDigest(user.passwordHash, digest));
     },
 
     /**
@@ -253,7 +283,7 @@ export function createAccountService(deps: AccountDeps) {
         await repo.revokeAllSessions(tx, userId, new Date(clock.now()));
         return { access_token: await issueSession(userId, tx) };
       });
-      sessionCache.dropUser(userId);
+      await broadcast({ kind: 'user', userId });
       return fresh;
     },
 
@@ -263,6 +293,7 @@ export function createAccountService(deps: AccountDeps) {
       await repo.updateUser(tx ?? db, userId, { passwordHash });
       await repo.revokeAllSessions(tx ?? db, userId, new Date(clock.now()));
       sessionCache.dropUser(userId);
+      if (!tx) await broadcast({ kind: 'user', userId });
     },
 
     /** A live user by email (reset flow), or null. */
@@ -334,20 +365,24 @@ export function createAccountService(deps: AccountDeps) {
         return 'reset';
       });
       if (outcome !== 'reset') throw errors.invalidCredentials(RESET_CODE_INVALID);
-      // Again after the commit: a request between the revocation and the commit may have re-cached a session.
-      sessionCache.dropUser(user!.id);
+      // Again after the commit (and on every instance): a request between the revocation and the commit may have re-cached a session.
+      await broadcast({ kind: 'user', userId: user!.id });
       return {};
     },
 
     /**
-     * Deletes the account (DESIGN 3): needs the password; refused while available + frozen > 0 or
-     * any guard refuses; revokes sessions; frees the username and email for reuse.
-     * @throws INVALID_CREDENTIALS, CONFLICT
+     * Deletes the account (DESIGN 3, docs/abuse.md "Account deletion"). The cheap refusals come
+     * first and need no password (available + frozen > 0, a guard: withdrawal in flight, deposit bill
+     * still Processing), so no answer tells whether a password was right; then the password (shared
+     * budget); then, in one transaction with the user's balance rows locked (`FOR UPDATE`, so no
+     * posting lands while deciding), the refusals again, the deletion hooks, the renaming and the
+     * revocation of every session (on every instance). A payment for an expired bill that arrives
+     * later is still credited to the (deleted) account's balance: never lost.
+     * @throws INVALID_CREDENTIALS, RATE_LIMITED, CONFLICT
      */
     async deleteAccount(userId: string, digest: string) {
-      await this.checkPassword(userId, digest);
-      const now = new Date(clock.now());
-      await db.transaction(async (tx) => {
+      await liveUser(userId);
+      const refuseIfBlocked = async (tx: Tx) => {
         const b = await ledger.balances(userId, tx);
         if (b.available + b.frozen > 0n) {
           throw errors.conflict('Your balance must be empty before you delete your account. Cash out first.');
@@ -356,6 +391,13 @@ export function createAccountService(deps: AccountDeps) {
           const refusal = await guard(userId, tx);
           if (refusal) throw errors.conflict(refusal);
         }
+      };
+      await db.transaction(refuseIfBlocked);
+      await this.checkPassword(userId, digest);
+      const now = new Date(clock.now());
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select id from ledger_accounts where user_id = ${userId} order by id for update`);
+        await refuseIfBlocked(tx);
         for (const hook of deletionHooks) await hook(userId, tx);
         const user = await repo.findUserById(tx, userId);
         if (!user) throw errors.notFound();
@@ -366,7 +408,7 @@ export function createAccountService(deps: AccountDeps) {
         });
         await repo.revokeAllSessions(tx, userId, now);
       });
-      sessionCache.dropUser(userId);
+      await broadcast({ kind: 'user', userId });
       return {};
     },
   };

@@ -2,11 +2,12 @@
  * A short-lived in-process cache of live sessions (token hash -> session), so that the signed-in
  * calls do not read the sessions table on every request.
  *
- * Correctness across instances: an entry lives at most `ttlMs` (SESSION_CACHE_TTL_MS, 5 s). The
- * instance that revokes a session (logout, password change or reset, account deletion) drops it at
- * once; another instance may still accept the revoked token until its entry ages out. That bounded
- * delay is the documented revocation delay (docs/api.md, "Sessions"). A session's own expiry is
- * checked on every hit, and only live sessions are cached.
+ * Correctness across instances: an entry lives at most `ttlMs` (SESSION_CACHE_TTL_MS, 5 s). A
+ * revocation (logout, password change or reset, account deletion) is published on the revocation
+ * bus (lib/shared-state.ts: Redis pub/sub or PostgreSQL LISTEN/NOTIFY) and every instance drops the
+ * entry when it arrives; only while the bus is down does another instance accept the revoked token
+ * until its entry ages out (docs/abuse.md). A session's own expiry is checked on every hit, and only
+ * live sessions are cached.
  */
 
 /** How long a cached session is trusted without reading the database again, in milliseconds. */

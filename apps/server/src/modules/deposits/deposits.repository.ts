@@ -1,6 +1,6 @@
 /** Deposit bills and received payments in the database. Only the deposits service calls this. */
 import { DepositStatus } from '@coffer/contract';
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { depositBills, depositPayments } from '../../db/schema/index';
 
@@ -82,4 +82,18 @@ export async function expireDue(
       ),
     );
   return due;
+}
+
+/** The user's open (Processing) deposit bills (docs/abuse.md: capped per user; block account deletion). */
+export async function countOpenBills(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(depositBills)
+    .where(and(eq(depositBills.userId, userId), eq(depositBills.status, DepositStatus.Processing)));
+  return Number(row?.n ?? 0);
+}
+
+/** Serializes bill creation of one user (locks the user's row until the transaction ends). */
+export async function lockUserForBills(db: DbOrTx, userId: string): Promise<void> {
+  await db.execute(sql`select id from users where id = ${userId} for update`);
 }

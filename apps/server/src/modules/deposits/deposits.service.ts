@@ -48,7 +48,16 @@ export interface DepositsDeps {
   ledger: LedgerService;
   records: RecordsService;
   payments: PaymentsService;
+  /** Open (Processing) bills one user may hold (MAX_OPEN_DEPOSIT_BILLS, docs/abuse.md); default 10. */
+  maxOpenBills?: number;
 }
+
+/** How long a deposit/min-amount answer is reused per currency, in ms (docs/abuse.md). */
+export const MIN_AMOUNT_CACHE_MS = 30_000;
+
+/** The refusal past the open-bill cap (docs/abuse.md). */
+const tooManyOpenBills = (max: number) =>
+  errors.conflict(`You already have ${max} open deposit bills. Pay or let one expire before creating another.`);
 
 /** Decimal string of a NUMERIC column with exactly 8 decimals (rounded down). */
 const crypto8 = (v: string | Big): string => new Big(v).round(8, Big.roundDown).toFixed(8);
@@ -74,6 +83,8 @@ export function toDepositBill(row: repo.DepositBillRow): DepositBill {
 
 export function createDepositsService(deps: DepositsDeps) {
   const { db, clock, ledger, records, payments } = deps;
+  const maxOpenBills = deps.maxOpenBills ?? 10;
+  const minAmountCache = new Map<string, { until: number; answer: Promise<{ result: MinAmountResult }> }>();
   const provider = payments.provider;
   const rate = payments.pointsPerUsd;
 
@@ -108,28 +119,35 @@ export function createDepositsService(deps: DepositsDeps) {
 
   return {
     /**
-     * SPEC 7 deposit/min-amount (never cached).
+     * SPEC 7 deposit/min-amount, cached per currency for MIN_AMOUNT_CACHE_MS (30 s).
      * @returns min_amount (points), currency_min_amount (crypto, 8 decimals), fiat_equivalent (USD)
      * @throws VALIDATION_FAILED 'Unsupported currency'
      */
     async minAmount(code: string): Promise<{ result: MinAmountResult }> {
       await payments.currency(code);
-      const min = await minimum(code);
-      return {
+      // One answer (or call in flight) per currency for MIN_AMOUNT_CACHE_MS: visitors cannot hammer the provider.
+      const hit = minAmountCache.get(code);
+      if (hit && hit.until > clock.now()) return hit.answer;
+      const answer = minimum(code).then((min) => ({
         result: {
           min_amount: min.points.toFixed(2),
           currency_min_amount: min.currencyMin.round(8, Big.roundUp).toFixed(8),
           fiat_equivalent: min.usd.toFixed(2),
         },
-      };
+      }));
+      minAmountCache.set(code, { until: clock.now() + MIN_AMOUNT_CACHE_MS, answer });
+      answer.catch(() => minAmountCache.delete(code));
+      return answer;
     },
 
     /**
      * SPEC 7 deposit: creates a bill and its TopUp/Incoming/Pending record in one transaction.
      * @param req amount in points (2 decimals), pay_currency a currency code
-     * @throws VALIDATION_FAILED unsupported currency, below the minimum ('Minimum amount is {min} {symbol}.'), above the maximum
+     * @throws VALIDATION_FAILED unsupported currency, below the minimum ('Minimum amount is {min} {symbol}.'), above the maximum;
+     *   CONFLICT when the user already holds `maxOpenBills` open bills (checked before the provider is asked)
      */
     async create(userId: string, req: DepositRequest): Promise<{ bill: DepositBill }> {
+      if ((await repo.countOpenBills(db, userId)) >= maxOpenBills) throw tooManyOpenBills(maxOpenBills);
       const currency = await payments.currency(req.pay_currency);
       const points = new Big(req.amount);
       const min = await minimum(currency.code);
@@ -152,6 +170,9 @@ export function createDepositsService(deps: DepositsDeps) {
       });
       const amount = pointsToMinor(points.toFixed(2));
       const row = await db.transaction(async (tx) => {
+        // Again under the user's lock: parallel creations cannot pass the cap.
+        await repo.lockUserForBills(tx, userId);
+        if ((await repo.countOpenBills(tx, userId)) >= maxOpenBills) throw tooManyOpenBills(maxOpenBills);
         const bill = await repo.insertBill(tx, {
           id,
           userId,

@@ -9,9 +9,9 @@ import {
   OrderPayDataSchema,
   OrderPayRequestSchema,
 } from '@coffer/contract';
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute, slPath, ucPath } from '../../lib/route';
+import { tokenFrom } from '../../plugins/auth';
 import type { OrdersService } from './orders.service';
 
 const tags = ['orders'];
@@ -38,14 +38,16 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
       auth: 'required',
       tags,
       summary: 'Pay an order (one transaction: ledger, order, records, counters)',
-      // The optional password is checked here: bound the guesses per session (and per IP without one).
+      // Counted per signed-in user, however the Authorization header is spelled (per IP without a
+      // live session); wrong passwords also spend the user's shared password budget (account/password-budget.ts).
       rateLimit: {
         max: 120,
         timeWindow: 60_000,
-        keyGenerator: (req) =>
-          `pay:${createHash('sha256')
-            .update(req.headers.authorization ?? req.ip)
-            .digest('hex')}`,
+        keyGenerator: async (req) => {
+          const token = tokenFrom(req);
+          const session = token ? await app.ctx.services.accounts.resolveSession(token) : null;
+          return session ? `pay:${session.userId}` : `pay-ip:${req.ip}`;
+        },
       },
     },
     ({ auth, body }) => orders.pay(auth.userId, body.order_id, body.password),

@@ -10,6 +10,7 @@ import type { Config } from '../../env';
 import type { Clock } from '../../lib/clock';
 import { createPaymentProvider, type PaymentProvider } from '../../providers/payments/index';
 import type { AccountService } from '../account/account.service';
+import { countOpenBills } from '../deposits/deposits.repository';
 import { depositRoutes } from '../deposits/deposits.routes';
 import { createDepositsService } from '../deposits/deposits.service';
 import type { LedgerService } from '../ledger/ledger.service';
@@ -35,9 +36,15 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
   const { config, db, clock, ledger, records, accounts } = deps;
   const provider = deps.provider ?? createPaymentProvider(config, { db, clock, ...(deps.log ? { log: deps.log } : {}) });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
-  const deposits = createDepositsService({ db, clock, ledger, records, payments });
+  const deposits = createDepositsService({ db, clock, ledger, records, payments, maxOpenBills: config.MAX_OPEN_DEPOSIT_BILLS });
   const withdrawals = createWithdrawalsService({ db, clock, ledger, records, accounts, payments, log: deps.log });
   accounts.addDeletionGuard((userId, tx) => withdrawals.deletionGuard(userId, tx));
+  // A Processing deposit bill may still be paid: deletion waits for it (a later payment is still credited, docs/abuse.md).
+  accounts.addDeletionGuard(async (userId, tx) =>
+    (await countOpenBills(tx, userId)) > 0
+      ? 'A deposit is still being processed. Please wait until it completes or expires before deleting your account.'
+      : null,
+  );
 
   const workers: Worker[] = [
     { name: 'payouts', intervalMs: 2_000, tick: () => withdrawals.runPayouts() },

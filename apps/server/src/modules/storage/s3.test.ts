@@ -2,7 +2,7 @@
  * The `s3` storage provider against an S3-compatible server started here on 127.0.0.1 (s3rver):
  * presigned multipart parts PUT over real HTTP, list-parts, completion with MD5 verification (the
  * object is hashed back since S3 gives no MD5 of a multipart object), presigned downloads, and
- * images checked by magic bytes. s3rver does not check presigned signatures; signature refusal is
+ * images checked by magic bytes, sealed single-PUT files. s3rver does not check presigned signatures; signature refusal is
  * tested on the local provider (modules/uploads/uploads.test.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -100,6 +100,25 @@ describe('s3 provider', () => {
     const res = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id }, user.token);
     expect(res.body.msg).toMatch(/MD5/);
     expect(await t.app.ctx.services.storage.head(`resources/${start.upload_id}`)).toBeNull();
+  });
+
+  it('seals a completed single-PUT file: a later PUT through its URL changes nothing buyers download', async () => {
+    const data = randomBytes(2000);
+    const start = await ok(
+      t,
+      '/sl/v1/upload/resource/url',
+      { file_name: 's.bin', size: data.length, md5: md5hex(data) },
+      user.token,
+    );
+    await putTo(start.url, data);
+    const resource = await ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id }, user.token);
+    // The URL is still valid for the store; what it writes is nothing anyone reads.
+    await fetch(start.url, { method: 'PUT', body: randomBytes(2000) });
+    const c = await ok(t, '/sl/v1/collection/create', { title: 'Sealed on S3', amount: 0 }, user.token);
+    await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: resource.id }, user.token);
+    const link = await ok(t, '/sl/v1/resource/download/url', { collection_id: c.id, resource_id: resource.id }, user.token);
+    const got = Buffer.from(await (await fetch(link.url)).arrayBuffer());
+    expect(md5hex(got)).toBe(md5hex(data));
   });
 
   it('checks a banner by its bytes and redirects /media to a presigned GET', async () => {

@@ -20,8 +20,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../../lib/errors';
 import { LocalStorage, StorageError, type StorageProvider } from '../../providers/storage/index';
 import type { ImagesService } from '../uploads/images.service';
+import { isMediaType } from '../uploads/media-type';
 
 const SANDBOX_CSP = "default-src 'none'; sandbox";
+
+/**
+ * The Content-Type header for a stored content type: the value when it is an RFC 9110 media type
+ * (ASCII, see {@link isMediaType}), else `application/octet-stream`. No stored value (older rows
+ * included) can make a download fail.
+ */
+export function headerContentType(stored: string | undefined): string {
+  return stored && isMediaType(stored) ? stored : 'application/octet-stream';
+}
 
 function safeHeaders(reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff');
@@ -32,11 +42,16 @@ function linkRefused(): AppError {
   return errors.forbidden('This link is invalid or has expired');
 }
 
-/** Maps storage and stream failures of an upload to the envelope. */
+/**
+ * Maps storage and stream failures of an upload to the envelope. A PUT after completion (a sealed
+ * object, or a part of a completed or aborted upload) answers 403: the file can no longer change.
+ */
 function uploadError(err: unknown): unknown {
   if (err instanceof StorageError) {
     if (err.code === 'EntityTooLarge') return errors.tooLarge(err.message);
-    if (err.code === 'NoSuchUpload') return errors.notFound('The upload does not exist or was completed');
+    if (err.code === 'Sealed') return errors.forbidden('This file was verified and can no longer be changed');
+    if (err.code === 'NoSuchUpload')
+      return errors.forbidden('This upload was completed or aborted; its parts can no longer be changed');
     if (err.code === 'NoSuchKey') return errors.notFound('The file does not exist');
   }
   const code = (err as { code?: string }).code;
@@ -93,7 +108,7 @@ export async function storageRoutes(app: FastifyInstance, deps: StorageRoutesDep
     if (!image) throw errors.notFound('The image does not exist');
     safeHeaders(reply);
     if (storage instanceof LocalStorage) {
-      reply.header('Content-Type', image.contentType);
+      reply.header('Content-Type', headerContentType(image.contentType));
       reply.header('Cache-Control', 'public, max-age=86400, immutable');
       return sendLocal(req, reply, storage, image.storageKey);
     }
@@ -124,6 +139,7 @@ export async function storageRoutes(app: FastifyInstance, deps: StorageRoutesDep
       const sent = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (sent !== params.ct.toLowerCase()) throw errors.validation(`Send the file with Content-Type: ${params.ct}`);
     }
+    if (await local.isSealed(key)) throw uploadError(new StorageError('Sealed', 'sealed'));
     checkLength(req, max);
     try {
       const etag = await local.receiveObject(key, req.body as Readable, max);
@@ -152,7 +168,7 @@ export async function storageRoutes(app: FastifyInstance, deps: StorageRoutesDep
     const params = local.verify('GET', `/files/o/${key}`, query(req));
     if (!params) throw linkRefused();
     safeHeaders(reply);
-    reply.header('Content-Type', params.ct || 'application/octet-stream');
+    reply.header('Content-Type', headerContentType(params.ct));
     reply.header('Content-Disposition', contentDisposition(params.fn || key.split('/').pop() || 'download'));
     reply.header('Cache-Control', 'private, no-store');
     return sendLocal(req, reply, local, key);

@@ -93,18 +93,21 @@ export function createImagesService(deps: { db: Db; storage: StorageProvider; cl
       if (!image || image.ownerId !== ownerId)
         throw errors.validation('Upload the image first, then use the value the upload answered');
       if (image.status === 'verified') return image.id;
-      const head = await storage.head(image.storageKey);
+      if (!(await storage.head(image.storageKey))) throw errors.validation('The image has not been uploaded yet');
+      // Sealed first, then checked: the bytes whose magic was checked are the bytes served, whatever the PUT URL does next.
+      const key = await storage.seal(image.storageKey);
+      const head = await storage.head(key);
       if (!head) throw errors.validation('The image has not been uploaded yet');
       if (head.size > IMAGE_MAX_BYTES) {
-        await storage.delete(image.storageKey);
+        await storage.delete(key);
         throw errors.validation('Images must be 5 MB or smaller');
       }
-      const type = await fileTypeFromBuffer(await readHead(storage, image.storageKey, SNIFF_BYTES));
+      const type = await fileTypeFromBuffer(await readHead(storage, key, SNIFF_BYTES));
       if (!type || !(IMAGE_CONTENT_TYPES as readonly string[]).includes(type.mime)) {
-        await storage.delete(image.storageKey);
+        await storage.delete(key);
         throw errors.validation('The file is not a PNG, JPEG, WebP or GIF image');
       }
-      await repo.markImageVerified(tx ?? db, image.id, type.mime);
+      await repo.markImageVerified(tx ?? db, image.id, type.mime, key);
       return image.id;
     },
 

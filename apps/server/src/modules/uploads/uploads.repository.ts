@@ -16,8 +16,23 @@ export async function findImage(db: DbOrTx, id: string): Promise<ImageRow | null
   return row ?? null;
 }
 
-export async function markImageVerified(db: DbOrTx, id: string, contentType: string): Promise<void> {
-  await db.update(images).set({ status: 'verified', contentType }).where(eq(images.id, id));
+/** Marks an image verified; `storageKey` is where its sealed object now lives. */
+export async function markImageVerified(db: DbOrTx, id: string, contentType: string, storageKey: string): Promise<void> {
+  await db.update(images).set({ status: 'verified', contentType, storageKey }).where(eq(images.id, id));
+}
+
+/** Bytes a user stores or is uploading: every upload not failed (docs/abuse.md, storage quota). */
+export async function storedBytesOf(db: DbOrTx, ownerId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${uploads.size}), 0)` })
+    .from(uploads)
+    .where(and(eq(uploads.ownerId, ownerId), sql`${uploads.status} <> 'failed'`));
+  return Number(row?.n ?? 0);
+}
+
+/** Serializes the quota check and the new upload of one user (locks the user's row until the transaction ends). */
+export async function lockOwner(db: DbOrTx, ownerId: string): Promise<void> {
+  await db.execute(sql`select id from users where id = ${ownerId} for update`);
 }
 
 export async function insertUpload(db: DbOrTx, row: typeof uploads.$inferInsert): Promise<UploadRow> {

@@ -10,7 +10,11 @@
  *   mismatch of the assembled file deletes it and fails the upload (nothing kept);
  * - `startSingle` is the one-PUT path for files up to SINGLE_PUT_MAX_BYTES (complete with no parts).
  *
- * Sizes are bytes. The per-file limit is MAX_UPLOAD_BYTES (default 2 GiB).
+ * Sizes are bytes. The per-file limit is MAX_UPLOAD_BYTES (default 2 GiB); each user's uploads (not
+ * failed) may total STORAGE_QUOTA_BYTES (default 10 GiB; the refusal says how much is left).
+ * `content_type` must be an RFC 9110 media type in ASCII (media-type.ts) or empty.
+ * A completed single-PUT file is sealed (storage `seal`) before its MD5 is checked: the PUT URL, still
+ * valid for an hour, can no longer change what buyers download (docs/abuse.md, "Sealed files").
  */
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +32,7 @@ import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { StorageError, type StorageProvider } from '../../providers/storage/index';
+import { isMediaType } from './media-type';
 import * as repo from './uploads.repository';
 
 const MiB = 1024 * 1024;
@@ -42,6 +47,11 @@ export function partSizeFor(size: number): number {
 function human(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(2)} GB`;
   return `${+(bytes / MiB).toFixed(2)} MB`;
+}
+
+/** Exact size for quota messages: "1.5 GB", "20 MB", "512 bytes". */
+function bytesText(bytes: number): string {
+  return bytes >= MiB ? human(bytes) : `${bytes} bytes`;
 }
 
 /** MD5 hex of a stored object, streamed. */
@@ -76,6 +86,8 @@ export interface UploadsDeps {
   clock: Clock;
   /** MAX_UPLOAD_BYTES */
   maxUploadBytes: number;
+  /** STORAGE_QUOTA_BYTES: bytes one user may store across uploads not failed (default 10 GiB). */
+  quotaBytes?: number;
 }
 
 export function createUploadsService(deps: UploadsDeps) {
@@ -83,6 +95,37 @@ export function createUploadsService(deps: UploadsDeps) {
 
   function checkSize(size: number): void {
     if (size > deps.maxUploadBytes) throw errors.tooLarge(`Files must be at most ${human(deps.maxUploadBytes)}`);
+  }
+
+  const quotaBytes = deps.quotaBytes ?? 10 * 1024 ** 3;
+
+  /** @throws VALIDATION_FAILED when `contentType` is not an ASCII RFC 9110 media type (empty is allowed) */
+  function checkContentType(contentType: string | undefined): void {
+    if (contentType && !isMediaType(contentType)) {
+      throw errors.validation(
+        'content_type must be a media type such as application/zip (ASCII letters, digits and punctuation only)',
+      );
+    }
+  }
+
+  /** @throws PAYLOAD_TOO_LARGE when `size` more bytes would pass the owner's quota; says what is left */
+  async function checkQuota(ownerId: string, size: number, tx?: DbOrTx): Promise<void> {
+    const used = await repo.storedBytesOf(tx ?? db, ownerId);
+    if (used + size > quotaBytes) {
+      const left = Math.max(0, quotaBytes - used);
+      throw errors.tooLarge(
+        `Your storage space is full: ${bytesText(left)} of ${bytesText(quotaBytes)} left, and this file needs ${bytesText(size)}`,
+      );
+    }
+  }
+
+  /** Inserts the upload row after checking the quota again under the owner's lock (parallel starts cannot pass it). */
+  async function insertWithinQuota(row: Parameters<typeof repo.insertUpload>[1]): Promise<void> {
+    await db.transaction(async (tx) => {
+      await repo.lockOwner(tx, row.ownerId);
+      await checkQuota(row.ownerId, row.size, tx);
+      await repo.insertUpload(tx, row);
+    });
   }
 
   /** The caller's upload. @throws NOT_FOUND when missing, FORBIDDEN when another user's */
@@ -147,6 +190,8 @@ export function createUploadsService(deps: UploadsDeps) {
      */
     async startSingle(ownerId: string, input: UploadResourceUrlRequest) {
       checkSize(input.size);
+      checkContentType(input.content_type);
+      await checkQuota(ownerId, input.size);
       if (input.size > SINGLE_PUT_MAX_BYTES) {
         throw errors.validation(`Files over ${human(SINGLE_PUT_MAX_BYTES)} must be uploaded in parts (multipart/upload)`);
       }
@@ -157,7 +202,7 @@ export function createUploadsService(deps: UploadsDeps) {
         exactBytes: true,
         expiresInSec: UPLOAD_URL_TTL_SECONDS,
       });
-      await repo.insertUpload(db, {
+      await insertWithinQuota({
         id,
         ownerId,
         mode: 'single',
@@ -180,12 +225,14 @@ export function createUploadsService(deps: UploadsDeps) {
      */
     async startMultipart(ownerId: string, input: UploadResourceUrlRequest) {
       checkSize(input.size);
+      checkContentType(input.content_type);
+      await checkQuota(ownerId, input.size);
       const id = newId();
       const storageKey = `resources/${id}`;
       const partSize = partSizeFor(input.size);
       const partCount = Math.ceil(input.size / partSize);
       const storageUploadId = await storage.createMultipart(storageKey, { contentType: input.content_type });
-      await repo.insertUpload(db, {
+      await insertWithinQuota({
         id,
         ownerId,
         mode: 'multipart',
@@ -198,6 +245,9 @@ export function createUploadsService(deps: UploadsDeps) {
         partSize,
         partCount,
         createdAt: new Date(clock.now()),
+      }).catch(async (err: unknown) => {
+        await storage.abortMultipart(storageKey, storageUploadId).catch(() => undefined);
+        throw err;
       });
       return { upload_id: id, part_size: partSize, part_count: partCount };
     },
@@ -258,9 +308,12 @@ export function createUploadsService(deps: UploadsDeps) {
       }
       try {
         if (upload.mode === 'single') {
-          const head = await storage.head(upload.storageKey);
+          if (!(await storage.head(upload.storageKey))) throw errors.validation('The file has not been uploaded yet');
+          // Sealed first, then checked: the bytes verified are the bytes kept, whatever the PUT URL does next.
+          const sealed = await storage.seal(upload.storageKey);
+          const head = await storage.head(sealed);
           if (!head) throw errors.validation('The file has not been uploaded yet');
-          return await finish(upload, { size: head.size });
+          return await finish({ ...upload, storageKey: sealed }, { size: head.size });
         }
         const given = [...input.parts].sort((a, b) => a.part_number - b.part_number);
         for (let i = 0; i < given.length; i++) {

@@ -282,8 +282,11 @@ describe('housekeeping', () => {
     const etag = (await put(t, url, data)).headers.etag as string;
     await ok(t, '/sl/v1/complete/upload', { upload_id: done.upload_id, parts: [{ part_number: 1, etag }] }, owner.token);
     const late = await put(t, url, data);
-    expect(late.statusCode).toBe(404);
-    expect(late.json().msg).toBe('The upload does not exist or was completed');
+    expect(late.statusCode).toBe(403);
+    expect(late.json()).toMatchObject({
+      reason: 'FORBIDDEN',
+      msg: 'This upload was completed or aborted; its parts can no longer be changed',
+    });
 
     const stale = await ok(t, '/sl/v1/multipart/upload', { file_name: 's.bin', size: 10, md5: md5hex(data) }, owner.token);
     const part = await ok(t, '/sl/v1/upload/part/url', { upload_id: stale.upload_id, part_number: 1 }, owner.token);

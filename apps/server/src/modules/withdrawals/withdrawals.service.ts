@@ -9,8 +9,8 @@
  *   (extra_id_regex, when the currency needs one), the minimum (`fiatEquivalent` USD), that the
  *   amount exceeds the fee, and the available balance; it stores a WithdrawStatusPending bill and
  *   changes no balance. Unconfirmed bills expire after 15 minutes (WithdrawStatusExpired).
- * - `withdraw/confirm` checks the login password (5 wrong passwords in 15 minutes lock confirmation
- *   for the rest of that window), then in one transaction freezes the amount (`withdraw-freeze:<bill>`),
+ * - `withdraw/confirm` checks the login password against the user's shared password budget
+ *   (account/password-budget.ts: 10 wrong in 15 minutes across every password call), then in one transaction freezes the amount (`withdraw-freeze:<bill>`),
  *   sets the bill WithdrawStatusProcessing and queues the payout, and writes the CashOut/Outgoing/
  *   Pending record. Confirming again changes nothing and returns the same bill.
  * - The payout worker claims queued bills (`FOR UPDATE SKIP LOCKED` plus a lease), saves the claim,
@@ -36,7 +36,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { AppError, errors } from '../../lib/errors';
+import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { PayoutOutcome, ProviderCurrency } from '../../providers/payments/index';
 import type { AccountService } from '../account/account.service';
@@ -45,10 +45,6 @@ import { matchesPattern, type PaymentsService } from '../payments/payments.servi
 import type { RecordsService } from '../records/records.service';
 import * as repo from './withdrawals.repository';
 
-/** Wrong passwords allowed per window at withdraw confirmation. */
-export const CONFIRM_MAX_WRONG_PASSWORDS = 5;
-/** The window of that limit. */
-export const CONFIRM_WRONG_PASSWORD_WINDOW_MS = 15 * 60_000;
 /** How long a payout claim holds before another worker pass may take the bill over. */
 export const PAYOUT_LEASE_MS = 60_000;
 /** How long to wait before asking the provider again about a pending payout. */
@@ -282,24 +278,15 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     /**
      * SPEC 7 withdraw/confirm: password, then freeze + processing + CashOut record in one transaction.
      * A bill already confirmed is returned unchanged.
-     * @throws NOT_FOUND, INVALID_CREDENTIALS 'Incorrect password', RATE_LIMITED after 5 wrong passwords
-     * in 15 minutes, CONFLICT for an expired bill, INSUFFICIENT_BALANCE when the balance fell meanwhile
+     * @throws NOT_FOUND, INVALID_CREDENTIALS 'Incorrect password', RATE_LIMITED once the user's password
+     * budget is spent (10 wrong in 15 minutes), CONFLICT for an expired bill, INSUFFICIENT_BALANCE when the balance fell meanwhile
      */
     async confirm(callerId: string, req: { bill_id: string; password: string }): Promise<{ bill: WithdrawBill }> {
       let bill = await expireIfDue(await ownBill(callerId, req.bill_id));
       if (bill.status === WithdrawStatus.Expired) throw errors.conflict('This withdrawal has expired. Please create a new one.');
       if (bill.status !== WithdrawStatus.Pending) return { bill: toWithdrawBill(bill) };
-      const since = new Date(clock.now() - CONFIRM_WRONG_PASSWORD_WINDOW_MS);
-      if ((await repo.countPasswordFailures(db, callerId, since)) >= CONFIRM_MAX_WRONG_PASSWORDS) {
-        throw errors.rateLimited('Too many wrong passwords. Please try again in 15 minutes.');
-      }
-      try {
-        await accounts.checkPassword(callerId, req.password);
-      } catch (err) {
-        if (err instanceof AppError && err.reason === 'INVALID_CREDENTIALS')
-          await repo.recordPasswordFailure(db, callerId, new Date(clock.now()));
-        throw err;
-      }
+      // The user's shared password budget counts before the password is evaluated (parallel tries cannot pass it).
+      await accounts.checkPassword(callerId, req.password);
       bill = await db.transaction(async (tx: Tx) => {
         const locked = await repo.lockBill(tx, req.bill_id);
         if (!locked) throw errors.notFound('Bill not found');

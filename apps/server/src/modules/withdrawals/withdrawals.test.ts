@@ -200,10 +200,10 @@ describe('withdraw/confirm', () => {
     expect(freezes).toHaveLength(1);
   });
 
-  it('refuses a wrong password without changing anything, and locks after 5 wrong passwords for 15 minutes', async () => {
+  it("refuses a wrong password without changing anything, and locks after 10 wrong passwords (the user's shared budget) for 15 minutes", async () => {
     const user = await funded('3000');
     const bill = await created(user);
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 10; i++) {
       const wrong = await confirm(user, bill.id, 'Wrong#1234');
       expect(wrong.status).toBe(400);
       expect(wrong.body).toMatchObject({ reason: 'INVALID_CREDENTIALS', msg: 'Incorrect password' });

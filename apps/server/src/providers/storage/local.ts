@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../lib/clock';
-import { StorageError, type PresignedPut, type StorageProvider, type StoredPart } from './types';
+import { sealedKey, StorageError, type PresignedPut, type StorageProvider, type StoredPart } from './types';
 
 /** Object keys are `/`-separated segments of safe characters; nothing else reaches the file system. */
 const KEY_RE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
@@ -176,6 +176,8 @@ export class LocalStorage implements StorageProvider {
 
   /** Receives a presigned object PUT. @returns the quoted MD5 ETag */
   async receiveObject(key: string, body: Readable, maxBytes: number): Promise<string> {
+    // A sealed key's object has moved away; the check is for the caller's 403 (a racing PUT writes where nothing reads).
+    if (await this.isSealed(key)) throw new StorageError('Sealed', 'This file was verified and can no longer be changed');
     const { etag } = await this.writeStream(body, this.objectPath(key), maxBytes);
     return etag;
   }
@@ -298,6 +300,26 @@ export class LocalStorage implements StorageProvider {
 
   async delete(key: string): Promise<void> {
     await rm(this.objectPath(key), { force: true });
+  }
+
+  /** {@link StorageProvider.seal}: an atomic rename to `sealed/<key>` on the same disk. */
+  async seal(key: string): Promise<string> {
+    const target = sealedKey(key);
+    if (target === key) return key;
+    const dest = this.objectPath(target);
+    await mkdir(path.dirname(dest), { recursive: true });
+    try {
+      await rename(this.objectPath(key), dest);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ENOENT') throw err;
+      if (!(await this.head(target))) throw new StorageError('NoSuchKey', 'The object does not exist');
+    }
+    return target;
+  }
+
+  /** True once `key` was sealed: a PUT to it is refused (403). */
+  async isSealed(key: string): Promise<boolean> {
+    return !!(await this.head(sealedKey(key)));
   }
 }
 

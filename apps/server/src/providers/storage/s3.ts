@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -24,7 +25,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { create as contentDisposition } from 'content-disposition';
 import type { Clock } from '../../lib/clock';
-import { StorageError, type PresignedPut, type StorageProvider, type StoredPart } from './types';
+import { sealedKey, StorageError, type PresignedPut, type StorageProvider, type StoredPart } from './types';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -92,8 +93,18 @@ export class S3Storage implements StorageProvider {
     partNumber: number,
     opts: { maxBytes: number; expiresInSec: number },
   ): Promise<PresignedPut> {
-    const command = new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber });
-    const url = await getSignedUrl(this.client, command, { expiresIn: opts.expiresInSec });
+    // Signed with the part's exact length: the URL cannot carry more (or fewer) bytes than the part must have.
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: key,
+      UploadId: uploadId,
+      PartNumber: partNumber,
+      ContentLength: opts.maxBytes,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: opts.expiresInSec,
+      signableHeaders: new Set(['content-length']),
+    });
     return { url, expiresAt: this.expiry(opts.expiresInSec) };
   }
 
@@ -191,5 +202,33 @@ export class S3Storage implements StorageProvider {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * {@link StorageProvider.seal}: a server-side copy to `sealed/<key>`, then the original is deleted.
+   * A PUT URL still valid for `key` then writes an object nothing reads (and, signed with its
+   * content length, never more bytes than declared). Objects over 5 GB cannot be copied in one
+   * call: only single-PUT uploads (at most 100 MB) and images are sealed this way; a multipart
+   * key cannot be rewritten once completed (its upload id, which every part URL names, is gone).
+   */
+  async seal(key: string): Promise<string> {
+    const target = sealedKey(key);
+    if (target === key) return key;
+    try {
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: target,
+          CopySource: `${this.bucket}/${key.split('/').map(encodeURIComponent).join('/')}`,
+        }),
+      );
+    } catch (err) {
+      const name = (err as { name?: string }).name;
+      if (name !== 'NoSuchKey' && name !== 'NotFound') throw err;
+      if (!(await this.head(target))) throw new StorageError('NoSuchKey', 'The object does not exist');
+      return target;
+    }
+    await this.delete(key);
+    return target;
   }
 }

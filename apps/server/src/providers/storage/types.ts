@@ -73,15 +73,28 @@ export interface StorageProvider {
 
   /** Deletes the object (no-op when missing). */
   delete(key: string): Promise<void>;
+
+  /**
+   * Seals a verified object (docs/abuse.md, "Sealed files"): moves it to {@link sealedKey}(`key`),
+   * where no presigned PUT ever points, so a PUT URL still valid for `key` can no longer change what
+   * buyers download. Local storage then refuses such a PUT with 403. Idempotent: sealing a key
+   * already sealed answers the sealed key.
+   * @returns the key to read the object from from now on
+   * @throws StorageError 'NoSuchKey' when neither `key` nor its sealed copy exists
+   */
+  seal(key: string): Promise<string>;
 }
 
 /** A storage failure with an S3-style code. */
 export class StorageError extends Error {
   override name = 'StorageError';
   constructor(
-    readonly code: 'NoSuchKey' | 'NoSuchUpload' | 'InvalidPart' | 'EntityTooLarge' | 'BadDigest' | 'NotImplemented',
+    readonly code: 'NoSuchKey' | 'NoSuchUpload' | 'InvalidPart' | 'EntityTooLarge' | 'BadDigest' | 'NotImplemented' | 'Sealed',
     message: string,
   ) {
     super(message);
   }
 }
+
+/** Where a sealed object lives: `sealed/<key>` (presigned PUTs are only ever signed for unsealed keys). */
+export const sealedKey = (key: string): string => (key.startsWith('sealed/') ? key : `sealed/${key}`);
