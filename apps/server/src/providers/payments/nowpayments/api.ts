@@ -110,6 +110,12 @@ export interface NowPaymentsApi {
   createPayout(body: Record<string, unknown>): Promise<{ id: string | number; withdrawals: GatewayWithdrawal[] }>;
   verifyPayout(batchId: string, code: string): Promise<void>;
   payout(batchId: string): Promise<GatewayWithdrawal[]>;
+  /**
+   * One page of the account's withdrawals, newest first (`GET /v1/payout` with `date_from`, `page`
+   * from 0, `limit`, `order_by=createdAt`, `order=desc`); each carries its `batch_withdrawal_id` and
+   * `unique_external_id`. Coffer finds a payout whose create answer was lost by scanning these.
+   */
+  listPayouts(query: { dateFrom: string; page: number; limit: number }): Promise<GatewayWithdrawal[]>;
   /** Network fee of a payout (`/v1/payout/fee`), in the currency. */
   payoutFee(code: string, amount: string): Promise<string>;
 }
@@ -196,6 +202,16 @@ export function createNowPaymentsApi(opts: { baseUrl: string; apiKey: string; lo
     async payout(batchId) {
       const answer = await authed<GatewayWithdrawal[] | { withdrawals: GatewayWithdrawal[] }>('GET', `/v1/payout/${encodeURIComponent(batchId)}`);
       return Array.isArray(answer) ? answer : (answer.withdrawals ?? []);
+    },
+    async listPayouts({ dateFrom, page, limit }) {
+      const answer = await authed<GatewayWithdrawal[] | { payouts?: GatewayWithdrawal[]; data?: GatewayWithdrawal[] }>(
+        'GET',
+        `/v1/payout?${q({ date_from: dateFrom, page: String(page), limit: String(limit), order_by: 'createdAt', order: 'desc' })}`,
+      );
+      if (Array.isArray(answer)) return answer;
+      const list = answer.payouts ?? answer.data;
+      if (!Array.isArray(list)) throw new Error('NOWPayments answered the payout list in an unknown shape');
+      return list;
     },
     async payoutFee(code, amount) {
       const answer = await call<{ fee: number | string }>('GET', `/v1/payout/fee?${q({ currency: code, amount })}`);
