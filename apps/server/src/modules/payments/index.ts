@@ -35,7 +35,7 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
   const { config, db, clock, ledger, records, accounts } = deps;
   const provider = deps.provider ?? createPaymentProvider(config, { db, clock, ...(deps.log ? { log: deps.log } : {}) });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
-  const deposits = createDepositsService({ db, clock, ledger, records, payments });
+  const deposits = createDepositsService({ db, clock, ledger, records, payments, log: deps.log });
   const withdrawals = createWithdrawalsService({ db, clock, ledger, records, accounts, payments, log: deps.log });
   accounts.addDeletionGuard((userId, tx) => withdrawals.deletionGuard(userId, tx));
 
