@@ -40,6 +40,8 @@ export interface FakeGateway {
   settleWithdrawal(withdrawalId: string, patch: Partial<GatewayWithdrawal>): GatewayWithdrawal;
   /** Every withdrawal ever created with this `unique_external_id` (exactly-once checks). */
   withdrawalsFor(externalId: string): FakeWithdrawal[];
+  /** The gateway's clock in ms (2FA codes are checked against it); tests point it at their own clock. */
+  now: () => number;
 }
 
 /** What a faulty call does (see the module comment). */
@@ -117,6 +119,7 @@ export function createFakeGateway(): FakeGateway & {
     payments,
     payouts,
     prices,
+    now: () => Date.now(),
     get balance() {
       return state.balance;
     },
@@ -225,7 +228,7 @@ export function createFakeGateway(): FakeGateway & {
       verify(batchId: string, code: string) {
         const payout = payouts.get(batchId);
         if (!payout) throw new Refusal(404, 'Payout not found');
-        const ok = new TOTP({ secret: OtpSecret.fromBase32(FAKE_TOTP_SECRET) }).validate({ token: code, window: 1 }) !== null;
+        const ok = new TOTP({ secret: OtpSecret.fromBase32(FAKE_TOTP_SECRET) }).validate({ token: code, timestamp: gateway.now(), window: 1 }) !== null;
         if (!ok) throw new Refusal(400, 'Invalid verification code');
         for (const w of payout.withdrawals) {
           if (w.verified) continue;

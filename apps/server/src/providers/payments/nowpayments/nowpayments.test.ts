@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { DepositStatus } from '@coffer/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowpaymentsPayments, nowpaymentsPayouts } from '../../../db/schema/index';
+import { nowpaymentsPayments, nowpaymentsPayouts, nowpaymentsReviews } from '../../../db/schema/index';
 import { ConfigError, loadConfig } from '../../../env';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
 import { ipnSignature, sortKeysDeep, verifyIpnSignature, type GatewayPayment } from './api';
@@ -46,6 +46,7 @@ beforeAll(async () => {
     },
   });
   t = await createTestApp(env(), { logStream: sink });
+  fake.now = () => t.clock.now(); // 2FA codes are made on the app's clock
 });
 
 afterAll(async () => {
@@ -209,6 +210,83 @@ describe('IPN', () => {
   });
 });
 
+describe('IPN cross-checks (a mismatch is recorded for review and credits nothing)', () => {
+  const reviewsOf = async (gatewayId: string) => db().select().from(nowpaymentsReviews).where(eq(nowpaymentsReviews.gatewayId, gatewayId));
+
+  it('refuses a report whose pay_currency is not the bill’s', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2500');
+    const id = await paymentOf(bill.id);
+    const body = fake.update(id, { payment_status: 'finished', actually_paid: 25, pay_currency: 'usdterc20' });
+    expect((await ipn(body)).statusCode).toBe(200);
+    expect((await ipn(body)).statusCode).toBe(200);
+    expect((await detail(user, bill.id)).status).toBe('DepositStatusProcessing');
+    expect((await assets(user)).available).toBe('0.00');
+    const reviews = await reviewsOf(id);
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]).toMatchObject({ kind: 'payment', billId: bill.id, reason: 'currency_mismatch' });
+    expect(reviews[0]!.detail).toContain('usdterc20');
+    const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
+    expect(row!.status).toBe('review');
+    expect(logs.some((l) => l.includes('nowpayments: review') && l.includes(id))).toBe(true);
+  });
+
+  it('refuses a report with an unknown payment id, even naming a real bill', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2500');
+    const id = await paymentOf(bill.id);
+    const forged = { ...fake.update(id, { payment_status: 'finished', actually_paid: 25 }), payment_id: '4999999999' };
+    expect((await ipn(forged)).statusCode).toBe(200);
+    expect((await assets(user)).available).toBe('0.00');
+    expect(await reviewsOf('4999999999')).toMatchObject([{ reason: 'unknown_payment', billId: null }]);
+  });
+
+  it('refuses a report whose payment id belongs to another bill', async () => {
+    const payer = await createUser(t);
+    const other = await createUser(t);
+    const small = await deposit(payer, '200');
+    const big = await deposit(other, '50000');
+    const smallId = await paymentOf(small.id);
+    // The small bill's payment, finished, but naming the big bill as its order.
+    const body = { ...fake.update(smallId, { payment_status: 'finished', actually_paid: 500 }), order_id: big.id };
+    expect((await ipn(body)).statusCode).toBe(200);
+    expect((await assets(payer)).available).toBe('0.00');
+    expect((await assets(other)).available).toBe('0.00');
+    expect((await detail(other, big.id)).status).toBe('DepositStatusProcessing');
+    expect(await reviewsOf(smallId)).toMatchObject([{ reason: 'other_bill', billId: small.id }]);
+  });
+
+  it('credits a duplicated IPN once, and the poller after it nothing more', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '700');
+    const id = await paymentOf(bill.id);
+    const body = fake.update(id, { payment_status: 'finished', actually_paid: 7 });
+    const answers = await Promise.all([ipn(body), ipn(body), ipn(body), ipn(body)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    await provider().pollOpenPayments();
+    expect((await assets(user)).available).toBe('700.00');
+    expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
+    expect(await reviewsOf(id)).toHaveLength(0);
+  });
+
+  it('credits a late BTC payment at the lower of the quote and the gateway price on arrival', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1200', 'btc'); // 12 USD at 60000 -> 0.0002 BTC
+    expect(bill.currency_amount).toBe('0.00020000');
+    const id = await paymentOf(bill.id);
+    t.clock.advance(1_800_001 + 60_000); // past the bill's expiry and the price cache
+    fake.prices.btc = 40_000;
+    try {
+      await ipn(fake.update(id, { payment_status: 'finished', actually_paid: 0.0002 }));
+    } finally {
+      fake.prices.btc = 60_000;
+      t.clock.advance(60_000);
+    }
+    // 0.0002 BTC x 40000 x 100 = 800.00
+    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '800.00' });
+  });
+});
+
 describe('payouts', () => {
   async function confirmedWithdrawal(points: string, address = TRON) {
     const user = await createUser(t);
@@ -268,6 +346,95 @@ describe('payouts', () => {
     await payouts().runPayouts(50);
     expect(await withdrawDetail(failing.user, failing.bill.id)).toMatchObject({ status: 'WithdrawStatusRefunded', failure_reason: 'Node rejected the transfer' });
     expect(await assets(failing.user)).toEqual({ available: '1500.00', freeze: '0.00' });
+  });
+});
+
+describe('payouts under gateway faults (exactly once)', () => {
+  async function confirmedWithdrawal(points: string) {
+    const user = await createUser(t);
+    await fund(t, user.id, points);
+    const created = await t.call(uc('/withdraw/create'), { user_id: user.id, currency: 'usdttrc20', network: 'TRX', amount: points, address: TRON, memo: '' }, user.token);
+    expect(created.body.code, JSON.stringify(created.body)).toBe(10000);
+    const confirmed = await t.call(uc('/withdraw/confirm'), { bill_id: created.body.data.bill.id, password: md5(PASSWORD) }, user.token);
+    expect(confirmed.body.code, JSON.stringify(confirmed.body)).toBe(10000);
+    return { user, bill: confirmed.body.data.bill as { id: string; currency_amount: string } };
+  }
+  const payouts = () => t.app.ctx.services.payments.withdrawals;
+  const withdrawDetail = async (user: TestUser, id: string) => (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: id }, user.token)).body.data.bill;
+  const payoutRow = async (id: string) => (await db().select().from(nowpaymentsPayouts).where(eq(nowpaymentsPayouts.payoutId, id)))[0]!;
+  /** Runs payout passes (the clock moved past the lease each time) until the bill leaves processing or `passes` run out. */
+  async function drive(user: TestUser, id: string, passes = 10) {
+    for (let i = 0; i < passes; i++) {
+      t.clock.advance(61_000);
+      await payouts().runPayouts(50);
+      if ((await withdrawDetail(user, id)).status !== 'WithdrawStatusProcessing') break;
+    }
+    return withdrawDetail(user, id);
+  }
+
+  it('a payout created at the gateway whose answer was lost is found by its external id, not created again', async () => {
+    const { user, bill } = await confirmedWithdrawal('2000');
+    fake.fault('POST /v1/payout', 'lose-answer');
+    const first = await payouts().runPayouts(50);
+    expect(first.failedToRun).toBe(1);
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(1); // the gateway acted
+    expect((await payoutRow(bill.id)).batchId).toBeNull(); // Coffer never heard
+    t.clock.advance(61_000);
+    await payouts().runPayouts(50);
+    const row = await payoutRow(bill.id);
+    expect(row).toMatchObject({ attempts: 1, batchId: fake.withdrawalsFor(bill.id)[0]!.batch_withdrawal_id, verifiedAt: expect.any(Date) });
+    expect(fake.requests).toContain('GET /v1/payout');
+    fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-lost-answer' });
+    expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-lost-answer' });
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(1);
+    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+  });
+
+  it('a request delivered twice (the second refused as a duplicate) is adopted, never refunded', async () => {
+    const { user, bill } = await confirmedWithdrawal('1500');
+    fake.fault('POST /v1/payout', 'twice');
+    await payouts().runPayouts(50);
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(1);
+    const row = await payoutRow(bill.id);
+    expect(row.batchId).toBe(fake.withdrawalsFor(bill.id)[0]!.batch_withdrawal_id);
+    expect((await withdrawDetail(user, bill.id)).status).toBe('WithdrawStatusProcessing');
+    expect(await assets(user)).toEqual({ available: '0.00', freeze: '1500.00' });
+    fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-twice' });
+    expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-twice' });
+  });
+
+  it('waits before asking again after a lost answer, and a refused retry is held for review, not refunded', async () => {
+    const { user, bill } = await confirmedWithdrawal('1200');
+    fake.fault('POST /v1/payout', 'fail'); // refused before acting, but Coffer cannot know that
+    await payouts().runPayouts(50);
+    expect(await payoutRow(bill.id)).toMatchObject({ attempts: 1, batchId: null });
+    t.clock.advance(61_000);
+    await payouts().runPayouts(50); // within the grace period: looked up, nothing asked
+    expect(await payoutRow(bill.id)).toMatchObject({ attempts: 1 });
+    fake.balance = 1;
+    try {
+      t.clock.advance(5 * 60_000);
+      await payouts().runPayouts(50); // past it: asked again, refused for the balance
+    } finally {
+      fake.balance = 1000;
+    }
+    expect(await payoutRow(bill.id)).toMatchObject({ attempts: 2, status: 'held', error: 'A retry was refused: Insufficient balance' });
+    expect(await drive(user, bill.id, 3)).toMatchObject({ status: 'WithdrawStatusProcessing', failure_reason: null });
+    expect(await assets(user)).toEqual({ available: '0.00', freeze: '1200.00' });
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(0);
+    expect(logs.some((l) => l.includes('held for review') && l.includes(bill.id))).toBe(true);
+  });
+
+  it('a late or replayed payout IPN never moves a final status back', async () => {
+    const { user, bill } = await confirmedWithdrawal('1100');
+    await payouts().runPayouts(50);
+    const row = await payoutRow(bill.id);
+    const finished = fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-final' });
+    const sending = { ...finished, status: 'SENDING' };
+    expect((await ipn(finished)).statusCode).toBe(200);
+    expect((await ipn(sending)).statusCode).toBe(200);
+    expect((await payoutRow(bill.id)).status).toBe('finished');
+    expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-final' });
   });
 });
 
