@@ -19,15 +19,15 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowpaymentsPayouts } from '../../../db/schema/index';
-import { newId } from '../../../lib/ids';
-import { verifyLedger } from '../../../modules/ledger/ledger.verify';
-import { createPaymentsService } from '../../../modules/payments/payments.service';
-import * as withdrawRepo from '../../../modules/withdrawals/withdrawals.repository';
-import { createWithdrawalsService } from '../../../modules/withdrawals/withdrawals.service';
-import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../../test/harness';
-import { createFakeGateway, FAKE_API_KEY, FAKE_EMAIL, FAKE_PASSWORD, FAKE_TOTP_SECRET, fakeApiClient, startFakeNowPayments, type FakeFault, type FakeNowPayments } from './fake-api';
-import { createNowPaymentsProvider, LOST_ANSWER_GRACE_MS } from './index';
+import { nowpaymentsPayouts } from '../../db/schema/index';
+import { newId } from '../../lib/ids';
+import { verifyLedger } from '../ledger/ledger.verify';
+import { createPaymentsService } from './payments.service';
+import * as withdrawRepo from '../withdrawals/withdrawals.repository';
+import { createWithdrawalsService } from '../withdrawals/withdrawals.service';
+import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createFakeGateway, FAKE_API_KEY, FAKE_EMAIL, FAKE_PASSWORD, FAKE_TOTP_SECRET, fakeApiClient, startFakeNowPayments, type FakeFault, type FakeNowPayments } from '../../providers/payments/nowpayments/fake-api';
+import { createNowPaymentsProvider, LOST_ANSWER_GRACE_MS } from '../../providers/payments/nowpayments/index';
 
 const RUNS = Number(process.env.NOWPAYMENTS_FAULT_RUNS ?? 200);
 const ONLY_SEED = process.env.NOWPAYMENTS_FAULT_SEED ? Number(process.env.NOWPAYMENTS_FAULT_SEED) : null;
@@ -214,7 +214,6 @@ describe('NOWPayments payouts under random fault schedules', () => {
         expect(tally[WithdrawStatus.Refunded] ?? 0).toBeGreaterThan(0);
         expect(faults).toBeGreaterThan(RUNS);
       }
-      // eslint-disable-next-line no-console
       console.log(`nowpayments fault runs: ${seeds.length}, faults injected: ${faults}, outcomes: ${JSON.stringify(tally)}`);
     },
     30 * 60_000,
