@@ -108,6 +108,8 @@ export function createFakeGateway(): FakeGateway & {
   const byExternalId = new Map<string, string>();
   let nextId = 5_000_000_000;
   let seq = 0;
+  /** Creation order of each withdrawal ("newest first" must hold within one millisecond too). */
+  const order = new Map<string, number>();
   const state = { balance: 1000 };
   const prices: Record<string, number> = { usdttrc20: 1, usdterc20: 1, btc: 60_000, xrp: 0.5 };
   const publicOf = (w: FakeWithdrawal): GatewayWithdrawal => {
@@ -215,13 +217,13 @@ export function createFakeGateway(): FakeGateway & {
               hash: null,
               error: null,
               unique_external_id: w.unique_external_id ? String(w.unique_external_id) : null,
-              // Strictly increasing, so "newest first" is well defined within one millisecond.
-              created_at: new Date(Date.now() + seq++).toISOString(),
+              created_at: new Date(gateway.now()).toISOString(),
               verified: false,
             }) as FakeWithdrawal,
           ),
         };
         payouts.set(batchId, payout);
+        for (const w of payout.withdrawals) order.set(String(w.id), seq++);
         for (const w of payout.withdrawals) if (w.unique_external_id) byExternalId.set(w.unique_external_id, batchId);
         return { id: batchId, withdrawals: payout.withdrawals.map(publicOf) };
       },
@@ -246,7 +248,7 @@ export function createFakeGateway(): FakeGateway & {
         const all = [...payouts.values()]
           .flatMap((p) => p.withdrawals)
           .filter((w) => Date.parse(w.created_at) >= from)
-          .sort((a, b) => b.created_at.localeCompare(a.created_at));
+          .sort((a, b) => order.get(String(b.id))! - order.get(String(a.id))!);
         return all.slice(page * limit, page * limit + limit).map(publicOf);
       },
     },
