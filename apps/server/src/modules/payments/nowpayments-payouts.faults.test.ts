@@ -26,7 +26,17 @@ import { createPaymentsService } from './payments.service';
 import * as withdrawRepo from '../withdrawals/withdrawals.repository';
 import { createWithdrawalsService } from '../withdrawals/withdrawals.service';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
-import { createFakeGateway, FAKE_API_KEY, FAKE_EMAIL, FAKE_PASSWORD, FAKE_TOTP_SECRET, fakeApiClient, startFakeNowPayments, type FakeFault, type FakeNowPayments } from '../../providers/payments/nowpayments/fake-api';
+import {
+  createFakeGateway,
+  FAKE_API_KEY,
+  FAKE_EMAIL,
+  FAKE_PASSWORD,
+  FAKE_TOTP_SECRET,
+  fakeApiClient,
+  startFakeNowPayments,
+  type FakeFault,
+  type FakeNowPayments,
+} from '../../providers/payments/nowpayments/fake-api';
 import { createNowPaymentsProvider, LOST_ANSWER_GRACE_MS } from '../../providers/payments/nowpayments/index';
 
 const RUNS = Number(process.env.NOWPAYMENTS_FAULT_RUNS ?? 200);
@@ -100,14 +110,25 @@ async function confirmedBill(usdt: number): Promise<string> {
       updatedAt: new Date(now),
     });
     await ledger.freeze(user.id, amount, `withdraw-freeze:${id}`, id, tx);
-    await records.write({ userId: user.id, bizId: id, type: 'CashOut', direction: 'Outgoing', amount, status: RecordStatus.Pending, createdAt: now }, tx);
+    await records.write(
+      {
+        userId: user.id,
+        bizId: id,
+        type: 'CashOut',
+        direction: 'Outgoing',
+        amount,
+        status: RecordStatus.Pending,
+        createdAt: now,
+      },
+      tx,
+    );
   });
   return id;
 }
 
 async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: number }> {
   const rnd = prng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const gateway = createFakeGateway();
   gateway.now = () => t.clock.now();
   gateway.balance = rnd() < 0.15 ? 5 : 1_000_000;
@@ -126,7 +147,9 @@ async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: numbe
   const payments = createPaymentsService({ provider, clock: t.clock, pointsPerUsd: t.app.ctx.config.POINTS_PER_USD });
   const withdrawals = createWithdrawalsService({ db, clock: t.clock, ledger, records, accounts, payments, log: silent });
 
-  const bills = await Promise.all(Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => confirmedBill(10 + Math.floor(rnd() * 20))));
+  const bills = await Promise.all(
+    Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => confirmedBill(10 + Math.floor(rnd() * 20))),
+  );
   const settleSome = (all: boolean) => {
     for (const id of bills) {
       for (const w of gateway.withdrawalsFor(id)) {
@@ -150,7 +173,9 @@ async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: numbe
     t.clock.advance(LOST_ANSWER_GRACE_MS + 1_000);
     await withdrawals.runPayouts(10);
     const open = await Promise.all(bills.map((id) => withdrawRepo.findBill(db, id)));
-    const rows = await Promise.all(bills.map(async (id) => (await db.select().from(nowpaymentsPayouts).where(eq(nowpaymentsPayouts.payoutId, id)))[0]));
+    const rows = await Promise.all(
+      bills.map(async (id) => (await db.select().from(nowpaymentsPayouts).where(eq(nowpaymentsPayouts.payoutId, id)))[0]),
+    );
     if (open.every((b, i) => b!.status !== WithdrawStatus.Processing || rows[i]?.status === 'held')) break;
   }
 

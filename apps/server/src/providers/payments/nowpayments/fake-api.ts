@@ -21,7 +21,14 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Secret as OtpSecret, TOTP } from 'otpauth';
-import { decimal, GatewayRejection, type GatewayCurrency, type GatewayPayment, type GatewayWithdrawal, type NowPaymentsApi } from './api';
+import {
+  decimal,
+  GatewayRejection,
+  type GatewayCurrency,
+  type GatewayPayment,
+  type GatewayWithdrawal,
+  type NowPaymentsApi,
+} from './api';
 
 /** A withdrawal as the fake keeps it (`verified` is the fake's own flag, never sent). */
 export type FakeWithdrawal = GatewayWithdrawal & { verified: boolean; created_at: string };
@@ -64,11 +71,47 @@ export const FAKE_PASSWORD = 'fake-password';
 export const FAKE_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 
 const CURRENCIES = [
-  { code: 'USDTTRC20', name: 'Tether USD (Tron)', network: 'trx', wallet_regex: '^T[1-9A-HJ-NP-Za-km-z]{33}$', extra_id_exists: false, extra_id_regex: null },
-  { code: 'USDTERC20', name: 'Tether USD (Ethereum)', network: 'eth', wallet_regex: '^(0x)[0-9A-Fa-f]{40}$', extra_id_exists: false, extra_id_regex: null },
-  { code: 'BTC', name: 'Bitcoin', network: 'btc', wallet_regex: '^(bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,62}$', extra_id_exists: false, extra_id_regex: null },
-  { code: 'XRP', name: 'Ripple', network: 'xrp', wallet_regex: '^r[1-9A-HJ-NP-Za-km-z]{24,34}$', extra_id_exists: true, extra_id_regex: '^[0-9]{1,10}$' },
-  { code: 'DOGE', name: 'Dogecoin', network: 'doge', wallet_regex: '^D[5-9A-HJ-NP-U][1-9A-HJ-NP-Za-km-z]{32}$', extra_id_exists: false, extra_id_regex: null, enable: false },
+  {
+    code: 'USDTTRC20',
+    name: 'Tether USD (Tron)',
+    network: 'trx',
+    wallet_regex: '^T[1-9A-HJ-NP-Za-km-z]{33}$',
+    extra_id_exists: false,
+    extra_id_regex: null,
+  },
+  {
+    code: 'USDTERC20',
+    name: 'Tether USD (Ethereum)',
+    network: 'eth',
+    wallet_regex: '^(0x)[0-9A-Fa-f]{40}$',
+    extra_id_exists: false,
+    extra_id_regex: null,
+  },
+  {
+    code: 'BTC',
+    name: 'Bitcoin',
+    network: 'btc',
+    wallet_regex: '^(bc1|[13])[a-km-zA-HJ-NP-Z1-9]{25,62}$',
+    extra_id_exists: false,
+    extra_id_regex: null,
+  },
+  {
+    code: 'XRP',
+    name: 'Ripple',
+    network: 'xrp',
+    wallet_regex: '^r[1-9A-HJ-NP-Za-km-z]{24,34}$',
+    extra_id_exists: true,
+    extra_id_regex: '^[0-9]{1,10}$',
+  },
+  {
+    code: 'DOGE',
+    name: 'Dogecoin',
+    network: 'doge',
+    wallet_regex: '^D[5-9A-HJ-NP-U][1-9A-HJ-NP-Za-km-z]{32}$',
+    extra_id_exists: false,
+    extra_id_regex: null,
+    enable: false,
+  },
 ].map((c) => ({ enable: true, logo_url: `/images/coins/${c.code.toLowerCase()}.svg`, priority: 1, ...c }));
 
 const MIN_AMOUNTS: Record<string, number> = { usdttrc20: 1.5, usdterc20: 10, btc: 0.0001, xrp: 5 };
@@ -152,7 +195,12 @@ export function createFakeGateway(): FakeGateway & {
       minAmount(from: string, fiat: boolean) {
         const min = MIN_AMOUNTS[from];
         if (min === undefined) throw new Refusal(400, `Currency ${from} is not supported`);
-        return { currency_from: from, currency_to: from, min_amount: min, ...(fiat ? { fiat_equivalent: min * prices[from]! } : {}) };
+        return {
+          currency_from: from,
+          currency_to: from,
+          min_amount: min,
+          ...(fiat ? { fiat_equivalent: min * prices[from]! } : {}),
+        };
       },
       estimate(from: string, to: string, amount: number) {
         const price = prices[to];
@@ -163,8 +211,13 @@ export function createFakeGateway(): FakeGateway & {
         const currency = String(body.pay_currency);
         if (prices[currency] === undefined) throw new Refusal(400, 'Currency not supported');
         const id = String(nextId++);
-        const address =
-          currency.startsWith('usdttrc') ? `T${base58(33)}` : currency === 'xrp' ? `r${base58(30)}` : currency === 'btc' ? `bc1q${base58(38).toLowerCase()}` : `0x${randomBytes(20).toString('hex')}`;
+        const address = currency.startsWith('usdttrc')
+          ? `T${base58(33)}`
+          : currency === 'xrp'
+            ? `r${base58(30)}`
+            : currency === 'btc'
+              ? `bc1q${base58(38).toLowerCase()}`
+              : `0x${randomBytes(20).toString('hex')}`;
         const payment: GatewayPayment = {
           payment_id: id,
           payment_status: 'waiting',
@@ -204,22 +257,23 @@ export function createFakeGateway(): FakeGateway & {
         const payout = {
           id: batchId,
           withdrawals: list.map(
-            (w): FakeWithdrawal => ({
-              is_request_payouts: false,
-              id: String(nextId++),
-              address: String(w.address),
-              currency: String(w.currency),
-              amount: String(w.amount),
-              batch_withdrawal_id: batchId,
-              ipn_callback_url: String(w.ipn_callback_url ?? body.ipn_callback_url ?? ''),
-              status: 'CREATING',
-              extra_id: (w.extra_id as string | undefined) ?? null,
-              hash: null,
-              error: null,
-              unique_external_id: w.unique_external_id ? String(w.unique_external_id) : null,
-              created_at: new Date(gateway.now()).toISOString(),
-              verified: false,
-            }) as FakeWithdrawal,
+            (w): FakeWithdrawal =>
+              ({
+                is_request_payouts: false,
+                id: String(nextId++),
+                address: String(w.address),
+                currency: String(w.currency),
+                amount: String(w.amount),
+                batch_withdrawal_id: batchId,
+                ipn_callback_url: String(w.ipn_callback_url ?? body.ipn_callback_url ?? ''),
+                status: 'CREATING',
+                extra_id: (w.extra_id as string | undefined) ?? null,
+                hash: null,
+                error: null,
+                unique_external_id: w.unique_external_id ? String(w.unique_external_id) : null,
+                created_at: new Date(gateway.now()).toISOString(),
+                verified: false,
+              }) as FakeWithdrawal,
           ),
         };
         payouts.set(batchId, payout);
@@ -230,7 +284,12 @@ export function createFakeGateway(): FakeGateway & {
       verify(batchId: string, code: string) {
         const payout = payouts.get(batchId);
         if (!payout) throw new Refusal(404, 'Payout not found');
-        const ok = new TOTP({ secret: OtpSecret.fromBase32(FAKE_TOTP_SECRET) }).validate({ token: code, timestamp: gateway.now(), window: 1 }) !== null;
+        const ok =
+          new TOTP({ secret: OtpSecret.fromBase32(FAKE_TOTP_SECRET) }).validate({
+            token: code,
+            timestamp: gateway.now(),
+            window: 1,
+          }) !== null;
         if (!ok) throw new Refusal(400, 'Invalid verification code');
         for (const w of payout.withdrawals) {
           if (w.verified) continue;
@@ -289,7 +348,8 @@ export async function startFakeNowPayments(): Promise<FakeNowPayments> {
       if (method === 'GET' && path === '/v1/status') return [200, { message: 'OK' }];
       if (method === 'GET' && path === '/v1/full-currencies') return [200, { currencies: ops.fullCurrencies() }];
       if (method === 'GET' && path === '/v1/min-amount') return [200, ops.minAmount(q('currency_from'), !!q('fiat_equivalent'))];
-      if (method === 'GET' && path === '/v1/estimate') return [200, ops.estimate(q('currency_from'), q('currency_to'), Number(q('amount')))];
+      if (method === 'GET' && path === '/v1/estimate')
+        return [200, ops.estimate(q('currency_from'), q('currency_to'), Number(q('amount')))];
       if (method === 'POST' && path === '/v1/payment') return [201, ops.createPayment(body)];
       const paymentMatch = /^\/v1\/payment\/([^/]+)$/.exec(path);
       if (method === 'GET' && paymentMatch) return [200, ops.payment(paymentMatch[1]!)];
@@ -299,7 +359,8 @@ export async function startFakeNowPayments(): Promise<FakeNowPayments> {
         tokens.add(token);
         return [200, { token }];
       }
-      if (method === 'GET' && path === '/v1/payout/fee') return [200, { currency: q('currency'), fee: q('currency') === 'usdttrc20' ? 1.5 : 4 }];
+      if (method === 'GET' && path === '/v1/payout/fee')
+        return [200, { currency: q('currency'), fee: q('currency') === 'usdttrc20' ? 1.5 : 4 }];
       if (path.startsWith('/v1/payout') && !bearerOk(req)) return [401, unauthorized];
       if (method === 'POST' && path === '/v1/payout') return [200, ops.createPayout(body)];
       if (method === 'GET' && path === '/v1/payout') {
@@ -314,7 +375,8 @@ export async function startFakeNowPayments(): Promise<FakeNowPayments> {
       if (method === 'GET' && payoutMatch) return [200, ops.payout(payoutMatch[1]!)];
       return [404, { message: 'Not found' }];
     } catch (err) {
-      if (err instanceof Refusal) return [err.status, { status: false, statusCode: err.status, code: 'BAD_REQUEST', message: err.message }];
+      if (err instanceof Refusal)
+        return [err.status, { status: false, statusCode: err.status, code: 'BAD_REQUEST', message: err.message }];
       throw err;
     }
   }
@@ -396,7 +458,10 @@ export interface FakeApiClient extends NowPaymentsApi {
   readonly lateCount: number;
 }
 
-export function fakeApiClient(gateway: ReturnType<typeof createFakeGateway>, nextFault: (operation: string) => FakeFault): FakeApiClient {
+export function fakeApiClient(
+  gateway: ReturnType<typeof createFakeGateway>,
+  nextFault: (operation: string) => FakeFault,
+): FakeApiClient {
   const { ops } = gateway;
   const late: (() => void)[] = [];
 
@@ -460,7 +525,8 @@ export function fakeApiClient(gateway: ReturnType<typeof createFakeGateway>, nex
         const answer = ops.minAmount(code, true);
         return { minAmount: decimal(answer.min_amount as number), fiatEquivalent: decimal(answer.fiat_equivalent as number) };
       }),
-    estimateFromUsd: (usd, code) => call('estimate', () => decimal(ops.estimate('usd', code, Number(usd)).estimated_amount as number)),
+    estimateFromUsd: (usd, code) =>
+      call('estimate', () => decimal(ops.estimate('usd', code, Number(usd)).estimated_amount as number)),
     createPayment: (body) => call('createPayment', () => ops.createPayment(body)),
     payment: (id) => call('payment', () => ops.payment(id)),
     createPayout: (body) => call('createPayout', () => ops.createPayout(body)),

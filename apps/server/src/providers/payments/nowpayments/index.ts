@@ -10,10 +10,14 @@
  *   pay_address (and payin_extra_id memo) the user pays to.
  * - Payment news arrives by IPN (`POST /api/payments/nowpayments/ipn`, signature always verified:
  *   a bad one changes nothing and is logged) and, for IPNs that get lost, by polling open payments.
- *   See {@link mapPaymentStatus} for what each payment_status means to Coffer. A payment is credited
- *   once, under the reference `nowpayments:<payment_id>`, at `actually_paid`.
- * - Payouts: `POST /v1/payout` with a JWT from `/v1/auth`, the bill id as `unique_external_id`, and
- *   the row saved first so a retry never asks twice; verified with a TOTP code from
+ *   See {@link mapPaymentStatus} for what each payment_status means to Coffer. Each report is
+ *   cross-checked (payment id → Coffer's bill, order id, pay_currency); a mismatch credits nothing
+ *   and is recorded in `nowpayments_reviews`. A payment is credited once, under the reference
+ *   `nowpayments:<payment_id>`, at `actually_paid` (priced per docs/decisions/0012).
+ * - Payouts exactly once (docs/payments.md, "Payouts exactly once"): `POST /v1/payout` with a JWT
+ *   from `/v1/auth` and the bill id as `unique_external_id`; the intent row and each attempt are
+ *   saved before the request; after a lost answer the payout is looked up by that id before
+ *   anything is asked again; a retry's refusal never refunds. Verified with a TOTP code from
  *   `NOWPAYMENTS_2FA_SECRET` when set; the outcome from `GET /v1/payout/:id` (and payout IPNs).
  */
 import { Big, DepositStatus } from '@coffer/contract';
@@ -26,7 +30,15 @@ import type { Clock } from '../../../lib/clock';
 import { AppError, errors } from '../../../lib/errors';
 import { CURRENCY_LOGO_PATH } from '../sandbox';
 import type { PaymentProvider, PayoutOutcome, PayoutRequest, ProviderCurrency, ProviderHooks } from '../types';
-import { createNowPaymentsApi, decimal, GatewayRejection, verifyIpnSignature, type GatewayPayment, type GatewayWithdrawal, type NowPaymentsApi } from './api';
+import {
+  createNowPaymentsApi,
+  decimal,
+  GatewayRejection,
+  verifyIpnSignature,
+  type GatewayPayment,
+  type GatewayWithdrawal,
+  type NowPaymentsApi,
+} from './api';
 import type { NowPaymentsSettings } from './config';
 
 /** The IPN route (registered only when PAYMENTS=nowpayments). */
@@ -69,7 +81,8 @@ export function mapPaymentStatus(status: string): PaymentStatusMeaning {
 export function mapPayoutStatus(w: { status: string; hash?: string | null; error?: string | null }): PayoutOutcome {
   const status = w.status.toLowerCase();
   if (status === 'finished') return { status: 'success', txid: w.hash ?? '' };
-  if (status === 'failed' || status === 'rejected') return { status: 'failed', reason: w.error || `The gateway reports the payout ${status}` };
+  if (status === 'failed' || status === 'rejected')
+    return { status: 'failed', reason: w.error || `The gateway reports the payout ${status}` };
   return { status: 'pending', txid: w.hash ?? null };
 }
 
@@ -113,7 +126,8 @@ export function createNowPaymentsProvider(
   const prices = new Map<string, { at: number; price: string }>();
   let credit: ProviderHooks['credit'] | null = null;
 
-  const symbolOf = (code: string): string => (code.startsWith('usdt') ? 'USDT' : code.startsWith('usdc') ? 'USDC' : code.toUpperCase());
+  const symbolOf = (code: string): string =>
+    code.startsWith('usdt') ? 'USDT' : code.startsWith('usdc') ? 'USDC' : code.toUpperCase();
 
   async function priceUsd(code: string): Promise<string> {
     const cached = prices.get(code);
@@ -129,12 +143,30 @@ export function createNowPaymentsProvider(
    * Records a gateway report Coffer refuses to act on, once per (kind, gateway id, reason), and logs
    * it every time (operators search the log for 'held for review' / 'nowpayments: review').
    */
-  async function review(kind: 'payment' | 'payout', gatewayId: string, billId: string | null, reason: string, detail: string, body: unknown): Promise<void> {
+  async function review(
+    kind: 'payment' | 'payout',
+    gatewayId: string,
+    billId: string | null,
+    reason: string,
+    detail: string,
+    body: unknown,
+  ): Promise<void> {
     await db
       .insert(nowpaymentsReviews)
-      .values({ kind, gatewayId, billId, reason, detail, body: JSON.stringify(body).slice(0, 10_000), createdAt: new Date(clock.now()) })
+      .values({
+        kind,
+        gatewayId,
+        billId,
+        reason,
+        detail,
+        body: JSON.stringify(body).slice(0, 10_000),
+        createdAt: new Date(clock.now()),
+      })
       .onConflictDoNothing();
-    log.warn({ kind, gatewayId, billId, reason, detail }, 'nowpayments: review: a gateway report did not match Coffer’s records; nothing credited');
+    log.warn(
+      { kind, gatewayId, billId, reason, detail },
+      'nowpayments: review: a gateway report did not match Coffer’s records; nothing credited',
+    );
   }
 
   /**
@@ -151,24 +183,42 @@ export function createNowPaymentsProvider(
   async function handlePayment(p: GatewayPayment): Promise<boolean> {
     const paymentId = String(p.payment_id ?? '');
     const status = String(p.payment_status ?? '').toLowerCase();
-    const [row] = paymentId ? await db.select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, paymentId)) : [];
+    const [row] = paymentId
+      ? await db.select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, paymentId))
+      : [];
     if (!row) {
-      await review('payment', paymentId || '(none)', null, 'unknown_payment', `No Coffer bill has gateway payment ${paymentId || '(none)'}`, p);
+      await review(
+        'payment',
+        paymentId || '(none)',
+        null,
+        'unknown_payment',
+        `No Coffer bill has gateway payment ${paymentId || '(none)'}`,
+        p,
+      );
       return false;
     }
     const orderId = p.order_id === null || p.order_id === undefined ? '' : String(p.order_id);
     const payCurrency = String(p.pay_currency ?? '').toLowerCase();
     const mismatch =
       orderId !== row.billId
-        ? { reason: 'other_bill', detail: `Payment ${paymentId} belongs to bill ${row.billId}; the report names order ${orderId || '(none)'}` }
+        ? {
+            reason: 'other_bill',
+            detail: `Payment ${paymentId} belongs to bill ${row.billId}; the report names order ${orderId || '(none)'}`,
+          }
         : payCurrency !== row.payCurrency
-          ? { reason: 'currency_mismatch', detail: `Bill ${row.billId} is paid in ${row.payCurrency}; the report says ${payCurrency || '(none)'}` }
+          ? {
+              reason: 'currency_mismatch',
+              detail: `Bill ${row.billId} is paid in ${row.payCurrency}; the report says ${payCurrency || '(none)'}`,
+            }
           : null;
     const now = new Date(clock.now());
     if (mismatch) {
       await review('payment', paymentId, row.billId, mismatch.reason, mismatch.detail, p);
       // Polling this payment would only repeat the mismatch: it waits for an operator.
-      await db.update(nowpaymentsPayments).set({ status: 'review', updatedAt: now }).where(eq(nowpaymentsPayments.paymentId, paymentId));
+      await db
+        .update(nowpaymentsPayments)
+        .set({ status: 'review', updatedAt: now })
+        .where(eq(nowpaymentsPayments.paymentId, paymentId));
       return false;
     }
     const meaning = mapPaymentStatus(status);
@@ -185,15 +235,32 @@ export function createNowPaymentsProvider(
     if (!credit) throw new Error('nowpayments: not attached to the deposits service');
     let result: { replayed?: boolean } | undefined;
     try {
-      result = (await credit({ billId: row.billId, paymentRef: `nowpayments:${paymentId}`, currencyAmount: amount })) as typeof result;
+      result = (await credit({
+        billId: row.billId,
+        paymentRef: `nowpayments:${paymentId}`,
+        currencyAmount: amount,
+      })) as typeof result;
     } catch (err) {
       if (!(err instanceof AppError && err.reason === 'NOT_FOUND')) throw err;
       // The gateway payment exists but its bill was never stored (the bill's transaction failed).
-      await review('payment', paymentId, row.billId, 'unknown_payment', `Gateway payment ${paymentId} names bill ${row.billId}, which does not exist`, p);
-      await db.update(nowpaymentsPayments).set({ status: 'review', updatedAt: new Date(clock.now()) }).where(eq(nowpaymentsPayments.paymentId, paymentId));
+      await review(
+        'payment',
+        paymentId,
+        row.billId,
+        'unknown_payment',
+        `Gateway payment ${paymentId} names bill ${row.billId}, which does not exist`,
+        p,
+      );
+      await db
+        .update(nowpaymentsPayments)
+        .set({ status: 'review', updatedAt: new Date(clock.now()) })
+        .where(eq(nowpaymentsPayments.paymentId, paymentId));
       return false;
     }
-    await db.update(nowpaymentsPayments).set({ status, updatedAt: new Date(clock.now()) }).where(eq(nowpaymentsPayments.paymentId, paymentId));
+    await db
+      .update(nowpaymentsPayments)
+      .set({ status, updatedAt: new Date(clock.now()) })
+      .where(eq(nowpaymentsPayments.paymentId, paymentId));
     const fresh = result?.replayed !== true;
     if (fresh) log.info({ paymentId, billId: row.billId, status, currencyAmount: amount }, 'nowpayments: deposit credited');
     return fresh;
@@ -222,7 +289,10 @@ export function createNowPaymentsProvider(
       await savePayout(row.payoutId, { verifiedAt: new Date(clock.now()) });
     } catch (err) {
       if (!(err instanceof GatewayRejection)) throw err;
-      log.warn({ payoutId: row.payoutId, batchId: row.batchId, reason: err.message }, 'nowpayments: payout verification refused; will try again');
+      log.warn(
+        { payoutId: row.payoutId, batchId: row.batchId, reason: err.message },
+        'nowpayments: payout verification refused; will try again',
+      );
     }
   }
 
@@ -264,7 +334,9 @@ export function createNowPaymentsProvider(
       if (hit) return hit;
       if (list.length < LOOKUP_PAGE_SIZE) return null;
     }
-    throw new Error(`nowpayments: payout ${row.payoutId} not found in ${LOOKUP_MAX_PAGES} pages of withdrawals; not concluding it is absent`);
+    throw new Error(
+      `nowpayments: payout ${row.payoutId} not found in ${LOOKUP_MAX_PAGES} pages of withdrawals; not concluding it is absent`,
+    );
   }
 
   /** Takes over a withdrawal found at the gateway (its create answer was lost, or the retry was refused as a duplicate). */
@@ -273,7 +345,10 @@ export function createNowPaymentsProvider(
     if (!batchId) throw new Error(`nowpayments: withdrawal ${w.id} has no batch id`);
     const status = w.status.toLowerCase();
     await savePayout(row.payoutId, { batchId, withdrawalId: String(w.id), status, hash: w.hash ?? null, error: w.error ?? null });
-    log.warn({ payoutId: row.payoutId, batchId, withdrawalId: w.id, status }, 'nowpayments: payout found at the gateway by its unique_external_id (an earlier answer was lost); not created again');
+    log.warn(
+      { payoutId: row.payoutId, batchId, withdrawalId: w.id, status },
+      'nowpayments: payout found at the gateway by its unique_external_id (an earlier answer was lost); not created again',
+    );
     const fresh = (await findPayout(row.payoutId))!;
     await verify(fresh);
     return mapPayoutStatus(fresh);
@@ -282,7 +357,10 @@ export function createNowPaymentsProvider(
   /** Marks the payout held for review: neither sent again nor refunded (see docs/payments.md). */
   async function hold(row: PayoutRow, reason: string): Promise<PayoutOutcome> {
     await savePayout(row.payoutId, { status: 'held', error: reason });
-    log.error({ payoutId: row.payoutId, attempts: row.attempts, reason }, 'nowpayments: payout held for review: a retry was refused and the gateway shows no payout with its id; neither sent again nor refunded');
+    log.error(
+      { payoutId: row.payoutId, attempts: row.attempts, reason },
+      'nowpayments: payout held for review: a retry was refused and the gateway shows no payout with its id; neither sent again nor refunded',
+    );
     return { status: 'pending', txid: null };
   }
 
@@ -309,7 +387,10 @@ export function createNowPaymentsProvider(
     }
     if (!row) {
       const now = new Date(clock.now());
-      await db.insert(nowpaymentsPayouts).values({ payoutId: request.payoutId, status: 'requesting', createdAt: now, updatedAt: now }).onConflictDoNothing();
+      await db
+        .insert(nowpaymentsPayouts)
+        .values({ payoutId: request.payoutId, status: 'requesting', createdAt: now, updatedAt: now })
+        .onConflictDoNothing();
       row = (await findPayout(request.payoutId))!;
       if (row.batchId) return refresh(row);
     }
@@ -319,14 +400,23 @@ export function createNowPaymentsProvider(
       if (row.status === 'held') return { status: 'pending', txid: null };
       const since = clock.now() - (row.lastAttemptAt?.getTime() ?? 0);
       if (since < LOST_ANSWER_GRACE_MS) return { status: 'unknown' };
-      log.warn({ payoutId: row.payoutId, attempts: row.attempts }, 'nowpayments: an earlier payout request left no payout at the gateway; asking again');
+      log.warn(
+        { payoutId: row.payoutId, attempts: row.attempts },
+        'nowpayments: an earlier payout request left no payout at the gateway; asking again',
+      );
     }
     // Count this request before sending it; a pass that loses the race sends nothing.
     const now = new Date(clock.now());
     const claimed = await db
       .update(nowpaymentsPayouts)
       .set({ attempts: row.attempts + 1, lastAttemptAt: now, updatedAt: now })
-      .where(and(eq(nowpaymentsPayouts.payoutId, row.payoutId), eq(nowpaymentsPayouts.attempts, row.attempts), isNull(nowpaymentsPayouts.batchId)))
+      .where(
+        and(
+          eq(nowpaymentsPayouts.payoutId, row.payoutId),
+          eq(nowpaymentsPayouts.attempts, row.attempts),
+          isNull(nowpaymentsPayouts.batchId),
+        ),
+      )
       .returning();
     if (!claimed[0]) return { status: 'unknown' };
     const first = row.attempts === 0;
@@ -355,9 +445,16 @@ export function createNowPaymentsProvider(
       log.warn({ payoutId: request.payoutId, reason: err.message }, 'nowpayments: payout refused');
       return { status: 'failed', reason: err.message };
     }
-    const w = created.withdrawals.find((x) => String(x.unique_external_id ?? request.payoutId) === request.payoutId) ?? created.withdrawals[0];
+    const w =
+      created.withdrawals.find((x) => String(x.unique_external_id ?? request.payoutId) === request.payoutId) ??
+      created.withdrawals[0];
     if (!w) throw new Error('NOWPayments created a payout without withdrawals');
-    await savePayout(request.payoutId, { batchId: String(created.id), withdrawalId: String(w.id), status: w.status.toLowerCase(), hash: w.hash ?? null });
+    await savePayout(request.payoutId, {
+      batchId: String(created.id),
+      withdrawalId: String(w.id),
+      status: w.status.toLowerCase(),
+      hash: w.hash ?? null,
+    });
     const saved = (await findPayout(request.payoutId))!;
     await verify(saved);
     log.info({ payoutId: request.payoutId, batchId: saved.batchId }, 'nowpayments: payout requested');
@@ -373,7 +470,14 @@ export function createNowPaymentsProvider(
       return;
     }
     if (w.unique_external_id != null && String(w.unique_external_id) !== row.payoutId) {
-      await review('payout', withdrawalId, row.payoutId, 'other_payout', `Withdrawal ${withdrawalId} is payout ${row.payoutId}; the report names ${String(w.unique_external_id)}`, w);
+      await review(
+        'payout',
+        withdrawalId,
+        row.payoutId,
+        'other_payout',
+        `Withdrawal ${withdrawalId} is payout ${row.payoutId}; the report names ${String(w.unique_external_id)}`,
+        w,
+      );
       return;
     }
     await record(row, w);
@@ -383,7 +487,11 @@ export function createNowPaymentsProvider(
     app.post(IPN_PATH, { schema: { hide: true } }, async (req) => {
       const signature = req.headers['x-nowpayments-sig'];
       const body = req.body;
-      if (!body || typeof body !== 'object' || !verifyIpnSignature(body, typeof signature === 'string' ? signature : undefined, settings.ipnSecret.reveal())) {
+      if (
+        !body ||
+        typeof body !== 'object' ||
+        !verifyIpnSignature(body, typeof signature === 'string' ? signature : undefined, settings.ipnSecret.reveal())
+      ) {
         req.log.warn({ ip: req.ip }, 'nowpayments: IPN with a missing or bad signature ignored');
         throw errors.unauthorized('Invalid IPN signature');
       }
@@ -460,7 +568,10 @@ export function createNowPaymentsProvider(
 
     async estimatePayoutFee({ code, currencyAmount }) {
       const fee = await api.payoutFee(code, currencyAmount);
-      const feeUsd = new Big(fee).times(await priceUsd(code)).round(2, Big.roundUp).toFixed(2);
+      const feeUsd = new Big(fee)
+        .times(await priceUsd(code))
+        .round(2, Big.roundUp)
+        .toFixed(2);
       return { fee: new Big(fee).round(8, Big.roundUp).toFixed(8), feeUsd };
     },
 
@@ -480,13 +591,21 @@ export function createNowPaymentsProvider(
       const open = await db
         .select()
         .from(nowpaymentsPayments)
-        .where(and(notInArray(nowpaymentsPayments.status, FINAL_PAYMENT_STATUSES), gt(nowpaymentsPayments.expiresAt, new Date(clock.now() - POLL_WINDOW_MS))));
+        .where(
+          and(
+            notInArray(nowpaymentsPayments.status, FINAL_PAYMENT_STATUSES),
+            gt(nowpaymentsPayments.expiresAt, new Date(clock.now() - POLL_WINDOW_MS)),
+          ),
+        );
       let credited = 0;
       for (const row of open) {
         try {
           if (await handlePayment(await api.payment(row.paymentId))) credited++;
         } catch (err) {
-          log.error({ paymentId: row.paymentId, reason: err instanceof Error ? err.message : String(err) }, 'nowpayments: payment poll failed');
+          log.error(
+            { paymentId: row.paymentId, reason: err instanceof Error ? err.message : String(err) },
+            'nowpayments: payment poll failed',
+          );
         }
       }
       return credited;
