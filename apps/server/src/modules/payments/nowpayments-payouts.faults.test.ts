@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowpaymentsPayouts } from '../../db/schema/index';
 import { newId } from '../../lib/ids';
 import { verifyLedger } from '../ledger/ledger.verify';
+import type { PaymentProvider } from '../../providers/payments/index';
 import { createPaymentsService } from './payments.service';
 import * as withdrawRepo from '../withdrawals/withdrawals.repository';
 import { createWithdrawalsService } from '../withdrawals/withdrawals.service';
@@ -42,6 +43,7 @@ import { createNowPaymentsProvider, LOST_ANSWER_GRACE_MS } from '../../providers
 const RUNS = Number(process.env.NOWPAYMENTS_FAULT_RUNS ?? 200);
 const ONLY_SEED = process.env.NOWPAYMENTS_FAULT_SEED ? Number(process.env.NOWPAYMENTS_FAULT_SEED) : null;
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const FAULT_PROVIDER = 'nowpayments-fault-runs';
 
 /** mulberry32: a small seeded PRNG, [0, 1). */
 function prng(seed: number): () => number {
@@ -102,7 +104,7 @@ async function confirmedBill(usdt: number): Promise<string> {
       memo: '',
       currencyAmount: String(usdt),
       status: WithdrawStatus.Processing,
-      provider: 'nowpayments',
+      provider: FAULT_PROVIDER,
       payoutState: 'queued',
       createdAt: new Date(now),
       expiresAt: new Date(now + 900_000),
@@ -143,7 +145,12 @@ async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: numbe
   });
   const { db } = t.app.ctx.database;
   const { ledger, records, accounts } = t.app.ctx.services;
-  const provider = createNowPaymentsProvider(t.app.ctx.config.nowpayments!, { db, clock: t.clock, log: silent, api: client });
+  // Its own provider name: on a shared PostgreSQL database the other test files' payout workers
+  // (which claim 'nowpayments' bills) never touch these bills, nor this worker theirs.
+  const provider = {
+    ...createNowPaymentsProvider(t.app.ctx.config.nowpayments!, { db, clock: t.clock, log: silent, api: client }),
+    name: FAULT_PROVIDER,
+  } as unknown as PaymentProvider;
   const payments = createPaymentsService({ provider, clock: t.clock, pointsPerUsd: t.app.ctx.config.POINTS_PER_USD });
   const withdrawals = createWithdrawalsService({ db, clock: t.clock, ledger, records, accounts, payments, log: silent });
 

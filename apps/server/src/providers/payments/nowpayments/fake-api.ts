@@ -17,7 +17,7 @@
  * nothing created, the balance untouched) — what Coffer assumes of the real gateway
  * (docs/payments.md, "What the gateway guarantees and what Coffer assumes").
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Secret as OtpSecret, TOTP } from 'otpauth';
@@ -149,7 +149,8 @@ export function createFakeGateway(): FakeGateway & {
   const payments = new Map<string, GatewayPayment>();
   const payouts = new Map<string, { id: string; withdrawals: FakeWithdrawal[] }>();
   const byExternalId = new Map<string, string>();
-  let nextId = 5_000_000_000;
+  // A random base: ids never repeat across runs on a reused PostgreSQL test database.
+  let nextId = 5_000_000_000 + randomInt(0, 2 ** 40) * 16;
   let seq = 0;
   /** Creation order of each withdrawal ("newest first" must hold within one millisecond too). */
   const order = new Map<string, number>();
