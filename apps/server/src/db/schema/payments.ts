@@ -72,6 +72,12 @@ export const depositPayments = pgTable(
     currencyAmount: crypto().notNull(),
     /** Points credited for this payment (minor units). */
     credited: bigint({ mode: 'bigint' }).notNull(),
+    /**
+     * USD per unit the credit used: the bill's quote, or the lower price at arrival for a late or
+     * non-exact payment of a non-stable coin (docs/decisions/0012-late-payment-pricing.md). Null on
+     * rows written before this rule.
+     */
+    usdPrice: crypto(),
     /** Ledger transaction of the credit (null when the payment was worth less than 0.01 point). */
     ledgerTransactionId: text(),
     receivedAt: ts().notNull(),

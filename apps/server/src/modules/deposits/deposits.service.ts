@@ -13,7 +13,12 @@
  *   bill DepositStatusSuccess and the record Success with the credited amount.
  * - Money is never lost: a payment of exactly `currency_amount` credits the bill's `amount`; any
  *   other amount (short, excess, a second payment) — on time or late, even after expiry — credits
- *   its received value at the bill's price and rate, rounded down to 0.01 point.
+ *   its received value at the bill's rate, rounded down to 0.01 point.
+ * - Price (docs/decisions/0012-late-payment-pricing.md): a stablecoin is always credited at the
+ *   bill's quote. A late (arrived after the bill's expiry) or non-exact payment of a non-stable coin
+ *   is credited at the lower of the quote and the price when it arrived (the rail's
+ *   `usdPriceAtArrival`, else the provider's `priceUsd` at credit time), so an open bill is no free
+ *   option on the coin's price. An exact payment on time keeps the quote.
  */
 import {
   Big,
@@ -26,6 +31,7 @@ import {
   type DepositRequest,
   type MinAmountResult,
 } from '@coffer/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
@@ -39,6 +45,9 @@ import * as repo from './deposits.repository';
 /** Largest single top-up, in points (bounds every amount, DESIGN 10). */
 export const DEPOSIT_MAX_POINTS = '10000000';
 
+/** Coins credited at the bill's quote whatever happens (docs/decisions/0012-late-payment-pricing.md). */
+const STABLE_SYMBOLS = new Set(['USDT', 'USDC']);
+
 /** Largest credit of one payment, in minor units (a guard against absurd reports, far above any real payment). */
 const MAX_CREDIT_MINOR = 10n ** 15n;
 
@@ -50,6 +59,8 @@ export interface DepositsDeps {
   payments: PaymentsService;
   /** Open (Processing) bills one user may hold (MAX_OPEN_DEPOSIT_BILLS, docs/abuse.md); default 10. */
   maxOpenBills?: number;
+  /** Where price decisions are logged (optional). */
+  log?: FastifyBaseLogger | undefined;
 }
 
 /** How long a deposit/min-amount answer is reused per currency, in ms (docs/abuse.md). */
@@ -82,7 +93,7 @@ export function toDepositBill(row: repo.DepositBillRow): DepositBill {
 }
 
 export function createDepositsService(deps: DepositsDeps) {
-  const { db, clock, ledger, records, payments } = deps;
+  const { db, clock, ledger, records, payments, log } = deps;
   const maxOpenBills = deps.maxOpenBills ?? 10;
   const minAmountCache = new Map<string, { until: number; answer: Promise<{ result: MinAmountResult }> }>();
   const provider = payments.provider;
@@ -96,6 +107,20 @@ export function createDepositsService(deps: DepositsDeps) {
       points: currencyMin.times(price).times(rate).round(2, Big.roundUp),
       usd: currencyMin.times(price).round(2, Big.roundUp),
     };
+  }
+
+  /**
+   * True for a coin worth 1 USD by definition (USDT, USDC): its payments keep the bill's quote. The
+   * symbol comes from the currency list; a currency no longer listed is judged by its code.
+   */
+  async function isStable(code: string): Promise<boolean> {
+    let symbol: string;
+    try {
+      symbol = (await payments.currency(code)).symbol;
+    } catch {
+      symbol = code.slice(0, 4);
+    }
+    return STABLE_SYMBOLS.has(symbol.toUpperCase());
   }
 
   /** Expires the bills due (all of them, or only `onlyId`) in one transaction; records become Failure. */
@@ -228,13 +253,26 @@ export function createDepositsService(deps: DepositsDeps) {
         throw errors.validation('Invalid payment amount');
       }
       if (received.lte(0)) throw errors.validation('The amount must be above 0');
+      // The price at arrival is fetched before the transaction (a provider call never runs under a row lock).
+      const seen = await repo.findBill(db, payment.billId);
+      if (!seen) throw errors.notFound('Bill not found');
+      const arrivedAt = clock.now();
+      const late = arrivedAt > seen.expiresAt.getTime();
+      const exactAmount = received.eq(seen.currencyAmount);
+      let arrivalPrice: string | null = null;
+      if ((late || !exactAmount) && !(await isStable(seen.payCurrency))) {
+        arrivalPrice = payment.usdPriceAtArrival ?? (await provider.priceUsd(seen.payCurrency));
+        if (!new Big(arrivalPrice).gt(0)) throw new Error(`No usable price for ${seen.payCurrency} at arrival: ${arrivalPrice}`);
+      }
       return db.transaction(async (tx) => {
         const bill = await repo.lockBill(tx, payment.billId);
         if (!bill) throw errors.notFound('Bill not found');
         const exact = received.eq(bill.currencyAmount);
-        const credited = exact
-          ? bill.amount
-          : BigInt(received.times(bill.usdPrice).times(bill.pointsPerUsd).times(100).round(0, Big.roundDown).toFixed(0));
+        const price = arrivalPrice !== null && new Big(arrivalPrice).lt(bill.usdPrice) ? new Big(arrivalPrice) : new Big(bill.usdPrice);
+        const credited =
+          exact && price.eq(bill.usdPrice)
+            ? bill.amount
+            : BigInt(received.times(price).times(bill.pointsPerUsd).times(100).round(0, Big.roundDown).toFixed(0));
         // No real payment comes near this (10^13 points); past it the amount cannot be a real transfer.
         if (credited > MAX_CREDIT_MINOR) throw errors.validation('The payment amount is out of range');
         const paymentId = newId();
@@ -245,8 +283,15 @@ export function createDepositsService(deps: DepositsDeps) {
           paymentRef: payment.paymentRef,
           currencyAmount: received.toString(),
           credited,
+          usdPrice: price.toString(),
           receivedAt: now,
         });
+        if (!price.eq(bill.usdPrice)) {
+          log?.info(
+            { billId: bill.id, paymentRef: payment.paymentRef, quote: bill.usdPrice, arrivalPrice: price.toString(), late },
+            'deposit credited at the lower price at arrival (late or non-exact payment of a non-stable coin)',
+          );
+        }
         if (!inserted) return { bill: toDepositBill(bill), credited: 0n, replayed: true };
         if (credited > 0n) {
           const posted = await ledger.post(
@@ -286,7 +331,7 @@ export function createDepositsService(deps: DepositsDeps) {
     async simulatePayment(callerId: string, billId: string, currencyAmount?: string): Promise<{ bill: DepositBill }> {
       if (!provider.sandbox) throw errors.forbidden('Simulated payments exist only in the sandbox');
       const bill = await ownBill(callerId, billId);
-      const payment = (provider as SandboxProvider).simulatePayment(bill.id, currencyAmount ?? bill.currencyAmount);
+      const payment = await (provider as SandboxProvider).simulatePaymentOf(bill.id, bill.payCurrency, currencyAmount ?? bill.currencyAmount);
       const { bill: after } = await this.creditPayment(payment);
       return { bill: after };
     },

@@ -322,6 +322,83 @@ describe('payments (sandbox)', () => {
   });
 });
 
+describe('late and non-exact payments of a non-stable coin (docs/decisions/0012-late-payment-pricing.md)', () => {
+  const sandbox = () => t.app.ctx.services.payments.provider as import('../../providers/payments/index').SandboxProvider;
+  const withBtcAt = async (usd: string, run: () => Promise<void>) => {
+    sandbox().setPrice('BTC', usd);
+    try {
+      await run();
+    } finally {
+      sandbox().setPrice('BTC', '60000');
+    }
+  };
+  const creditedPrice = async (billId: string) => (await t.app.ctx.services.payments.deposits.payments(billId)).map((p) => p.usdPrice);
+
+  it('exact and on time: the quote, whatever the price did meanwhile', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1200.00', 'btc'); // 12 USD at 60000 -> 0.0002 BTC
+    expect(bill.currency_amount).toBe('0.00020000');
+    await withBtcAt('30000', async () => {
+      const paid = await t.call(PAY, { bill_id: bill.id }, user.token);
+      expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1200.00' });
+    });
+    expect(await creditedPrice(bill.id)).toEqual(['60000.000000000000000000']);
+  });
+
+  it('late, price rose: credited at the quoted price', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1200.00', 'btc');
+    t.clock.advance(1_800_001);
+    await withBtcAt('90000', async () => {
+      const paid = await t.call(PAY, { bill_id: bill.id }, user.token);
+      // 0.0002 BTC x 60000 (the quote, lower than 90000) x 100 = 1200.00
+      expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1200.00' });
+    });
+    expect(await assets(user)).toEqual({ available: '1200.00', freeze: '0.00' });
+    expect(await creditedPrice(bill.id)).toEqual(['60000.000000000000000000']);
+  });
+
+  it('late, price fell: credited at the price on arrival', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1200.00', 'btc');
+    t.clock.advance(1_800_001);
+    await withBtcAt('45000', async () => {
+      const paid = await t.call(PAY, { bill_id: bill.id }, user.token);
+      // 0.0002 BTC x 45000 x 100 = 900.00
+      expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '900.00' });
+    });
+    expect(await assets(user)).toEqual({ available: '900.00', freeze: '0.00' });
+    expect(await creditedPrice(bill.id)).toEqual(['45000.000000000000000000']);
+  });
+
+  it('non-exact on time, price fell: credited at the price on arrival; price rose: at the quote', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1200.00', 'btc');
+    await withBtcAt('50000', async () => {
+      // 0.0001 BTC x 50000 x 100 = 500.00
+      const short = await t.call(PAY, { bill_id: bill.id, currency_amount: '0.0001' }, user.token);
+      expect(short.body.data.bill).toMatchObject({ credited_amount: '500.00' });
+    });
+    await withBtcAt('70000', async () => {
+      // 0.00015 BTC x 60000 (the quote) x 100 = 900.00
+      const second = await t.call(PAY, { bill_id: bill.id, currency_amount: '0.00015' }, user.token);
+      expect(second.body.data.bill).toMatchObject({ credited_amount: '1400.00' });
+    });
+    expect(await assets(user)).toEqual({ available: '1400.00', freeze: '0.00' });
+  });
+
+  it('a stablecoin keeps the quote, late and non-exact alike', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1000.00', 'usdterc20');
+    t.clock.advance(1_800_001);
+    await withBtcAt('1', async () => {
+      const paid = await t.call(PAY, { bill_id: bill.id, currency_amount: '4' }, user.token);
+      expect(paid.body.data.bill).toMatchObject({ credited_amount: '400.00' });
+    });
+    expect(await creditedPrice(bill.id)).toEqual(['1.000000000000000000']);
+  });
+});
+
 describe('after the suite', () => {
   it('the ledger invariants hold', async () => {
     const report = await verifyLedger(t.app.ctx.database.db);

@@ -36,7 +36,15 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
   const { config, db, clock, ledger, records, accounts } = deps;
   const provider = deps.provider ?? createPaymentProvider(config, { db, clock, ...(deps.log ? { log: deps.log } : {}) });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
-  const deposits = createDepositsService({ db, clock, ledger, records, payments, maxOpenBills: config.MAX_OPEN_DEPOSIT_BILLS });
+  const deposits = createDepositsService({
+    db,
+    clock,
+    ledger,
+    records,
+    payments,
+    log: deps.log,
+    maxOpenBills: config.MAX_OPEN_DEPOSIT_BILLS,
+  });
   const withdrawals = createWithdrawalsService({ db, clock, ledger, records, accounts, payments, log: deps.log });
   accounts.addDeletionGuard((userId, tx) => withdrawals.deletionGuard(userId, tx));
   // A Processing deposit bill may still be paid: deletion waits for it (a later payment is still credited, docs/abuse.md).

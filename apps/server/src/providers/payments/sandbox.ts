@@ -4,7 +4,9 @@
  *
  * - Currencies: USDT on TRX, ETH, BSC, MATIC and TON (TON needs a memo), BTC and ETH, each with the
  *   real-world address pattern of its network and a logo served by the app itself.
- * - Prices: USDT = 1 USD; other coins at `SANDBOX_PRICES` (default BTC=60000, ETH=3000).
+ * - Prices: USDT = 1 USD; other coins at `SANDBOX_PRICES` (default BTC=60000, ETH=3000); tests
+ *   move them with {@link SandboxProvider.setPrice}. A simulated payment carries the table's price
+ *   at that moment (its price at arrival).
  * - Minimum deposits: 1 USDT, 0.0001 BTC, 0.002 ETH. Cash-out minimum: 10 USD.
  * - Deposit addresses are derived from the bill id (same bill, same address) and match the
  *   currency's pattern. Payments arrive only through {@link SandboxProvider.simulatePayment}
@@ -124,6 +126,17 @@ export interface SandboxProvider extends PaymentProvider {
    * the amount, so reporting the same simulated payment again credits nothing more.
    */
   simulatePayment(billId: string, currencyAmount: string): ReceivedPayment;
+  /**
+   * A simulated payment of `currencyAmount` of `code` to the bill, carrying the price table's USD
+   * price of `code` now (its price at arrival, docs/decisions/0012-late-payment-pricing.md).
+   */
+  simulatePaymentOf(billId: string, code: string, currencyAmount: string): Promise<ReceivedPayment>;
+  /**
+   * Sets the USD price of a non-stable coin (`symbol`, e.g. 'BTC') from now on, as if the market
+   * moved; bills already made keep their quote. For tests and demos.
+   * @throws Error for a stablecoin or a coin the sandbox does not offer; a price not above 0
+   */
+  setPrice(symbol: string, usd: string): void;
 }
 
 export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
@@ -204,6 +217,17 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
     simulatePayment(billId, currencyAmount) {
       const normalized = new Big(currencyAmount).toFixed(8);
       return { billId, paymentRef: `sandbox:${billId}:${normalized}`, currencyAmount: normalized };
+    },
+
+    async simulatePaymentOf(billId, code, currencyAmount) {
+      return { ...this.simulatePayment(billId, currencyAmount), usdPriceAtArrival: await this.priceUsd(code) };
+    },
+
+    setPrice(symbol, usd) {
+      const key = symbol.toUpperCase();
+      if (!offered.some((c) => !c.stable && c.symbol === key)) throw new Error(`sandbox: ${symbol} is not a non-stable coin the sandbox offers`);
+      if (!new Big(usd).gt(0)) throw new Error('sandbox: a price must be above 0');
+      prices.set(key, new Big(usd).toString());
     },
   };
 }

@@ -46,6 +46,12 @@ export interface ReceivedPayment {
   paymentRef: string;
   /** Crypto received, whole units. */
   currencyAmount: string;
+  /**
+   * USD per whole unit when the payment arrived, if the rail knows it (the sandbox: its price
+   * table). Without it Coffer asks `priceUsd` when it credits a late or non-exact payment of a
+   * non-stable coin (docs/decisions/0012-late-payment-pricing.md).
+   */
+  usdPriceAtArrival?: string;
 }
 
 /** Where a payout stands. */

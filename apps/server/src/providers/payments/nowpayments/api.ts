@@ -89,7 +89,9 @@ export function sortKeysDeep(value: unknown): unknown {
 
 /** The `x-nowpayments-sig` of an IPN body. */
 export function ipnSignature(body: unknown, secret: string): string {
-  return createHmac('sha512', secret).update(JSON.stringify(sortKeysDeep(body))).digest('hex');
+  return createHmac('sha512', secret)
+    .update(JSON.stringify(sortKeysDeep(body)))
+    .digest('hex');
 }
 
 /** True when `signature` is the body's HMAC-SHA512 under `secret` (constant-time comparison). */
@@ -110,6 +112,12 @@ export interface NowPaymentsApi {
   createPayout(body: Record<string, unknown>): Promise<{ id: string | number; withdrawals: GatewayWithdrawal[] }>;
   verifyPayout(batchId: string, code: string): Promise<void>;
   payout(batchId: string): Promise<GatewayWithdrawal[]>;
+  /**
+   * One page of the account's withdrawals, newest first (`GET /v1/payout` with `date_from`, `page`
+   * from 0, `limit`, `order_by=createdAt`, `order=desc`); each carries its `batch_withdrawal_id` and
+   * `unique_external_id`. Coffer finds a payout whose create answer was lost by scanning these.
+   */
+  listPayouts(query: { dateFrom: string; page: number; limit: number }): Promise<GatewayWithdrawal[]>;
   /** Network fee of a payout (`/v1/payout/fee`), in the currency. */
   payoutFee(code: string, amount: string): Promise<string>;
 }
@@ -119,7 +127,12 @@ export interface NowPaymentsApi {
  * @param login the account login for payouts (a JWT from `/v1/auth`, renewed on expiry), or null
  * @throws GatewayRejection on a 4xx answer; Error on anything else (network, 5xx): retry later
  */
-export function createNowPaymentsApi(opts: { baseUrl: string; apiKey: string; login: { email: string; password: string } | null; timeoutMs?: number }): NowPaymentsApi {
+export function createNowPaymentsApi(opts: {
+  baseUrl: string;
+  apiKey: string;
+  login: { email: string; password: string } | null;
+  timeoutMs?: number;
+}): NowPaymentsApi {
   let jwt: { token: string; at: number } | null = null;
   const JWT_TTL_MS = 4 * 60_000; // the gateway's tokens last 5 minutes
 
@@ -181,10 +194,16 @@ export function createNowPaymentsApi(opts: { baseUrl: string; apiKey: string; lo
         'GET',
         `/v1/min-amount?${q({ currency_from: code, currency_to: code, fiat_equivalent: 'usd' })}`,
       );
-      return { minAmount: decimal(answer.min_amount), fiatEquivalent: answer.fiat_equivalent === undefined ? null : decimal(answer.fiat_equivalent) };
+      return {
+        minAmount: decimal(answer.min_amount),
+        fiatEquivalent: answer.fiat_equivalent === undefined ? null : decimal(answer.fiat_equivalent),
+      };
     },
     async estimateFromUsd(usd, code) {
-      const answer = await call<{ estimated_amount: number | string }>('GET', `/v1/estimate?${q({ amount: usd, currency_from: 'usd', currency_to: code })}`);
+      const answer = await call<{ estimated_amount: number | string }>(
+        'GET',
+        `/v1/estimate?${q({ amount: usd, currency_from: 'usd', currency_to: code })}`,
+      );
       return decimal(answer.estimated_amount);
     },
     createPayment: (body) => call<GatewayPayment>('POST', '/v1/payment', body),
@@ -194,8 +213,21 @@ export function createNowPaymentsApi(opts: { baseUrl: string; apiKey: string; lo
       await authed('POST', `/v1/payout/${encodeURIComponent(batchId)}/verify`, { verification_code: code });
     },
     async payout(batchId) {
-      const answer = await authed<GatewayWithdrawal[] | { withdrawals: GatewayWithdrawal[] }>('GET', `/v1/payout/${encodeURIComponent(batchId)}`);
+      const answer = await authed<GatewayWithdrawal[] | { withdrawals: GatewayWithdrawal[] }>(
+        'GET',
+        `/v1/payout/${encodeURIComponent(batchId)}`,
+      );
       return Array.isArray(answer) ? answer : (answer.withdrawals ?? []);
+    },
+    async listPayouts({ dateFrom, page, limit }) {
+      const answer = await authed<GatewayWithdrawal[] | { payouts?: GatewayWithdrawal[]; data?: GatewayWithdrawal[] }>(
+        'GET',
+        `/v1/payout?${q({ date_from: dateFrom, page: String(page), limit: String(limit), order_by: 'createdAt', order: 'desc' })}`,
+      );
+      if (Array.isArray(answer)) return answer;
+      const list = answer.payouts ?? answer.data;
+      if (!Array.isArray(list)) throw new Error('NOWPayments answered the payout list in an unknown shape');
+      return list;
     },
     async payoutFee(code, amount) {
       const answer = await call<{ fee: number | string }>('GET', `/v1/payout/fee?${q({ currency: code, amount })}`);

@@ -8,11 +8,18 @@ import { Writable } from 'node:stream';
 import { DepositStatus } from '@coffer/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowpaymentsPayments, nowpaymentsPayouts } from '../../../db/schema/index';
+import { nowpaymentsPayments, nowpaymentsPayouts, nowpaymentsReviews, withdrawBills } from '../../../db/schema/index';
 import { ConfigError, loadConfig } from '../../../env';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
 import { ipnSignature, sortKeysDeep, verifyIpnSignature, type GatewayPayment } from './api';
-import { FAKE_API_KEY, FAKE_EMAIL, FAKE_PASSWORD, FAKE_TOTP_SECRET, startFakeNowPayments, type FakeNowPayments } from './fake-api';
+import {
+  FAKE_API_KEY,
+  FAKE_EMAIL,
+  FAKE_PASSWORD,
+  FAKE_TOTP_SECRET,
+  startFakeNowPayments,
+  type FakeNowPayments,
+} from './fake-api';
 import { IPN_PATH, mapPaymentStatus, mapPayoutStatus, type NowPaymentsProvider } from './index';
 
 const IPN_SECRET = 'ipn-secret-for-tests-0123456789';
@@ -46,6 +53,7 @@ beforeAll(async () => {
     },
   });
   t = await createTestApp(env(), { logStream: sink });
+  fake.now = () => t.clock.now(); // 2FA codes are made on the app's clock
 });
 
 afterAll(async () => {
@@ -56,7 +64,8 @@ afterAll(async () => {
 const provider = () => t.app.ctx.services.payments.provider as NowPaymentsProvider;
 const db = () => t.app.ctx.database.db;
 const assets = async (user: TestUser) => (await t.call(uc('/assets'), { user_id: user.id }, user.token)).body.data.asset;
-const detail = async (user: TestUser, billId: string) => (await t.call(uc('/deposit/bill/detail'), { user_id: user.id, bill_id: billId }, user.token)).body.data.bill;
+const detail = async (user: TestUser, billId: string) =>
+  (await t.call(uc('/deposit/bill/detail'), { user_id: user.id, bill_id: billId }, user.token)).body.data.bill;
 
 async function deposit(user: TestUser, points: string, currency = 'usdttrc20') {
   const res = await t.call(uc('/deposit'), { amount: points, pay_currency: currency }, user.token);
@@ -97,7 +106,18 @@ describe('IPN signatures', () => {
 describe('status mapping', () => {
   it("maps every payment_status to Coffer's deposit status", () => {
     const table = Object.fromEntries(
-      ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired', 'something_new'].map((s) => [s, mapPaymentStatus(s)]),
+      [
+        'waiting',
+        'confirming',
+        'confirmed',
+        'sending',
+        'partially_paid',
+        'finished',
+        'failed',
+        'refunded',
+        'expired',
+        'something_new',
+      ].map((s) => [s, mapPaymentStatus(s)]),
     );
     expect(table).toEqual({
       waiting: { depositStatus: DepositStatus.Processing, credit: false, final: false },
@@ -117,7 +137,8 @@ describe('status mapping', () => {
     expect(mapPayoutStatus({ status: 'FINISHED', hash: '0xabc' })).toEqual({ status: 'success', txid: '0xabc' });
     expect(mapPayoutStatus({ status: 'REJECTED', error: 'Bad address' })).toEqual({ status: 'failed', reason: 'Bad address' });
     expect(mapPayoutStatus({ status: 'FAILED' })).toEqual({ status: 'failed', reason: 'The gateway reports the payout failed' });
-    for (const s of ['CREATING', 'WAITING', 'PROCESSING', 'SENDING']) expect(mapPayoutStatus({ status: s }).status).toBe('pending');
+    for (const s of ['CREATING', 'WAITING', 'PROCESSING', 'SENDING'])
+      expect(mapPayoutStatus({ status: s }).status).toBe('pending');
   });
 });
 
@@ -126,7 +147,14 @@ describe('currencies and deposits', () => {
     const res = await t.call(uc('/currency/list'), {});
     const list = res.body.data.currencies as { code: string }[];
     expect(list.map((c) => c.code)).toEqual(['usdttrc20', 'usdterc20', 'btc', 'xrp']); // doge is disabled at the gateway
-    expect(list[0]).toMatchObject({ symbol: 'USDT', network: 'TRX', wallet_regex: '^T[1-9A-HJ-NP-Za-km-z]{33}$', extra_id_exists: false, extra_id_regex: null, fiatEquivalent: '10.00' });
+    expect(list[0]).toMatchObject({
+      symbol: 'USDT',
+      network: 'TRX',
+      wallet_regex: '^T[1-9A-HJ-NP-Za-km-z]{33}$',
+      extra_id_exists: false,
+      extra_id_regex: null,
+      fiatEquivalent: '10.00',
+    });
     expect(list[3]).toMatchObject({ symbol: 'XRP', network: 'XRP', extra_id_exists: true, extra_id_regex: '^[0-9]{1,10}$' });
     const min = await t.call(uc('/deposit/min-amount'), { currency_from: 'usdttrc20' });
     expect(min.body.data.result).toEqual({ min_amount: '150.00', currency_min_amount: '1.50000000', fiat_equivalent: '1.50' });
@@ -138,7 +166,13 @@ describe('currencies and deposits', () => {
     const user = await createUser(t);
     const bill = await deposit(user, '2500');
     const payment = fake.payments.get(await paymentOf(bill.id))!;
-    expect(payment).toMatchObject({ order_id: bill.id, pay_currency: 'usdttrc20', price_currency: 'usdttrc20', price_amount: 25, pay_address: bill.address });
+    expect(payment).toMatchObject({
+      order_id: bill.id,
+      pay_currency: 'usdttrc20',
+      price_currency: 'usdttrc20',
+      price_amount: 25,
+      pay_address: bill.address,
+    });
     expect(bill.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
   });
 });
@@ -154,7 +188,11 @@ describe('IPN', () => {
     const finished = fake.update(id, { payment_status: 'finished', actually_paid: 25 });
     for (let i = 0; i < 3; i++) expect((await ipn(finished)).statusCode).toBe(200);
     await Promise.all([ipn(finished), ipn(finished), ipn(finished)]);
-    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '2500.00', paid_currency_amount: '25.00000000' });
+    expect(await detail(user, bill.id)).toMatchObject({
+      status: 'DepositStatusSuccess',
+      credited_amount: '2500.00',
+      paid_currency_amount: '25.00000000',
+    });
     expect((await assets(user)).available).toBe('2500.00');
     expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
     const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
@@ -209,17 +247,104 @@ describe('IPN', () => {
   });
 });
 
+describe('IPN cross-checks (a mismatch is recorded for review and credits nothing)', () => {
+  const reviewsOf = async (gatewayId: string) =>
+    db().select().from(nowpaymentsReviews).where(eq(nowpaymentsReviews.gatewayId, gatewayId));
+
+  it('refuses a report whose pay_currency is not the bill’s', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2500');
+    const id = await paymentOf(bill.id);
+    const body = fake.update(id, { payment_status: 'finished', actually_paid: 25, pay_currency: 'usdterc20' });
+    expect((await ipn(body)).statusCode).toBe(200);
+    expect((await ipn(body)).statusCode).toBe(200);
+    expect((await detail(user, bill.id)).status).toBe('DepositStatusProcessing');
+    expect((await assets(user)).available).toBe('0.00');
+    const reviews = await reviewsOf(id);
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]).toMatchObject({ kind: 'payment', billId: bill.id, reason: 'currency_mismatch' });
+    expect(reviews[0]!.detail).toContain('usdterc20');
+    const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
+    expect(row!.status).toBe('review');
+    expect(logs.some((l) => l.includes('nowpayments: review') && l.includes(id))).toBe(true);
+  });
+
+  it('refuses a report with an unknown payment id, even naming a real bill', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '2500');
+    const id = await paymentOf(bill.id);
+    const forged = { ...fake.update(id, { payment_status: 'finished', actually_paid: 25 }), payment_id: '4999999999' };
+    expect((await ipn(forged)).statusCode).toBe(200);
+    expect((await assets(user)).available).toBe('0.00');
+    expect(await reviewsOf('4999999999')).toMatchObject([{ reason: 'unknown_payment', billId: null }]);
+  });
+
+  it('refuses a report whose payment id belongs to another bill', async () => {
+    const payer = await createUser(t);
+    const other = await createUser(t);
+    const small = await deposit(payer, '200');
+    const big = await deposit(other, '50000');
+    const smallId = await paymentOf(small.id);
+    // The small bill's payment, finished, but naming the big bill as its order.
+    const body = { ...fake.update(smallId, { payment_status: 'finished', actually_paid: 500 }), order_id: big.id };
+    expect((await ipn(body)).statusCode).toBe(200);
+    expect((await assets(payer)).available).toBe('0.00');
+    expect((await assets(other)).available).toBe('0.00');
+    expect((await detail(other, big.id)).status).toBe('DepositStatusProcessing');
+    expect(await reviewsOf(smallId)).toMatchObject([{ reason: 'other_bill', billId: small.id }]);
+  });
+
+  it('credits a duplicated IPN once, and the poller after it nothing more', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '700');
+    const id = await paymentOf(bill.id);
+    const body = fake.update(id, { payment_status: 'finished', actually_paid: 7 });
+    const answers = await Promise.all([ipn(body), ipn(body), ipn(body), ipn(body)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    await provider().pollOpenPayments();
+    expect((await assets(user)).available).toBe('700.00');
+    expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
+    expect(await reviewsOf(id)).toHaveLength(0);
+  });
+
+  it('credits a late BTC payment at the lower of the quote and the gateway price on arrival', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1200', 'btc'); // 12 USD at 60000 -> 0.0002 BTC
+    expect(bill.currency_amount).toBe('0.00020000');
+    const id = await paymentOf(bill.id);
+    t.clock.advance(1_800_001 + 60_000); // past the bill's expiry and the price cache
+    fake.prices.btc = 40_000;
+    try {
+      await ipn(fake.update(id, { payment_status: 'finished', actually_paid: 0.0002 }));
+    } finally {
+      fake.prices.btc = 60_000;
+      t.clock.advance(60_000);
+    }
+    // 0.0002 BTC x 40000 x 100 = 800.00
+    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '800.00' });
+  });
+});
+
 describe('payouts', () => {
   async function confirmedWithdrawal(points: string, address = TRON) {
     const user = await createUser(t);
     await fund(t, user.id, points);
-    const created = await t.call(uc('/withdraw/create'), { user_id: user.id, currency: 'usdttrc20', network: 'TRX', amount: points, address, memo: '' }, user.token);
+    const created = await t.call(
+      uc('/withdraw/create'),
+      { user_id: user.id, currency: 'usdttrc20', network: 'TRX', amount: points, address, memo: '' },
+      user.token,
+    );
     expect(created.body.code, JSON.stringify(created.body)).toBe(10000);
-    const confirmed = await t.call(uc('/withdraw/confirm'), { bill_id: created.body.data.bill.id, password: md5(PASSWORD) }, user.token);
+    const confirmed = await t.call(
+      uc('/withdraw/confirm'),
+      { bill_id: created.body.data.bill.id, password: md5(PASSWORD) },
+      user.token,
+    );
     expect(confirmed.body.code, JSON.stringify(confirmed.body)).toBe(10000);
     return { user, bill: confirmed.body.data.bill as { id: string; currency_amount: string; fee_fiat: string } };
   }
-  const withdrawDetail = async (user: TestUser, id: string) => (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: id }, user.token)).body.data.bill;
+  const withdrawDetail = async (user: TestUser, id: string) =>
+    (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: id }, user.token)).body.data.bill;
   const payouts = () => t.app.ctx.services.payments.withdrawals;
 
   it('asks the gateway for the fee', async () => {
@@ -235,10 +360,23 @@ describe('payouts', () => {
     const [row] = await db().select().from(nowpaymentsPayouts).where(eq(nowpaymentsPayouts.payoutId, bill.id));
     expect(row).toMatchObject({ batchId: expect.any(String), withdrawalId: expect.any(String), verifiedAt: expect.any(Date) });
     const batch = fake.payouts.get(row!.batchId!)!;
-    expect(batch.withdrawals[0]).toMatchObject({ address: TRON, currency: 'usdttrc20', amount: '18.5', unique_external_id: bill.id, verified: true });
+    expect(batch.withdrawals[0]).toMatchObject({
+      address: TRON,
+      currency: 'usdttrc20',
+      amount: '18.5',
+      unique_external_id: bill.id,
+      verified: true,
+    });
 
     // A retry of the same payout (a crash before the bill was updated) asks nothing new of the gateway.
-    await provider().sendPayout({ payoutId: bill.id, currency: 'usdttrc20', network: 'TRX', address: TRON, memo: '', currencyAmount: bill.currency_amount });
+    await provider().sendPayout({
+      payoutId: bill.id,
+      currency: 'usdttrc20',
+      network: 'TRX',
+      address: TRON,
+      memo: '',
+      currencyAmount: bill.currency_amount,
+    });
     expect([...fake.payouts.values()].filter((p) => p.withdrawals[0]!.unique_external_id === bill.id)).toHaveLength(1);
 
     const finished = fake.settleWithdrawal(row!.withdrawalId!, { status: 'FINISHED', hash: 'tron-tx-hash-1' });
@@ -255,7 +393,10 @@ describe('payouts', () => {
     try {
       const refused = await confirmedWithdrawal('2000');
       await payouts().runPayouts(50);
-      expect(await withdrawDetail(refused.user, refused.bill.id)).toMatchObject({ status: 'WithdrawStatusRefunded', failure_reason: 'Insufficient balance' });
+      expect(await withdrawDetail(refused.user, refused.bill.id)).toMatchObject({
+        status: 'WithdrawStatusRefunded',
+        failure_reason: 'Insufficient balance',
+      });
       expect(await assets(refused.user)).toEqual({ available: '2000.00', freeze: '0.00' });
     } finally {
       fake.balance = 1000;
@@ -266,8 +407,119 @@ describe('payouts', () => {
     fake.settleWithdrawal(row!.withdrawalId!, { status: 'FAILED', error: 'Node rejected the transfer' });
     t.clock.advance(20_000);
     await payouts().runPayouts(50);
-    expect(await withdrawDetail(failing.user, failing.bill.id)).toMatchObject({ status: 'WithdrawStatusRefunded', failure_reason: 'Node rejected the transfer' });
+    expect(await withdrawDetail(failing.user, failing.bill.id)).toMatchObject({
+      status: 'WithdrawStatusRefunded',
+      failure_reason: 'Node rejected the transfer',
+    });
     expect(await assets(failing.user)).toEqual({ available: '1500.00', freeze: '0.00' });
+  });
+});
+
+describe('payouts under gateway faults (exactly once)', () => {
+  async function confirmedWithdrawal(points: string) {
+    const user = await createUser(t);
+    await fund(t, user.id, points);
+    const created = await t.call(
+      uc('/withdraw/create'),
+      { user_id: user.id, currency: 'usdttrc20', network: 'TRX', amount: points, address: TRON, memo: '' },
+      user.token,
+    );
+    expect(created.body.code, JSON.stringify(created.body)).toBe(10000);
+    const confirmed = await t.call(
+      uc('/withdraw/confirm'),
+      { bill_id: created.body.data.bill.id, password: md5(PASSWORD) },
+      user.token,
+    );
+    expect(confirmed.body.code, JSON.stringify(confirmed.body)).toBe(10000);
+    return { user, bill: confirmed.body.data.bill as { id: string; currency_amount: string } };
+  }
+  const payouts = () => t.app.ctx.services.payments.withdrawals;
+  const withdrawDetail = async (user: TestUser, id: string) =>
+    (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: id }, user.token)).body.data.bill;
+  const payoutRow = async (id: string) =>
+    (await db().select().from(nowpaymentsPayouts).where(eq(nowpaymentsPayouts.payoutId, id)))[0]!;
+  /** Runs payout passes (the clock moved past the lease each time) until the bill leaves processing or `passes` run out. */
+  async function drive(user: TestUser, id: string, passes = 10) {
+    for (let i = 0; i < passes; i++) {
+      t.clock.advance(61_000);
+      await payouts().runPayouts(50);
+      if ((await withdrawDetail(user, id)).status !== 'WithdrawStatusProcessing') break;
+    }
+    return withdrawDetail(user, id);
+  }
+
+  it('a payout created at the gateway whose answer was lost is found by its external id, not created again', async () => {
+    const { user, bill } = await confirmedWithdrawal('2000');
+    fake.fault('POST /v1/payout', 'lose-answer');
+    await payouts().runPayouts(50);
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(1); // the gateway acted
+    expect((await payoutRow(bill.id)).batchId).toBeNull(); // Coffer never heard
+    t.clock.advance(61_000);
+    await payouts().runPayouts(50);
+    const row = await payoutRow(bill.id);
+    expect(row).toMatchObject({
+      attempts: 1,
+      batchId: fake.withdrawalsFor(bill.id)[0]!.batch_withdrawal_id,
+      verifiedAt: expect.any(Date),
+    });
+    expect(fake.requests).toContain('GET /v1/payout');
+    fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-lost-answer' });
+    expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-lost-answer' });
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(1);
+    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+  });
+
+  it('a request delivered twice (the second refused as a duplicate) is adopted, never refunded', async () => {
+    const { user, bill } = await confirmedWithdrawal('1500');
+    fake.fault('POST /v1/payout', 'twice');
+    await payouts().runPayouts(50);
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(1);
+    const row = await payoutRow(bill.id);
+    expect(row.batchId).toBe(fake.withdrawalsFor(bill.id)[0]!.batch_withdrawal_id);
+    expect((await withdrawDetail(user, bill.id)).status).toBe('WithdrawStatusProcessing');
+    expect(await assets(user)).toEqual({ available: '0.00', freeze: '1500.00' });
+    fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-twice' });
+    expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-twice' });
+  });
+
+  it('waits before asking again after a lost answer, and a refused retry is held for review, not refunded', async () => {
+    const { user, bill } = await confirmedWithdrawal('1200');
+    fake.fault('POST /v1/payout', 'fail'); // refused before acting, but Coffer cannot know that
+    await payouts().runPayouts(50);
+    expect(await payoutRow(bill.id)).toMatchObject({ attempts: 1, batchId: null });
+    t.clock.advance(61_000);
+    await payouts().runPayouts(50); // within the grace period: looked up, nothing asked
+    expect(await payoutRow(bill.id)).toMatchObject({ attempts: 1 });
+    fake.balance = 1;
+    try {
+      t.clock.advance(5 * 60_000);
+      await payouts().runPayouts(50); // past it: asked again, refused for the balance
+    } finally {
+      fake.balance = 1000;
+    }
+    expect(await payoutRow(bill.id)).toMatchObject({
+      attempts: 2,
+      status: 'held',
+      error: 'A retry was refused: Insufficient balance',
+    });
+    expect(await drive(user, bill.id, 3)).toMatchObject({ status: 'WithdrawStatusProcessing', failure_reason: null });
+    expect(await assets(user)).toEqual({ available: '0.00', freeze: '1200.00' });
+    expect(fake.withdrawalsFor(bill.id)).toHaveLength(0);
+    expect(logs.some((l) => l.includes('held for review') && l.includes(bill.id))).toBe(true);
+    // Held for good: moved out of later runs' way on a reused PostgreSQL database.
+    await db().update(withdrawBills).set({ provider: 'held-in-an-earlier-run' }).where(eq(withdrawBills.id, bill.id));
+  });
+
+  it('a late or replayed payout IPN never moves a final status back', async () => {
+    const { user, bill } = await confirmedWithdrawal('1100');
+    await payouts().runPayouts(50);
+    const row = await payoutRow(bill.id);
+    const finished = fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-final' });
+    const sending = { ...finished, status: 'SENDING' };
+    expect((await ipn(finished)).statusCode).toBe(200);
+    expect((await ipn(sending)).statusCode).toBe(200);
+    expect((await payoutRow(bill.id)).status).toBe('finished');
+    expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-final' });
   });
 });
 
