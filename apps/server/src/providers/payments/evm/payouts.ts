@@ -265,6 +265,7 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
         const head = await client.getBlockNumber({ cacheTime: 0 });
         if (head - receipt.blockNumber + 1n < conf)
           return row.stuckSince || row.blockedByNonce !== null ? update(row, { stuckSince: null, blockedByNonce: null }) : row;
+        await fillersDone(row, nonce);
         // Our own transaction used the nonce: a revert is proof that nothing was paid.
         if (receipt.status !== 'success')
           return finish(row, 'failed', { reason: 'the token transfer reverted', blockNumber: receipt.blockNumber });
@@ -274,6 +275,7 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
     const head = await client.getBlockNumber({ cacheTime: 0 });
     const deepest = head - conf + 1n;
     const usedConfirmed = deepest >= 0n ? await client.getTransactionCount({ address: from, blockNumber: deepest }) : 0;
+    if (usedConfirmed > 0) await fillersDone(row, Math.min(usedConfirmed, nonce));
     if (usedConfirmed > nonce) {
       if (row.kind === 'filler') return finish(row, 'success', { blockNumber: deepest });
       const used = await txAtNonce(client, from, nonce, (row.signedBlock ?? 0n) - 1n, deepest);
@@ -286,25 +288,47 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
     const usedLatest = await client.getTransactionCount({ address: from, blockTag: 'latest' });
     if (usedLatest > nonce) return row; // mined, not yet confirmed (ours or not: the next pass proves which)
 
-    // Not mined: make sure the node has it.
+    // Not mined: make sure the node has it. A transport error here still lets the queue be checked.
     let current = row;
-    const has = await nodeHas(client, hash);
-    if (!has) {
-      const answer = await broadcast(client, row);
-      if (answer === 'known' && row.status === 'signed') current = await update(row, { status: 'broadcast' });
-      const refused = answer === 'rejected' || answer === 'underpriced';
-      if (refused && !current.stuckSince) current = await update(current, { stuckSince: now() });
-      if (answer === 'known' && current.stuckSince) current = await update(current, { stuckSince: null });
-      // Only a price refusal is answered with higher fees (never "insufficient funds": that needs gas money).
-      if (row.kind === 'filler' && answer === 'underpriced') current = await resign(network, current);
-    } else {
-      if (row.status === 'signed') current = await update(current, { status: 'broadcast' });
-      if (current.stuckSince) current = await update(current, { stuckSince: null });
-      if (row.kind === 'filler' && clock.now() - current.updatedAt.getTime() >= FILLER_BUMP_MS)
-        current = await resign(network, current);
+    let transportError: unknown = null;
+    try {
+      const has = await nodeHas(client, hash);
+      if (!has) {
+        const answer = await broadcast(client, row);
+        if (answer === 'known' && row.status === 'signed') current = await update(row, { status: 'broadcast' });
+        const refused = answer === 'rejected' || answer === 'underpriced';
+        if (refused && !current.stuckSince) current = await update(current, { stuckSince: now() });
+        if (answer === 'known' && current.stuckSince) current = await update(current, { stuckSince: null });
+        // Only a price refusal is answered with higher fees (never "insufficient funds": that needs gas money).
+        if (row.kind === 'filler' && answer === 'underpriced') current = await resign(network, current);
+      } else {
+        if (row.status === 'signed') current = await update(current, { status: 'broadcast' });
+        if (current.stuckSince) current = await update(current, { stuckSince: null });
+        if (row.kind === 'filler' && clock.now() - current.updatedAt.getTime() >= FILLER_BUMP_MS)
+          current = await resign(network, current);
+      }
+    } catch (err) {
+      transportError = err;
     }
     if (current.kind === 'payout' && LIVE.includes(current.status)) current = await watchQueue(network, current, usedLatest);
+    if (transportError) throw transportError;
     return current;
+  }
+
+  /** Marks live fillers below `belowNonce` done: the chain used those nonces at a confirmed depth. */
+  async function fillersDone(row: PayoutRow, belowNonce: number): Promise<void> {
+    await db
+      .update(evmPayouts)
+      .set({ status: 'success', updatedAt: now() })
+      .where(
+        and(
+          eq(evmPayouts.chainId, row.chainId),
+          eq(evmPayouts.fromAddress, row.fromAddress),
+          eq(evmPayouts.kind, 'filler'),
+          inArray(evmPayouts.status, LIVE),
+          sql`${evmPayouts.nonce} < ${belowNonce}`,
+        ),
+      );
   }
 
   /** Re-signs a filler at the same nonce with fees 25 % higher than last time. */
@@ -345,7 +369,7 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
     const hot = chains.hotWallet;
     if (!hot) return row;
     // Under the nonce lock: no payout is being given one of these nonces meanwhile.
-    const { gaps, fillers } = await db.transaction(async (tx) => {
+    const { gaps, stuck, fillers } = await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${NONCE_LOCK_CLASS}, ${network.chainId})`);
       const held = await tx
         .select()
@@ -359,15 +383,13 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
           ),
         );
       const gaps: number[] = [];
+      const stuck: number[] = [];
       for (let n = low; n < nonce; n++) {
         const rows = held.filter((h) => h.nonce === n);
-        const payoutAt = rows.find((h) => h.kind === 'payout');
-        const stuckAt =
-          payoutAt &&
-          LIVE.includes(payoutAt.status) &&
-          payoutAt.stuckSince &&
-          clock.now() - payoutAt.stuckSince.getTime() >= STUCK_MS;
-        if (!rows.length || (stuckAt && !rows.some((h) => h.kind === 'filler'))) gaps.push(n);
+        const payoutAt = rows.find((h) => h.kind === 'payout' && LIVE.includes(h.status));
+        if (payoutAt?.stuckSince) stuck.push(n);
+        const stuckLongAt = payoutAt?.stuckSince && clock.now() - payoutAt.stuckSince.getTime() >= STUCK_MS;
+        if (!rows.length || (stuckLongAt && !rows.some((h) => h.kind === 'filler'))) gaps.push(n);
       }
       if (stuckLong && usedLatest === nonce && !held.some((h) => h.nonce === nonce && h.kind === 'filler')) gaps.push(nonce);
       for (const n of gaps) {
@@ -412,9 +434,11 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
             sql`${evmPayouts.nonce} <= ${nonce}`,
           ),
         );
-      return { gaps, fillers };
+      return { gaps, stuck, fillers };
     });
-    const blockedBy = gaps.length ? gaps[0]! : fillers.length ? Math.min(...fillers.map((f) => f.nonce!)) : null;
+    // What this payout waits behind: a free nonce, a payout the node does not take, or a filler not yet mined.
+    const blockers = [...gaps, ...stuck, ...fillers.map((f) => f.nonce!)].filter((n) => n < nonce);
+    const blockedBy = blockers.length ? Math.min(...blockers) : null;
     if (gaps.length)
       log.warn(
         { payoutId: row.payoutId, nonce, gaps },
