@@ -79,6 +79,22 @@ export function errorText(err: unknown): string {
   return parts.join(' | ').toLowerCase();
 }
 
+/**
+ * The node's own words only (the innermost error's details), lower case: unlike {@link errorText} it
+ * leaves out viem's readings, which call any -32000 answer of an `eth_call` a revert ("header not
+ * found" from a lagging node would read as one).
+ */
+export function nodeText(err: unknown): string {
+  let e: unknown = err;
+  let words = '';
+  for (let i = 0; i < 8 && e; i++) {
+    if (e instanceof BaseError) words = e.details || words;
+    else if (e instanceof Error) words = e.message || words;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return words.toLowerCase();
+}
+
 /** A short, single-line reason for logs and bills (no stack, no secrets). */
 export function shortReason(err: unknown): string {
   const text = err instanceof BaseError ? err.shortMessage : err instanceof Error ? err.message : String(err);

@@ -40,7 +40,7 @@ import type { Db } from '../../../db/client';
 import { evmPayouts } from '../../../db/schema/index';
 import type { Clock } from '../../../lib/clock';
 import type { PayoutOutcome, PayoutRequest } from '../types';
-import { errorText, shortReason, type EvmChains, type EvmClient } from './chain';
+import { errorText, nodeText, shortReason, type EvmChains, type EvmClient } from './chain';
 import type { EvmNetwork } from './config';
 
 /** Advisory lock class of payout nonce allocation (second key: the chain id). */
@@ -537,7 +537,8 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
             args: [to, amount],
           });
         } catch (err) {
-          if (/revert|insufficient|exceeds balance/.test(errorText(err)) && broadcastErrorKind(err) !== null)
+          // Only the node's own words count: viem reads any -32000 answer of an eth_call as a revert.
+          if (/revert|insufficient|exceeds balance/.test(nodeText(err)))
             return refuse(`The hot wallet cannot send this transfer: ${shortReason(err)}`);
           throw err;
         }

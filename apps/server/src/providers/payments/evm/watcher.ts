@@ -8,13 +8,18 @@
  *    are forgotten, and scanning resumes from there (so the affected range is scanned again).
  * 2. Scan: `eth_getLogs` for Transfer events of the network's tokens whose recipient is a watched
  *    deposit address (bills made in the last `EVM_WATCH_DAYS`), from the block after the persisted
- *    position to the head, in ranges of at most `blockRange` blocks. Each transfer is stored once,
- *    keyed by (chain, tx hash, log index), and the position and the tail's block hashes are saved.
+ *    position (or from the unconfirmed tail and 64 blocks below it, scanned again on every pass in
+ *    case a lagging node answered without them) to the head, in ranges of at most `blockRange` blocks.
+ *    Each transfer is stored once, keyed by (chain, tx hash, log index), and the position and the
+ *    tail's block hashes are saved. Zero-value and dust transfers, and other tokens, are stored
+ *    'ignored' with their reason ({@link ignoreReason}) and never credited.
  * 3. Credit: a stored transfer whose block has `confirmations` blocks (itself included) is handed
  *    to the deposits service's credit function with the payment reference
  *    `evm:<chain id>:<tx hash>:<log index>`, which credits each reference exactly once. A transfer
  *    first seen more than `EVM_LATE_PAYMENT_HOURS` after its bill expired, or in another token than
  *    the bill's, is not credited: it is logged (the money stays on the address; sweeping collects it).
+ *    Transfers are credited oldest first, each on its own: one whose crediting fails is retried
+ *    after a backoff ({@link retryDelayMs}) and never blocks the others.
  *
  * Several instances are safe: a pass runs only while it holds a PostgreSQL advisory lock.
  */
@@ -33,6 +38,8 @@ import type { AdvisoryLock } from './lock';
 const TRANSFER_EVENT = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
 /** Recipients per eth_getLogs call (topic filters get large; nodes cap request sizes). */
 const ADDRESSES_PER_CALL = 500;
+/** Blocks below the confirmation depth that every pass scans again (one eth_getLogs call more). */
+const RESCAN_BLOCKS = 64n;
 /** Block hashes kept below the confirmation depth, for reorgs a little deeper than expected. */
 const EXTRA_HASHES = 64n;
 const HOUR_MS = 3_600_000;
@@ -183,9 +190,10 @@ export function createEvmWatcher(deps: WatcherDeps): EvmWatcher {
         .onConflictDoNothing();
       [state] = await db.select().from(evmScanState).where(eq(evmScanState.chainId, chainId));
     }
-    // The unconfirmed tail is scanned again on every pass: a node that lagged behind (answered an
-    // eth_getLogs without the newest blocks) cannot make the watcher miss a transfer for good.
-    const tail = head - BigInt(network.confirmations) + 1n;
+    // The unconfirmed tail and {@link RESCAN_BLOCKS} below it are scanned again on every pass: an
+    // eth_getLogs answered by a node that lagged behind (without the newest blocks) is made good by a
+    // later pass, as long as one answer in that window comes from a node that has the block.
+    const tail = head - BigInt(network.confirmations) + 1n - RESCAN_BLOCKS;
     let from = state!.lastBlock + 1n < tail ? state!.lastBlock + 1n : tail > 0n ? tail : 0n;
     pass.scannedTo = state!.lastBlock;
     if (from > head) return;
