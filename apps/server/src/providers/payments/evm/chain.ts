@@ -40,14 +40,7 @@ export function createEvmChains(settings: EvmSettings): EvmChains {
       rpcUrls: { default: { http: [n.rpcUrl] } },
     });
     chains.set(n.chainId, chain);
-    clients.set(
-      n.chainId,
-      createPublicClient({
-        chain,
-        transport: http(n.rpcUrl, { retryCount: n.rpcRetries, timeout: n.rpcTimeoutMs }),
-        pollingInterval: n.pollingIntervalMs,
-      }),
-    );
+    clients.set(n.chainId, createPublicClient({ chain, transport: http(n.rpcUrl, { retryCount: n.rpcRetries, timeout: n.rpcTimeoutMs }), pollingInterval: n.pollingIntervalMs }));
   }
   const codes = new Map<string, { network: EvmNetwork; token: EvmToken }>();
   for (const network of settings.networks) for (const token of network.tokens) codes.set(token.code, { network, token });

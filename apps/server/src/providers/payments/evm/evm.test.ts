@@ -79,8 +79,7 @@ const tick = async () => {
   return passes![0]!;
 };
 const assets = async (user: TestUser) => (await t.call(uc('/assets'), { user_id: user.id }, user.token)).body.data.asset;
-const detail = async (user: TestUser, billId: string) =>
-  (await t.call(uc('/deposit/bill/detail'), { user_id: user.id, bill_id: billId }, user.token)).body.data.bill;
+const detail = async (user: TestUser, billId: string) => (await t.call(uc('/deposit/bill/detail'), { user_id: user.id, bill_id: billId }, user.token)).body.data.bill;
 
 async function deposit(user: TestUser, points: string) {
   const res = await t.call(uc('/deposit'), { amount: points, pay_currency: 'usdterc20' }, user.token);
@@ -92,14 +91,7 @@ describe('currencies and deposit addresses', () => {
   it('offers the configured token with the EVM address pattern, cash-out on', async () => {
     const res = await t.call(uc('/currency/list'), {});
     const c = res.body.data.currencies.find((x: { code: string }) => x.code === 'usdterc20');
-    expect(c).toMatchObject({
-      symbol: 'USDT',
-      network: 'ETH',
-      wallet_regex: '^(0x)[0-9A-Fa-f]{40}$',
-      extra_id_exists: false,
-      extra_id_regex: null,
-      fiatEquivalent: '10.00',
-    });
+    expect(c).toMatchObject({ symbol: 'USDT', network: 'ETH', wallet_regex: '^(0x)[0-9A-Fa-f]{40}$', extra_id_exists: false, extra_id_regex: null, fiatEquivalent: '10.00' });
     const min = await t.call(uc('/deposit/min-amount'), { currency_from: 'usdterc20' });
     expect(min.body.data.result).toEqual({ min_amount: '100.00', currency_min_amount: '1.00000000', fiat_equivalent: '1.00' });
   });
@@ -136,11 +128,7 @@ describe('the deposit watcher', () => {
     await chain.mine(1);
     const pass = await tick(); // 3 confirmations
     expect(pass.credited).toBe(1);
-    expect(await detail(user, bill.id)).toMatchObject({
-      status: 'DepositStatusSuccess',
-      paid_currency_amount: '25.00000000',
-      credited_amount: '2500.00',
-    });
+    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', paid_currency_amount: '25.00000000', credited_amount: '2500.00' });
     expect((await assets(user)).available).toBe('2500.00');
 
     // A restart that lost the watcher's own memory: the scan position goes back and the transfers are forgotten.
@@ -168,11 +156,7 @@ describe('the deposit watcher', () => {
     await chain.pay(bill.address, usdt('4.5'));
     await chain.mine(CONFIRMATIONS);
     await tick();
-    expect(await detail(user, bill.id)).toMatchObject({
-      status: 'DepositStatusSuccess',
-      paid_currency_amount: '4.50000000',
-      credited_amount: '450.00',
-    });
+    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', paid_currency_amount: '4.50000000', credited_amount: '450.00' });
     expect((await assets(user)).available).toBe('450.00');
   });
 
@@ -209,12 +193,7 @@ describe('the deposit watcher', () => {
   });
 
   it('logs and skips a payment to an address whose bill was never stored, and keeps crediting others', async () => {
-    const orphan = await provider().createDeposit({
-      billId: 'bill-that-rolled-back',
-      code: 'usdterc20',
-      currencyAmount: '5',
-      expiresAt: t.clock.now() + 1_800_000,
-    });
+    const orphan = await provider().createDeposit({ billId: 'bill-that-rolled-back', code: 'usdterc20', currencyAmount: '5', expiresAt: t.clock.now() + 1_800_000 });
     const user = await createUser(t);
     const bill = await deposit(user, '500');
     await chain.pay(orphan.address as Address, usdt('5'));
@@ -262,17 +241,9 @@ describe('payouts from the hot wallet', () => {
   async function confirmedWithdrawal(app: TestApp, points: string, address: Address) {
     const user = await createUser(app);
     await fund(app, user.id, points);
-    const created = await app.call(
-      uc('/withdraw/create'),
-      { user_id: user.id, currency: 'usdterc20', network: 'ETH', amount: points, address, memo: '' },
-      user.token,
-    );
+    const created = await app.call(uc('/withdraw/create'), { user_id: user.id, currency: 'usdterc20', network: 'ETH', amount: points, address, memo: '' }, user.token);
     expect(created.body.code, JSON.stringify(created.body)).toBe(10000);
-    const confirmed = await app.call(
-      uc('/withdraw/confirm'),
-      { bill_id: created.body.data.bill.id, password: md5(PASSWORD) },
-      user.token,
-    );
+    const confirmed = await app.call(uc('/withdraw/confirm'), { bill_id: created.body.data.bill.id, password: md5(PASSWORD) }, user.token);
     expect(confirmed.body.code, JSON.stringify(confirmed.body)).toBe(10000);
     return { user, bill: confirmed.body.data.bill as { id: string; currency_amount: string; fee_fiat: string } };
   }
@@ -295,14 +266,7 @@ describe('payouts from the hot wallet', () => {
     const [row] = await db().select().from(evmPayouts).where(eq(evmPayouts.payoutId, bill.id));
     expect(row!.status).toBe('broadcast');
     // The same payout asked again (a restart mid-way) re-sends the same signed transaction.
-    const again = await provider().sendPayout({
-      payoutId: bill.id,
-      currency: 'usdterc20',
-      network: 'ETH',
-      address: to,
-      memo: '',
-      currencyAmount: bill.currency_amount,
-    });
+    const again = await provider().sendPayout({ payoutId: bill.id, currency: 'usdterc20', network: 'ETH', address: to, memo: '', currencyAmount: bill.currency_amount });
     expect(again).toEqual({ status: 'pending', txid: row!.txHash });
     expect(await chain.tokenBalance(to)).toBe(parseUnits(bill.currency_amount, 6));
     expect((await withdrawDetail(t, user, bill.id)).status).toBe('WithdrawStatusProcessing');
@@ -314,10 +278,7 @@ describe('payouts from the hot wallet', () => {
     expect(done).toMatchObject({ status: 'WithdrawStatusSuccess', txid: row!.txHash });
     expect(await chain.tokenBalance(to)).toBe(parseUnits(bill.currency_amount, 6));
     expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
-    const rows = await db()
-      .select()
-      .from(evmPayouts)
-      .where(and(eq(evmPayouts.payoutId, bill.id), eq(evmPayouts.status, 'success')));
+    const rows = await db().select().from(evmPayouts).where(and(eq(evmPayouts.payoutId, bill.id), eq(evmPayouts.status, 'success')));
     expect(rows).toHaveLength(1);
   });
 
@@ -335,10 +296,7 @@ describe('payouts from the hot wallet', () => {
     } finally {
       await chain.startMining();
     }
-    const rows = await db()
-      .select()
-      .from(evmPayouts)
-      .where(inArray(evmPayouts.payoutId, [first.bill.id, second.bill.id]));
+    const rows = await db().select().from(evmPayouts).where(inArray(evmPayouts.payoutId, [first.bill.id, second.bill.id]));
     expect(rows.map((r) => r.status)).toEqual(['broadcast', 'broadcast']);
     expect(Math.abs(rows[0]!.nonce! - rows[1]!.nonce!)).toBe(1);
     await chain.mine(CONFIRMATIONS);
@@ -348,9 +306,7 @@ describe('payouts from the hot wallet', () => {
     expect(outcomes.map((b) => b.status).sort()).toEqual(['WithdrawStatusRefunded', 'WithdrawStatusSuccess']);
     const refunded = outcomes.find((b) => b.status === 'WithdrawStatusRefunded')!;
     expect(refunded.failure_reason).toBe('the token transfer reverted');
-    expect(await chain.tokenBalance(to)).toBe(
-      parseUnits(outcomes.find((b) => b.status === 'WithdrawStatusSuccess')!.currency_amount, 6),
-    );
+    expect(await chain.tokenBalance(to)).toBe(parseUnits(outcomes.find((b) => b.status === 'WithdrawStatusSuccess')!.currency_amount, 6));
     const refundedUser = refunded.id === first.bill.id ? first.user : second.user;
     expect(await assets(refundedUser)).toEqual({ available: `${points}.00`, freeze: '0.00' });
   });
@@ -391,20 +347,12 @@ describe('sweeping', () => {
     const deps = { db: db(), chains: provider().chains, now: () => t.clock.now() };
 
     const dry = await sweepDeposits(deps, { dryRun: true });
-    expect(dry.filter((r) => r.address.toLowerCase() === a.address.toLowerCase())).toMatchObject([
-      { amount: '12', txHash: null },
-    ]);
+    expect(dry.filter((r) => r.address.toLowerCase() === a.address.toLowerCase())).toMatchObject([{ amount: '12', txHash: null }]);
     expect(await chain.tokenBalance(a.address)).toBe(usdt('12'));
 
     const swept = await sweepDeposits(deps, {});
     const mine = swept.find((r) => r.address.toLowerCase() === a.address.toLowerCase())!;
-    expect(mine).toMatchObject({
-      network: 'ETH',
-      token: 'usdterc20',
-      amount: '12',
-      txHash: expect.stringMatching(/^0x/),
-      gasTxHash: expect.stringMatching(/^0x/),
-    });
+    expect(mine).toMatchObject({ network: 'ETH', token: 'usdterc20', amount: '12', txHash: expect.stringMatching(/^0x/), gasTxHash: expect.stringMatching(/^0x/) });
     expect(await chain.tokenBalance(a.address)).toBe(0n);
     expect(await chain.tokenBalance(b.address)).toBe(usdt('0.5')); // worth less than 1 USD: left
     expect((await chain.tokenBalance(hot)) - before).toBe(swept.reduce((sum, r) => sum + parseUnits(r.amount, 6), 0n));
@@ -437,9 +385,7 @@ describe('configuration', () => {
       expect((err as Error).message).not.toContain('real seed phrase');
     }
     expect(() => loadConfig({ PAYMENTS: 'evm', EVM_SEED: MNEMONIC })).toThrow(/EVM_NETWORKS: required/);
-    expect(() => loadConfig({ PAYMENTS: 'evm', EVM_SEED: MNEMONIC, EVM_NETWORKS: '[{"name":"ETH"}]' })).toThrow(
-      /EVM_NETWORKS: 0\.chainId/,
-    );
+    expect(() => loadConfig({ PAYMENTS: 'evm', EVM_SEED: MNEMONIC, EVM_NETWORKS: '[{"name":"ETH"}]' })).toThrow(/EVM_NETWORKS: 0\.chainId/);
   });
 
   it('keeps secrets out of the configuration object and its printed forms', () => {

@@ -111,16 +111,9 @@ export function createEvmProvider(settings: EvmSettings, deps: EvmProviderDeps):
           .onConflictDoNothing();
       }
       const [existing] = await db.select().from(evmDepositAddresses).where(eq(evmDepositAddresses.billId, billId));
-      if (existing)
-        return {
-          address: chains.depositAccount(existing.hdIndex).address,
-          extraId: null,
-          providerRef: depositPath(existing.hdIndex),
-        };
+      if (existing) return { address: chains.depositAccount(existing.hdIndex).address, extraId: null, providerRef: depositPath(existing.hdIndex) };
       // Both drivers (pg and PGlite) answer raw SQL with `{ rows }`.
-      const next = (await db.execute(sql`select nextval('evm_address_index_seq')::text as i`)) as unknown as {
-        rows: { i: string }[];
-      };
+      const next = (await db.execute(sql`select nextval('evm_address_index_seq')::text as i`)) as unknown as { rows: { i: string }[] };
       const index = Number(next.rows[0]!.i);
       const account = chains.depositAccount(index);
       await db.insert(evmDepositAddresses).values({

@@ -45,10 +45,7 @@ export interface SweepResult {
  * Sweeps deposit addresses to the hot wallet.
  * @throws Error when no hot wallet is configured, or a chain call fails (what was swept stays swept)
  */
-export async function sweepDeposits(
-  deps: { db: Db; chains: EvmChains; now: () => number },
-  opts: SweepOptions = {},
-): Promise<SweepResult[]> {
+export async function sweepDeposits(deps: { db: Db; chains: EvmChains; now: () => number }, opts: SweepOptions = {}): Promise<SweepResult[]> {
   const { db, chains } = deps;
   const hot = chains.hotWallet;
   if (!hot) throw new Error('EVM_HOT_WALLET_KEY is not set: there is no hot wallet to sweep to');
@@ -67,12 +64,7 @@ export async function sweepDeposits(
     print(`${network.name}: ${addresses.length} deposit address(es)`);
     for (const row of addresses) {
       for (const token of network.tokens) {
-        const balance = await client.readContract({
-          address: token.address,
-          abi: erc20Abi,
-          functionName: 'balanceOf',
-          args: [row.address as Address],
-        });
+        const balance = await client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [row.address as Address] });
         if (balance === 0n) continue;
         const amount = formatUnits(balance, token.decimals);
         if (new Big(amount).times(token.usdPrice).lt(minUsd)) {
@@ -81,20 +73,11 @@ export async function sweepDeposits(
         }
         if (opts.dryRun) {
           print(`  ${row.address} ${amount} ${token.symbol}: would sweep`);
-          results.push({
-            network: network.name,
-            token: token.code,
-            address: row.address as Address,
-            amount,
-            txHash: null,
-            gasTxHash: null,
-          });
+          results.push({ network: network.name, token: token.code, address: row.address as Address, amount, txHash: null, gasTxHash: null });
           continue;
         }
         const result = await sweepOne(network, token, row.hdIndex, balance, { client, hotClient, transport, chain });
-        print(
-          `  ${row.address} ${amount} ${token.symbol}: swept in ${result.txHash}${result.gasTxHash ? ` (gas sent in ${result.gasTxHash})` : ''}`,
-        );
+        print(`  ${row.address} ${amount} ${token.symbol}: swept in ${result.txHash}${result.gasTxHash ? ` (gas sent in ${result.gasTxHash})` : ''}`);
         results.push({ network: network.name, token: token.code, address: row.address as Address, amount, ...result });
         await db
           .update(evmDepositAddresses)
@@ -110,12 +93,7 @@ export async function sweepDeposits(
     token: EvmToken,
     hdIndex: number,
     balance: bigint,
-    c: {
-      client: ReturnType<EvmChains['client']>;
-      hotClient: ReturnType<typeof createWalletClient>;
-      transport: ReturnType<typeof http>;
-      chain: ReturnType<EvmChains['chain']>;
-    },
+    c: { client: ReturnType<EvmChains['client']>; hotClient: ReturnType<typeof createWalletClient>; transport: ReturnType<typeof http>; chain: ReturnType<EvmChains['chain']> },
   ): Promise<{ txHash: Hex; gasTxHash: Hex | null }> {
     const account = chains.depositAccount(hdIndex);
     const gas = BigInt(network.transferGasLimit);
@@ -124,24 +102,12 @@ export async function sweepDeposits(
     const native = await c.client.getBalance({ address: account.address });
     let gasTxHash: Hex | null = null;
     if (native < needed) {
-      gasTxHash = await c.hotClient.sendTransaction({
-        account: hot!,
-        chain: c.chain,
-        to: account.address,
-        value: needed - native,
-      });
+      gasTxHash = await c.hotClient.sendTransaction({ account: hot!, chain: c.chain, to: account.address, value: needed - native });
       const funded = await c.client.waitForTransactionReceipt({ hash: gasTxHash });
       if (funded.status !== 'success') throw new Error(`gas top-up ${gasTxHash} failed`);
     }
     const wallet = createWalletClient({ account, chain: c.chain, transport: c.transport });
-    const txHash = await wallet.writeContract({
-      address: token.address,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [hot!.address, balance],
-      gas,
-      gasPrice,
-    });
+    const txHash = await wallet.writeContract({ address: token.address, abi: erc20Abi, functionName: 'transfer', args: [hot!.address, balance], gas, gasPrice });
     const receipt = await c.client.waitForTransactionReceipt({ hash: txHash });
     if (receipt.status !== 'success') throw new Error(`sweep ${txHash} reverted`);
     return { txHash, gasTxHash };
