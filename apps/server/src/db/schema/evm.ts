@@ -5,7 +5,18 @@
  * broadcast). Token amounts are base units as NUMERIC(78,0) (a uint256 fits), never floats.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, numeric, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  numeric,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const ts = () => timestamp({ withTimezone: true, mode: 'date' });
 const baseUnits = () => numeric({ precision: 78, scale: 0 });
@@ -57,7 +68,9 @@ export const evmBlocks = pgTable(
 
 /**
  * An ERC-20 Transfer to a deposit address, identified by (chain, tx hash, log index).
- * status: 'pending' (waiting for confirmations) -> 'credited' | 'ignored' (outside the windows).
+ * status: 'pending' (waiting for confirmations) -> 'credited' | 'ignored' (never credited; `reason`
+ * says why: zero-value, dust, other-token, late, unknown-bill). A pending transfer whose crediting
+ * failed is retried after `next_attempt_at` (backoff), so it never blocks the others (docs/evm-faults.md).
  */
 export const evmTransfers = pgTable(
   'evm_transfers',
@@ -74,6 +87,12 @@ export const evmTransfers = pgTable(
     amount: baseUnits().notNull(),
     billId: text().notNull(),
     status: text().notNull(),
+    /** Why an ignored transfer was not credited, or the last crediting error of a pending one. */
+    reason: text(),
+    /** Failed crediting attempts of a pending transfer. */
+    attempts: integer().notNull().default(0),
+    /** A pending transfer whose crediting failed is not tried again before this time. */
+    nextAttemptAt: ts(),
     createdAt: ts().notNull(),
     settledAt: ts(),
   },
@@ -81,9 +100,16 @@ export const evmTransfers = pgTable(
 );
 
 /**
- * A payout from the hot wallet, keyed by the withdraw bill id. The signed transaction and its nonce
+ * A transaction from the hot wallet, keyed by `payout_id`.
+ *
+ * kind 'payout': a withdrawal, keyed by the withdraw bill id. The signed transaction and its nonce
  * are stored before broadcast, so a restart re-broadcasts the same transaction instead of signing a
- * second one. status: 'signed' -> 'broadcast' -> 'success' | 'failed'.
+ * second one. status: 'signed' -> 'broadcast' -> 'success' | 'failed'. A payout refused before
+ * signing (preflight) is stored 'failed' with no nonce or transaction, so every later call agrees.
+ *
+ * kind 'filler': a zero-value self-transfer that fills nonce `nonce` (a gap, or a payout whose
+ * transaction the node never takes), keyed `filler:<chain>:<from>:<nonce>`; re-signed with higher
+ * fees (`attempts`) until the nonce is used. 'success' once the nonce is used by any transaction.
  */
 export const evmPayouts = pgTable(
   'evm_payouts',
@@ -94,18 +120,33 @@ export const evmPayouts = pgTable(
     fromAddress: text().notNull(),
     toAddress: text().notNull(),
     amount: baseUnits().notNull(),
-    nonce: integer().notNull(),
-    signedTx: text().notNull(),
-    txHash: text().notNull(),
+    nonce: integer(),
+    signedTx: text(),
+    txHash: text(),
     status: text().notNull(),
     reason: text(),
     blockNumber: bigint({ mode: 'bigint' }),
+    /** 'payout' | 'filler'. */
+    kind: text().notNull().default('payout'),
+    /** Times a filler was signed (its fees grow with each). */
+    attempts: integer().notNull().default(0),
+    /** The chain head when the transaction was signed: where the search for its nonce's block starts. */
+    signedBlock: bigint({ mode: 'bigint' }),
+    /** Since when the node has not had this transaction (rejected or forgotten it); null when it has. */
+    stuckSince: ts(),
+    /** Set while this payout waits behind a nonce that no live transaction fills (a gap): that nonce. */
+    blockedByNonce: integer(),
     createdAt: ts().notNull(),
     updatedAt: ts().notNull(),
   },
   (t) => [
-    // A nonce belongs to one live payout; a failed (never mined) one frees it.
-    uniqueIndex('evm_payouts_live_nonce_uq').on(t.chainId, t.fromAddress, t.nonce).where(sql`${t.status} <> 'failed'`),
+    // A nonce belongs to one live payout (fillers may race a stuck payout at the same nonce).
+    uniqueIndex('evm_payouts_live_nonce_uq')
+      .on(t.chainId, t.fromAddress, t.nonce)
+      .where(sql`${t.status} <> 'failed' and ${t.kind} = 'payout'`),
+    uniqueIndex('evm_payouts_live_filler_uq')
+      .on(t.chainId, t.fromAddress, t.nonce)
+      .where(sql`${t.status} <> 'failed' and ${t.kind} = 'filler'`),
     index('evm_payouts_status_idx').on(t.status),
   ],
 );

@@ -2,6 +2,9 @@
  * A local EVM JSON-RPC node for tests: ganache, in-process, listening on 127.0.0.1 (ports 8545-8549
  * are Coffer's), with the 6-decimal TestToken (TestToken.sol, compiled in test-token.json) deployed.
  * Blocks are mined one per transaction (automine) and on demand with {@link TestChain.mine}.
+ * Why ganache and not Hardhat 2's node: docs/decisions/0010-local-chain.md. In its "eager" instamine
+ * mode `eth_sendRawTransaction` answers once the transaction is mined, so a transaction behind a
+ * nonce gap gets no answer until the gap is filled (Coffer reads that as a timeout).
  */
 import ganache from 'ganache';
 import {

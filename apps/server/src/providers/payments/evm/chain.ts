@@ -40,7 +40,7 @@ export function createEvmChains(settings: EvmSettings): EvmChains {
       rpcUrls: { default: { http: [n.rpcUrl] } },
     });
     chains.set(n.chainId, chain);
-    clients.set(n.chainId, createPublicClient({ chain, transport: http(n.rpcUrl, { retryCount: 2, timeout: 20_000 }), pollingInterval: n.pollingIntervalMs }));
+    clients.set(n.chainId, createPublicClient({ chain, transport: http(n.rpcUrl, { retryCount: n.rpcRetries, timeout: n.rpcTimeoutMs }), pollingInterval: n.pollingIntervalMs }));
   }
   const codes = new Map<string, { network: EvmNetwork; token: EvmToken }>();
   for (const network of settings.networks) for (const token of network.tokens) codes.set(token.code, { network, token });
@@ -70,6 +70,22 @@ export function errorText(err: unknown): string {
     e = (e as { cause?: unknown }).cause;
   }
   return parts.join(' | ').toLowerCase();
+}
+
+/**
+ * The node's own words only (the innermost error's details), lower case: unlike {@link errorText} it
+ * leaves out viem's readings, which call any -32000 answer of an `eth_call` a revert ("header not
+ * found" from a lagging node would read as one).
+ */
+export function nodeText(err: unknown): string {
+  let e: unknown = err;
+  let words = '';
+  for (let i = 0; i < 8 && e; i++) {
+    if (e instanceof BaseError) words = e.details || words;
+    else if (e instanceof Error) words = e.message || words;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return words.toLowerCase();
 }
 
 /** A short, single-line reason for logs and bills (no stack, no secrets). */

@@ -63,6 +63,11 @@ const TokenSchema = z.object({
   usdPrice: decimalString.default('1'),
   /** Smallest deposit in whole tokens. */
   minDeposit: decimalString.default('1'),
+  /**
+   * Dust in whole tokens: a transfer to a deposit address below this (address-poisoning spam) is
+   * recorded as ignored ('dust') and never credited; zero-value transfers always are (docs/evm-faults.md).
+   */
+  dust: decimalString.default('0.01'),
   /** Cash-out minimum in USD (SPEC 3 fiatEquivalent). */
   payoutMinUsd: decimalString.default('10'),
   /** Offer cash-out in this token (default: USDT only, SPEC 9). */
@@ -94,6 +99,10 @@ const NetworkSchema = z.object({
   transferGasLimit: z.number().int().min(21_000).max(1_000_000).default(100_000),
   /** Milliseconds between RPC polls when waiting for a receipt (sweeps); default 4000. */
   pollingIntervalMs: z.number().int().min(10).max(60_000).default(4_000),
+  /** Milliseconds before one RPC call counts as timed out (then: try again later); default 20000. */
+  rpcTimeoutMs: z.number().int().min(1_000).max(120_000).default(20_000),
+  /** Retries of a failed RPC call inside one attempt (viem's backoff); default 2. */
+  rpcRetries: z.number().int().min(0).max(5).default(2),
   tokens: z.array(TokenSchema).min(1, 'needs at least one token'),
 });
 
