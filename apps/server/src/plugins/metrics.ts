@@ -16,7 +16,8 @@
  *   `coffer_ledger_postings{kind}` (ledger transactions so far), and, with `PAYMENTS=evm`,
  *   `coffer_evm_scanned_block` / `coffer_evm_head_block` / `coffer_evm_watcher_lag_blocks`
  *   `{chain_id,network}` (the head is asked of the network's RPC with a 3 s timeout; on failure the
- *   head and lag are left out and `coffer_evm_head_errors_total` counts it);
+ *   head and lag are left out and `coffer_evm_head_errors_total` counts it) and
+ *   `coffer_evm_payouts_behind_gap` (payouts waiting behind an unfilled nonce, from the database);
  * - Node's process metrics (`coffer_process_resident_memory_bytes`, event-loop lag, GC...).
  *
  * Other code adds its own scrape-time gauges through `app.metrics.addGauge` (see {@link MetricsRegistry}).
@@ -26,6 +27,7 @@ import { ERROR_TABLE } from '@coffer/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { countPayoutsBehindGap } from '../providers/payments/evm/payouts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client';
 import type { Config } from '../env';
@@ -265,6 +267,11 @@ async function metricsPluginImpl(app: FastifyInstance, options: MetricsOptions):
       help: "The chain's latest block as its RPC reports it.",
       labelNames,
       collect: async () => (await chains()).flatMap((c) => (c.head === undefined ? [] : [{ labels: c.labels, value: c.head }])),
+    });
+    metrics.addGauge({
+      name: 'coffer_evm_payouts_behind_gap',
+      help: 'EVM payouts waiting behind a nonce gap that a filler has not closed yet (docs/payments.md, EVM rail).',
+      collect: async () => [{ value: await countPayoutsBehindGap(database.db) }],
     });
     metrics.addGauge({
       name: 'coffer_evm_watcher_lag_blocks',

@@ -77,6 +77,14 @@ afterAll(async () => {
 const services = () => t.app.ctx.services.payments;
 const provider = () => services().provider as EvmProvider;
 const db = () => t.app.ctx.database.db;
+/** `coffer_evm_payouts_behind_gap` as GET /metrics reports it to a loopback client. */
+async function behindGapMetric(): Promise<number> {
+  const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+  expect(res.statusCode).toBe(200);
+  const line = res.body.split('\n').find((l) => l.startsWith('coffer_evm_payouts_behind_gap '));
+  expect(line).toBeDefined();
+  return Number(line!.split(' ')[1]);
+}
 const newAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
 /** A confirmed withdrawal of `points` to `to` (the bill is queued for payout). */
@@ -233,6 +241,7 @@ describe('payouts under faults', () => {
     expect(nextRow!.nonce).toBe(stuckRow!.nonce! + 1);
     expect(nextRow!.blockedByNonce).toBe(stuckRow!.nonce);
     expect(await countPayoutsBehindGap(db())).toBe(blockedBefore + 1);
+    expect(await behindGapMetric()).toBe(blockedBefore + 1);
     expect(logs.some((l) => l.includes('wait behind a nonce gap') && l.includes(next.id))).toBe(true);
     expect((await withdrawStatus(stuck.id)).status).toBe('WithdrawStatusProcessing');
 
@@ -256,6 +265,7 @@ describe('payouts under faults', () => {
       .where(and(eq(evmPayouts.chainId, chain.chainId), eq(evmPayouts.kind, 'filler'), eq(evmPayouts.nonce, stuckRow!.nonce!)));
     expect(fillers.map((f) => f.status)).toEqual(['success']);
     expect(await countPayoutsBehindGap(db())).toBe(blockedBefore);
+    expect(await behindGapMetric()).toBe(blockedBefore);
     await expectLedgerOk();
   }, 60_000);
 
