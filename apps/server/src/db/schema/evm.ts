@@ -70,7 +70,7 @@ export const evmBlocks = pgTable(
  * An ERC-20 Transfer to a deposit address, identified by (chain, tx hash, log index).
  * status: 'pending' (waiting for confirmations) -> 'credited' | 'ignored' (never credited; `reason`
  * says why: zero-value, dust, other-token, late, unknown-bill). A pending transfer whose crediting
- * failed is retried after `next_attempt_at` (backoff), so it never blocks the others (docs/evm-faults.md).
+ * failed is retried after `next_attempt_at` (backoff), so it never blocks the others (docs/payments.md, "What can go wrong").
  */
 export const evmTransfers = pgTable(
   'evm_transfers',

@@ -1,5 +1,5 @@
 /**
- * The `evm` rail under faults (docs/evm-faults.md): the real app (PAYMENTS=evm) talks to a local
+ * The `evm` rail under faults (docs/payments.md, "What can go wrong"): the real app (PAYMENTS=evm) talks to a local
  * ganache chain through a fault-injecting JSON-RPC proxy (test/chain/rpc-proxy.ts) that times out,
  * answers 429, loses or duplicates answers, answers late, denies receipts, refuses transactions and
  * lags behind. Blocks are mined on demand; time moves by ManualClock. Nothing here asserts on timing:
@@ -36,7 +36,7 @@ beforeAll(async () => {
   const hot = privateKeyToAccount(hotKey).address;
   await chain.fund(hot, parseEther('100'));
   await chain.mint(hot, usdt('1000000'));
-  // A node lagging a few blocks behind still sees the hot wallet funded (see docs/evm-faults.md).
+  // A node lagging a few blocks behind still sees the hot wallet funded (see docs/payments.md, "What can go wrong").
   await chain.mine(8);
   const networks = [
     {

@@ -1,5 +1,5 @@
 /**
- * A fault-injecting JSON-RPC proxy for tests (docs/evm-faults.md): it sits between Coffer and the
+ * A fault-injecting JSON-RPC proxy for tests (docs/payments.md, "What can go wrong"): it sits between Coffer and the
  * local chain on 127.0.0.1 and, per request, as a test's plan decides, answers like a bad node or
  * network would:
  *

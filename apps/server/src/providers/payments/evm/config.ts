@@ -65,7 +65,7 @@ const TokenSchema = z.object({
   minDeposit: decimalString.default('1'),
   /**
    * Dust in whole tokens: a transfer to a deposit address below this (address-poisoning spam) is
-   * recorded as ignored ('dust') and never credited; zero-value transfers always are (docs/evm-faults.md).
+   * recorded as ignored ('dust') and never credited; zero-value transfers always are (docs/payments.md, "What can go wrong").
    */
   dust: decimalString.default('0.01'),
   /** Cash-out minimum in USD (SPEC 3 fiatEquivalent). */

@@ -51,7 +51,7 @@ export const retryDelayMs = (attempts: number): number => Math.min(HOUR_MS, 30_0
 /**
  * Why a transfer to a deposit address is never credited, or null when it may be:
  * 'zero-value' (value 0: address-poisoning spam), 'dust' (below the token's `dust`, whole tokens),
- * 'other-token' (a token the network does not list, or not the bill's). docs/evm-faults.md.
+ * 'other-token' (a token the network does not list, or not the bill's). docs/payments.md, "What can go wrong".
  */
 export function ignoreReason(
   value: bigint,
