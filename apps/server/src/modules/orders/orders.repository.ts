@@ -27,6 +27,12 @@ export async function findByBuyerAndCollection(db: DbOrTx, buyerId: string, coll
   return row ?? null;
 }
 
+/** The order as it is now, without a lock (the cheap refusals before a password check). */
+export async function findById(db: DbOrTx, id: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  return row ?? null;
+}
+
 /** The order, locked for the rest of the transaction. */
 export async function findForUpdate(db: DbOrTx, id: string): Promise<OrderRow | null> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id)).for('update');

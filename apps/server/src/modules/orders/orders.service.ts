@@ -175,7 +175,19 @@ export function createOrdersService(deps: OrdersDeps) {
      * longer for sale), INSUFFICIENT_BALANCE
      */
     async pay(buyerId: string, orderId: string, password?: string): Promise<Order> {
-      if (password) await accounts.checkPassword(buyerId, password);
+      if (password) {
+        // The cheap refusals come first, so no answer tells a right password from a wrong one
+        // (docs/abuse.md); `settle` checks all of them again under the order's lock.
+        const order = await repo.findById(db, orderId);
+        if (!order || order.buyerId !== buyerId) throw errors.notFound('The order does not exist');
+        if (order.status !== OrderStatus.Paid) {
+          const c = await collections.find(order.collectionId);
+          if (!c || c.status !== CollectionStatus.Published) throw errors.conflict('This collection is no longer for sale');
+          const { available } = await ledger.balances(buyerId);
+          if (available < BigInt(order.amount) * 100n) throw errors.insufficientBalance();
+        }
+        await accounts.checkPassword(buyerId, password);
+      }
       for (let attempt = 1; ; attempt++) {
         try {
           return await settle(buyerId, orderId);

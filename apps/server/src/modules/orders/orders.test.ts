@@ -146,6 +146,11 @@ describe('collection/buy and order/pay', () => {
     });
     const refused = await t.call('/api/uc/v1/account/order/pay', { order_id: order.id }, buyer.token);
     expect(refused.body.reason).toBe('INSUFFICIENT_BALANCE');
+    // The cheap refusal comes before the password: a right and a wrong one get the same answer.
+    for (const password of [md5(PASSWORD), md5('Wrong#1234')]) {
+      const same = await t.call('/api/uc/v1/account/order/pay', { order_id: order.id, password }, buyer.token);
+      expect(same.body).toMatchObject({ reason: 'INSUFFICIENT_BALANCE', msg: 'Insufficient balance' });
+    }
     expect(await balance(t, buyer)).toBe('40.00');
     expect((await ok(t, '/sl/v1/my/orders', {}, buyer.token)).orders[0].status).toBe('OrderStatusPending');
     expect((await ok(t, '/sl/v1/collection/detail', { collection_id: c.id })).collection.sold_count).toBe(0);
