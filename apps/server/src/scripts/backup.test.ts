@@ -17,7 +17,7 @@ import { resources, users } from '../db/schema/index';
 import { loadConfig, type Config } from '../env';
 import { ManualClock } from '../lib/clock';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
-import { uniq } from '../test/harness';
+import { createScratchDatabase } from '../test/scratch-database';
 import { backup, BackupError, restore } from './backup';
 import { seedDemo } from './demo-seed';
 
@@ -28,23 +28,9 @@ afterAll(async () => {
 
 /** undefined (PGlite in the data dir), or a new empty database on DATABASE_URL's server (dropped after). */
 async function emptyDatabaseUrl(): Promise<string | undefined> {
-  const shared = process.env.DATABASE_URL;
-  if (!shared) return undefined;
-  const name = `coffer_backup_${uniq()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: shared });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  cleanups.push(() => admin(`drop database if exists ${name} with (force)`));
-  const url = new URL(shared);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const scratch = await createScratchDatabase('coffer_backup');
+  if (scratch) cleanups.push(scratch.drop);
+  return scratch?.url;
 }
 
 async function storeConfig(): Promise<Config> {

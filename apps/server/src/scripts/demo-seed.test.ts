@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { unzipSync } from 'fflate';
-import pg from 'pg';
 import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
-import { createTestApp, md5, uniq, type TestApp } from '../test/harness';
+import { createTestApp, md5, type TestApp } from '../test/harness';
+import { createScratchDatabase } from '../test/scratch-database';
 import { COLLECTIONS, PEOPLE, TIMELINE } from './demo-assets/catalog';
 import { countUsers, DEMO_PASSWORD, main, refusal, seedDemo, type SeedSummary } from './demo-seed';
 
@@ -21,23 +21,9 @@ let dropDatabase: (() => Promise<void>) | undefined;
 
 /** `memory://`, or a new empty database on the PostgreSQL server of DATABASE_URL (dropped after). */
 async function emptyDatabaseUrl(): Promise<string> {
-  const shared = process.env.DATABASE_URL;
-  if (!shared) return 'memory://';
-  const name = `coffer_demo_seed_${uniq()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: shared });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  dropDatabase = () => admin(`drop database if exists ${name} with (force)`);
-  const url = new URL(shared);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const scratch = await createScratchDatabase('coffer_demo_seed');
+  dropDatabase = scratch?.drop;
+  return scratch?.url ?? 'memory://';
 }
 
 beforeAll(async () => {

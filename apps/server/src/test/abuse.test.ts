@@ -9,13 +9,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app';
 import { resources } from '../db/schema/index';
 import { ConfigError, loadConfig } from '../env';
 import { get, md5hex, ok, PNG_1PX, publishedCollection, put, uploadSingle } from '../modules/collections/collections.fixtures';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from './harness';
+import { createScratchDatabase } from './scratch-database';
 
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres)
@@ -49,24 +49,9 @@ describe('sandbox money', () => {
   it('records the payments mode at first start and refuses a real provider on a sandbox database (and the reverse)', async () => {
     // A database of its own: PGlite in a fresh data dir, or a fresh PostgreSQL database next to DATABASE_URL.
     const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-mode-'));
-    let databaseUrl: string | undefined;
-    let dropDatabase = async () => {};
-    if (onPostgres) {
-      const name = `coffer_mode_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(process.env.DATABASE_URL!);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      dropDatabase = async () => {
-        const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      };
-    }
+    const scratch = onPostgres ? await createScratchDatabase('coffer_mode') : undefined;
+    const databaseUrl = scratch?.url;
+    const dropDatabase = scratch?.drop ?? (async () => {});
     try {
       const env = {
         NODE_ENV: 'test',
