@@ -27,7 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { ConfigError, loadConfig, type Config } from '../env';
+import type { Config } from '../env';
+import { commandConfig } from './command-config';
 
 const run = promisify(execFile);
 const FORMAT = 1;
@@ -273,16 +274,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error('usage: npm run backup -- <dir>   |   npm run restore -- <dir>');
     return 1;
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      return 2;
-    }
-    throw err;
-  }
+  const config = commandConfig();
+  if (!config) return 2;
   // npm runs workspace scripts in apps/server; a relative <dir> means the directory npm was called from.
   const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), dir);
   try {

@@ -23,7 +23,7 @@ import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { users } from '../db/schema/index';
-import { ConfigError, loadConfig } from '../env';
+import { commandConfig } from './command-config';
 import { ManualClock } from '../lib/clock';
 import { verifyLedger, type LedgerVerifyReport } from '../modules/ledger/ledger.verify';
 import { artPng, prng } from './demo-assets/art';
@@ -434,16 +434,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     console.error(refusal({ nodeEnv: 'production', payments: 'sandbox', userCount: 0, force: true }));
     return 2;
   }
-  let config;
-  try {
-    config = loadConfig({ ...env, WORKERS: 'false', SERVE_WEB: 'false', LOG_LEVEL: env.LOG_LEVEL || 'warn' });
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      return 2;
-    }
-    throw err;
-  }
+  const config = commandConfig({ ...env, WORKERS: 'false', SERVE_WEB: 'false', LOG_LEVEL: env.LOG_LEVEL || 'warn' });
+  if (!config) return 2;
   const early = refusal({ nodeEnv: config.NODE_ENV, payments: config.PAYMENTS, userCount: 0, force: true });
   if (early) {
     console.error(early);

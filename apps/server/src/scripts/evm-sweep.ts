@@ -7,28 +7,24 @@
  */
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/client';
-import { ConfigError, loadConfig } from '../env';
+import { commandConfig } from './command-config';
 import { createEvmChains, shortReason } from '../providers/payments/evm/chain';
 import { sweepDeposits } from '../providers/payments/evm/sweep';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { 'dry-run': { type: 'boolean', default: false }, network: { type: 'string' }, 'min-usd': { type: 'string', default: '1' } },
+    options: {
+      'dry-run': { type: 'boolean', default: false },
+      network: { type: 'string' },
+      'min-usd': { type: 'string', default: '1' },
+    },
   });
   if (!/^\d+(\.\d+)?$/.test(values['min-usd'] ?? '')) {
     console.error('--min-usd must be a number of USD such as 1 or 0.5');
     return 2;
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      return 2;
-    }
-    throw err;
-  }
+  const config = commandConfig();
+  if (!config) return 2;
   if (!config.evm) {
     console.error('evm:sweep needs PAYMENTS=evm and its EVM_* variables (docs/payments.md)');
     return 2;
@@ -41,10 +37,17 @@ async function main(): Promise<number> {
       console.error('EVM_HOT_WALLET_KEY is not set: there is no hot wallet to sweep to');
       return 2;
     }
-    console.log(`evm:sweep to the hot wallet ${chains.hotWallet.address}${values['dry-run'] ? ' (dry run: nothing is sent)' : ''}`);
+    console.log(
+      `evm:sweep to the hot wallet ${chains.hotWallet.address}${values['dry-run'] ? ' (dry run: nothing is sent)' : ''}`,
+    );
     const results = await sweepDeposits(
       { db: database.db, chains, now: () => Date.now() },
-      { dryRun: values['dry-run'], minUsd: values['min-usd'], print: (line) => console.log(line), ...(values.network ? { network: values.network } : {}) },
+      {
+        dryRun: values['dry-run'],
+        minUsd: values['min-usd'],
+        print: (line) => console.log(line),
+        ...(values.network ? { network: values.network } : {}),
+      },
     );
     console.log(`${values['dry-run'] ? 'would sweep' : 'swept'} ${results.length} balance(s)`);
     return 0;

@@ -5,7 +5,7 @@
  */
 import { minorToPoints } from '@coffer/contract';
 import { openDatabase } from '../db/client';
-import { ConfigError, loadConfig } from '../env';
+import { commandConfig } from './command-config';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
 
 function describeTarget(url: string | undefined, dataDir: string): string {
@@ -20,16 +20,8 @@ function describeTarget(url: string | undefined, dataDir: string): string {
 }
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      return 2;
-    }
-    throw err;
-  }
+  const config = commandConfig();
+  if (!config) return 2;
   const database = await openDatabase(config.DATABASE_URL, config.dataDir);
   try {
     console.log(`ledger:verify on ${describeTarget(config.DATABASE_URL, config.dataDir)}`);
