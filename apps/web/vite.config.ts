@@ -27,9 +27,6 @@ export default defineConfig({
         manualChunks(id) {
           if (!id.includes('node_modules')) return undefined;
           if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react';
-          if (/node_modules\/(@radix-ui|@floating-ui|react-remove-scroll|react-style-singleton|aria-hidden|use-callback-ref|use-sidecar)/.test(id)) return 'radix';
-          if (/node_modules\/(zod|big\.js)\//.test(id)) return 'zod';
-          if (/node_modules\/(@tanstack|zustand|react-hot-toast|goober|clsx|tailwind-merge|date-fns|lucide-react)\//.test(id)) return 'vendor';
           // Anything else (e.g. a page's own library) stays with the lazy page that uses it.
           return undefined;
         },

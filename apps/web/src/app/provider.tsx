@@ -2,7 +2,7 @@
  * The app's providers: TanStack Query (SPEC 9 default cache), the toasts (top right, 4000 ms,
  * SPEC 9) and the router. Installs the session-expiry handler of SPEC 4.
  */
-import { TOAST_DURATION_MS } from '@coffer/contract';
+import { TOAST_DURATION_MS } from '@coffer/contract/constants';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Toaster } from 'react-hot-toast';
@@ -20,7 +20,10 @@ type AppRouter = ReturnType<typeof createAppRouter>;
  * the flag once / is shown (until then the guard, still on screen during the lazy page's
  * transition, redirects to / rather than to /login).
  */
-export function installSessionExpiry(queryClient: QueryClient, navigate: (to: string, opts: { replace: boolean }) => unknown): void {
+export function installSessionExpiry(
+  queryClient: QueryClient,
+  navigate: (to: string, opts: { replace: boolean }) => unknown,
+): void {
   setSessionExpiredHandler(() => {
     useAuthStore.getState().expire();
     clearSessionQueries(queryClient);
@@ -40,7 +43,13 @@ export function AppToaster() {
   );
 }
 
-export function AppProvider({ queryClient: givenClient, router: givenRouter }: { queryClient?: QueryClient; router?: AppRouter }) {
+export function AppProvider({
+  queryClient: givenClient,
+  router: givenRouter,
+}: {
+  queryClient?: QueryClient;
+  router?: AppRouter;
+}) {
   const [queryClient] = useState(() => givenClient ?? createQueryClient());
   const [router] = useState(() => {
     const router = givenRouter ?? createAppRouter();

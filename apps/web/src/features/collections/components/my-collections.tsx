@@ -9,7 +9,7 @@
  * The route (which owns the login guard) passes the signed-in user's id: the list is fetched
  * only when one exists (SPEC 6).
  */
-import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract';
+import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import { CircleAlert, FolderOpen, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
