@@ -31,10 +31,17 @@ export function installSessionExpiry(
   });
 }
 
+/**
+ * Toasts sit top right (SPEC 9) but start below the sticky top bar (h-16, 64 px, plus 8 px), so that
+ * on a phone a toast never covers the balance and menu buttons a user reaches for next (issue 16).
+ */
+export const TOAST_TOP_OFFSET_PX = 72;
+
 export function AppToaster() {
   return (
     <Toaster
       position="top-right"
+      containerStyle={{ top: TOAST_TOP_OFFSET_PX }}
       toastOptions={{
         duration: TOAST_DURATION_MS,
         className: '!rounded-xl !text-sm dark:!bg-slate-800 dark:!text-slate-100',
