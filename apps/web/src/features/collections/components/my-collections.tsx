@@ -95,10 +95,10 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
         <CollectionGridSkeleton />
       ) : collections.length > 0 ? (
         <CollectionGrid label="My collections">
-          {collections.map((c) => (
+          {collections.map((c, i) => (
             <li key={c.id} className="flex">
               <div className="w-full">
-                <MyCollectionCard collection={c} />
+                <MyCollectionCard collection={c} eager={i < 4} />
               </div>
             </li>
           ))}
