@@ -6,57 +6,9 @@
  */
 import { z } from 'zod';
 
-/** SPEC 9: "API success code". */
-export const SUCCESS_CODE = 10000;
-
-/** Stable machine reasons carried by failed envelopes (DESIGN 3). */
-export const ErrorReason = {
-  VALIDATION_FAILED: 'VALIDATION_FAILED',
-  UNAUTHORIZED: 'UNAUTHORIZED',
-  INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
-  FORBIDDEN: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  CONFLICT: 'CONFLICT',
-  INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  RATE_LIMITED: 'RATE_LIMITED',
-  INTERNAL: 'INTERNAL',
-} as const;
-export type ErrorReason = (typeof ErrorReason)[keyof typeof ErrorReason];
-
-/**
- * One row per reason: the envelope `code` and the HTTP status it answers with.
- * Codes are distinct per kind so that clients and logs can tell failures apart.
- */
-export const ERROR_TABLE: Record<ErrorReason, { code: number; status: number }> = {
-  VALIDATION_FAILED: { code: 10001, status: 400 },
-  UNAUTHORIZED: { code: 10002, status: 401 },
-  INVALID_CREDENTIALS: { code: 10003, status: 400 },
-  FORBIDDEN: { code: 10004, status: 403 },
-  NOT_FOUND: { code: 10005, status: 404 },
-  CONFLICT: { code: 10006, status: 409 },
-  INSUFFICIENT_BALANCE: { code: 10007, status: 409 },
-  PAYLOAD_TOO_LARGE: { code: 10008, status: 413 },
-  RATE_LIMITED: { code: 10009, status: 429 },
-  INTERNAL: { code: 10010, status: 500 },
-};
-
-/** A successful envelope around `data`. */
-export interface SuccessEnvelope<T> {
-  code: typeof SUCCESS_CODE;
-  msg: string;
-  data: T;
-}
-
-/** A failed envelope. */
-export interface FailureEnvelope {
-  code: number;
-  msg: string;
-  reason: ErrorReason;
-  data?: unknown;
-}
-
-export type Envelope<T> = SuccessEnvelope<T> | FailureEnvelope;
+export { SUCCESS_CODE, ErrorReason, ERROR_TABLE } from './envelope-codes';
+export type { SuccessEnvelope, FailureEnvelope, Envelope } from './envelope-codes';
+import { SUCCESS_CODE, type SuccessEnvelope } from './envelope-codes';
 
 /** Zod schema for any envelope, for clients that check shape before reading `data`. */
 export const EnvelopeSchema = z.object({

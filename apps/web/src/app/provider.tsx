@@ -2,7 +2,7 @@
  * The app's providers: TanStack Query (SPEC 9 default cache), the toasts (top right, 4000 ms,
  * SPEC 9) and the router. Installs the session-expiry handler of SPEC 4.
  */
-import { TOAST_DURATION_MS } from '@coffer/contract';
+import { TOAST_DURATION_MS } from '@coffer/contract/constants';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Toaster } from 'react-hot-toast';
@@ -20,7 +20,10 @@ type AppRouter = ReturnType<typeof createAppRouter>;
  * the flag once / is shown (until then the guard, still on screen during the lazy page's
  * transition, redirects to / rather than to /login).
  */
-export function installSessionExpiry(queryClient: QueryClient, navigate: (to: string, opts: { replace: boolean }) => unknown): void {
+export function installSessionExpiry(
+  queryClient: QueryClient,
+  navigate: (to: string, opts: { replace: boolean }) => unknown,
+): void {
   setSessionExpiredHandler(() => {
     useAuthStore.getState().expire();
     clearSessionQueries(queryClient);
@@ -28,10 +31,17 @@ export function installSessionExpiry(queryClient: QueryClient, navigate: (to: st
   });
 }
 
+/**
+ * Toasts sit top right (SPEC 9) but start below the sticky top bar (h-16, 64 px, plus 8 px), so that
+ * on a phone a toast never covers the balance and menu buttons a user reaches for next (issue 16).
+ */
+export const TOAST_TOP_OFFSET_PX = 72;
+
 export function AppToaster() {
   return (
     <Toaster
       position="top-right"
+      containerStyle={{ top: TOAST_TOP_OFFSET_PX }}
       toastOptions={{
         duration: TOAST_DURATION_MS,
         className: '!rounded-xl !text-sm dark:!bg-slate-800 dark:!text-slate-100',
@@ -40,7 +50,13 @@ export function AppToaster() {
   );
 }
 
-export function AppProvider({ queryClient: givenClient, router: givenRouter }: { queryClient?: QueryClient; router?: AppRouter }) {
+export function AppProvider({
+  queryClient: givenClient,
+  router: givenRouter,
+}: {
+  queryClient?: QueryClient;
+  router?: AppRouter;
+}) {
   const [queryClient] = useState(() => givenClient ?? createQueryClient());
   const [router] = useState(() => {
     const router = givenRouter ?? createAppRouter();

@@ -7,7 +7,7 @@
  * a request that carried a token) is handled once per request: the message is shown at most once
  * per 5 s, then the handler installed with {@link setSessionExpiredHandler} clears the session.
  */
-import { ErrorReason, SESSION_EXPIRED_SUPPRESS_MS, SUCCESS_CODE } from '@coffer/contract';
+import { ErrorReason, SESSION_EXPIRED_SUPPRESS_MS, SUCCESS_CODE } from '@coffer/contract/constants';
 import toast from 'react-hot-toast';
 import { getAccessToken } from './storage';
 

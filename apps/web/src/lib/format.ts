@@ -4,7 +4,7 @@
  * Date inputs may be a number, a digit string or a date string. Numbers and digit strings above
  * 1e12 are milliseconds, otherwise seconds. Anything that does not give a valid date formats as ''.
  */
-import { FILE_SIZE_BASE, MS_TIMESTAMP_THRESHOLD, roundHalfUp } from '@coffer/contract';
+import { FILE_SIZE_BASE, MS_TIMESTAMP_THRESHOLD, roundHalfUp } from '@coffer/contract/constants';
 import { format, formatDistanceToNow } from 'date-fns';
 
 export type DateInput = number | string | Date | null | undefined;

@@ -22,13 +22,27 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
+/**
+ * Feeds `onChunk` the blob's bytes in `chunkBytes` steps. Reading overlaps hashing: the read of the
+ * next chunk starts before the current one is hashed, so the File read and the WebAssembly MD5 run
+ * side by side. Each chunk's ArrayBuffer is the one `Blob.arrayBuffer()` made (viewed, not copied).
+ * @throws Error('cancelled') between chunks when `isCancelled()` turns true; a failed read rejects.
+ */
 async function stream(blob: Blob, options: StreamOptions, onChunk: (bytes: Uint8Array) => void): Promise<void> {
   const step = options.chunkBytes ?? CHUNK_BYTES;
-  for (let offset = 0; offset < blob.size; offset += step) {
+  const read = (offset: number): Promise<ArrayBuffer> => {
+    const pending = blob.slice(offset, Math.min(blob.size, offset + step)).arrayBuffer();
+    // A read still in flight when the job stops (cancel, error) must not surface as unhandled.
+    pending.catch(() => undefined);
+    return pending;
+  };
+  let next = blob.size > 0 ? read(0) : null;
+  for (let offset = 0; next !== null; offset += step) {
     if (options.isCancelled?.()) throw new Error('cancelled');
-    const bytes = new Uint8Array(await blob.slice(offset, Math.min(blob.size, offset + step)).arrayBuffer());
-    onChunk(bytes);
-    options.onProgress?.(Math.min(blob.size, offset + bytes.length));
+    const buffer = await next;
+    next = offset + step < blob.size ? read(offset + step) : null;
+    onChunk(new Uint8Array(buffer));
+    options.onProgress?.(Math.min(blob.size, offset + buffer.byteLength));
   }
 }
 
@@ -40,7 +54,11 @@ export async function md5OfBlob(blob: Blob, format: 'hex' | 'base64', options: S
 }
 
 /** MD5 (hex) of the whole blob and of each `partSize` slice, in one pass. */
-export async function md5OfBlobParts(blob: Blob, partSize: number, options: StreamOptions = {}): Promise<{ digest: string; parts: string[] }> {
+export async function md5OfBlobParts(
+  blob: Blob,
+  partSize: number,
+  options: StreamOptions = {},
+): Promise<{ digest: string; parts: string[] }> {
   if (!(partSize > 0)) throw new Error('partSize must be positive');
   const whole: IHasher = (await createMD5()).init();
   const part: IHasher = (await createMD5()).init();

@@ -3,12 +3,12 @@
  * the balance button and a user menu (Your Profile, Transactions, Sign out). Translucent once
  * the page has scrolled more than 10 px; a mobile menu repeats the links.
  */
-import { TOP_BAR_SCROLL_THRESHOLD_PX } from '@coffer/contract';
-import { ChevronDown, LogOut, Menu, Receipt, UserRound, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { TOP_BAR_SCROLL_THRESHOLD_PX } from '@coffer/contract/constants';
+import type { User } from '@coffer/contract';
+import { ChevronDown, Menu, X } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { buttonVariants } from '../../components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../components/ui/dropdown-menu';
 import { cn } from '../../lib/cn';
 import { useLogout } from '../../features/auth/api/logout';
 import { useAuthStore } from '../../features/auth/stores/auth-store';
@@ -33,6 +33,56 @@ function useScrolled(threshold = TOP_BAR_SCROLL_THRESHOLD_PX) {
     return () => window.removeEventListener('scroll', onScroll);
   }, [threshold]);
   return scrolled;
+}
+
+// The user menu (Radix) is not on the first screen: it loads when the pointer or focus reaches its
+// button, or on the first click (docs/decisions/0016-web-entry-budget.md).
+const loadUserMenu = () => import('./user-menu');
+const UserMenu = lazy(() => loadUserMenu().then((m) => ({ default: m.UserMenu })));
+
+const userMenuTrigger =
+  'hidden items-center gap-1.5 rounded-full p-0.5 pr-2 transition-colors hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none md:flex dark:hover:bg-slate-800';
+
+/**
+ * The user menu's button: a plain look-alike until the menu module has loaded (preloaded on
+ * pointer enter / focus); the first click loads it and opens the menu.
+ */
+function UserMenuSlot({
+  user,
+  onSignOut,
+}: {
+  user: Pick<User, 'nickname' | 'username' | 'email' | 'avatar'>;
+  onSignOut: () => void;
+}) {
+  const [clicked, setClicked] = useState(false);
+  const content = (
+    <>
+      <UserAvatar user={user} />
+      <ChevronDown className="size-4 text-slate-500" aria-hidden="true" />
+    </>
+  );
+  const placeholder = (
+    <button
+      type="button"
+      className={userMenuTrigger}
+      aria-label="User menu"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={() => void loadUserMenu()}
+      onFocus={() => void loadUserMenu()}
+      onClick={() => setClicked(true)}
+    >
+      {content}
+    </button>
+  );
+  if (!clicked) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <UserMenu user={user} defaultOpen onSignOut={onSignOut} triggerClassName={userMenuTrigger}>
+        {content}
+      </UserMenu>
+    </Suspense>
+  );
 }
 
 export function TopBar() {
@@ -74,36 +124,7 @@ export function TopBar() {
           {signedIn ? (
             <>
               <BalanceButton userId={user.id} fallbackAvailable={user.asset?.available} className="hidden sm:inline-flex" />
-              <DropdownMenu>
-                <DropdownMenuTrigger
-                  className="hidden items-center gap-1.5 rounded-full p-0.5 pr-2 transition-colors hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none md:flex dark:hover:bg-slate-800"
-                  aria-label="User menu"
-                >
-                  <UserAvatar user={user} />
-                  <ChevronDown className="size-4 text-slate-500" aria-hidden="true" />
-                </DropdownMenuTrigger>
-                <DropdownMenuContent>
-                  <DropdownMenuLabel>
-                    <span className="block truncate text-sm font-medium text-slate-900 dark:text-white">{user.nickname || user.username}</span>
-                    <span className="block truncate">{user.email}</span>
-                  </DropdownMenuLabel>
-                  <DropdownMenuSeparator />
-                  <DropdownMenuItem asChild>
-                    <Link to="/profile">
-                      <UserRound className="size-4" aria-hidden="true" /> Your Profile
-                    </Link>
-                  </DropdownMenuItem>
-                  <DropdownMenuItem asChild>
-                    <Link to="/transactions">
-                      <Receipt className="size-4" aria-hidden="true" /> Transactions
-                    </Link>
-                  </DropdownMenuItem>
-                  <DropdownMenuSeparator />
-                  <DropdownMenuItem onSelect={() => logout.mutate()}>
-                    <LogOut className="size-4" aria-hidden="true" /> Sign out
-                  </DropdownMenuItem>
-                </DropdownMenuContent>
-              </DropdownMenu>
+              <UserMenuSlot user={user} onSignOut={() => logout.mutate()} />
             </>
           ) : (
             <div className="hidden items-center gap-2 md:flex">
@@ -128,7 +149,11 @@ export function TopBar() {
         </div>
       </div>
       {mobileOpen ? (
-        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-slate-200 bg-white px-4 pt-2 pb-4 md:hidden dark:border-slate-800 dark:bg-slate-950">
+        <nav
+          id="mobile-menu"
+          aria-label="Mobile"
+          className="border-t border-slate-200 bg-white px-4 pt-2 pb-4 md:hidden dark:border-slate-800 dark:bg-slate-950"
+        >
           {signedIn ? (
             <div className="flex flex-col gap-1">
               <div className="flex items-center gap-3 px-3 py-3">

@@ -2,7 +2,7 @@
  * Forgot password in two steps: the email to mail a 6-digit code to (send_mail), then the code
  * with the new password and its confirmation (password/forget). On success, back to /login.
  */
-import { RESET_CODE_LENGTH } from '@coffer/contract';
+import { RESET_CODE_LENGTH } from '@coffer/contract/constants';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/input';
@@ -11,7 +11,11 @@ import { PasswordField } from './password-field';
 import { confirmPasswordError, emailError, isValid, passwordError } from './validation';
 
 const codeError = (code: string) =>
-  !code.trim() ? 'Code is required' : new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`).test(code.trim()) ? null : `Code must be ${RESET_CODE_LENGTH} digits`;
+  !code.trim()
+    ? 'Code is required'
+    : new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`).test(code.trim())
+      ? null
+      : `Code must be ${RESET_CODE_LENGTH} digits`;
 
 export function ForgotPasswordForm({ onSuccess }: { onSuccess?: () => void }) {
   const [step, setStep] = useState<'email' | 'reset'>('email');
@@ -40,7 +44,16 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess?: () => void }) {
   if (step === 'email') {
     return (
       <form onSubmit={requestCode} noValidate className="space-y-5">
-        <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} autoFocus />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+          autoFocus
+        />
         <Button type="submit" className="w-full" isLoading={send.isPending}>
           Send reset code
         </Button>
@@ -64,16 +77,40 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess?: () => void }) {
         error={errors.code}
         autoFocus
       />
-      <PasswordField label="New password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} hint="8-16 characters with uppercase, lowercase, numbers and special characters" />
-      <PasswordField label="Confirm new password" name="confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+      <PasswordField
+        label="New password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={errors.password}
+        hint="8-16 characters with uppercase, lowercase, numbers and special characters"
+      />
+      <PasswordField
+        label="Confirm new password"
+        name="confirm"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={errors.confirm}
+      />
       <Button type="submit" className="w-full" isLoading={reset.isPending}>
         Reset password
       </Button>
       <div className="flex justify-between text-sm">
-        <button type="button" className="font-medium text-slate-600 hover:underline dark:text-slate-400" onClick={() => setStep('email')}>
+        <button
+          type="button"
+          className="font-medium text-slate-600 hover:underline dark:text-slate-400"
+          onClick={() => setStep('email')}
+        >
           Use another email
         </button>
-        <button type="button" className="font-medium text-brand-600 hover:underline disabled:opacity-50 dark:text-brand-400" disabled={send.isPending} onClick={() => send.mutate(email)}>
+        <button
+          type="button"
+          className="font-medium text-brand-600 hover:underline disabled:opacity-50 dark:text-brand-400"
+          disabled={send.isPending}
+          onClick={() => send.mutate(email)}
+        >
           Resend code
         </button>
       </div>

@@ -5,7 +5,8 @@
  * a retry after a dropped answer never charges twice. Afterwards the collection's detail, the
  * purchases, the orders, the balance (['assets']) and the current user are refetched.
  */
-import { ErrorReason, OrderStatus, type Order } from '@coffer/contract';
+import type { Order } from '@coffer/contract';
+import { ErrorReason, OrderStatus } from '@coffer/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { ApiError, apiPost, slPath, toastError, ucPath } from '../../../lib/api-client';

@@ -4,7 +4,8 @@
  * POST /sl/v1/collection/create {title, desc, amount, banner?} -> the collection (status Created).
  * On success: 'Collection created successfully!' and the My Collections list update of SPEC 4.
  */
-import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, type Collection, type CollectionCreateRequest } from '@coffer/contract';
+import type { Collection, CollectionCreateRequest } from '@coffer/contract';
+import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES } from '@coffer/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { apiPost, slPath } from '../../../lib/api-client';
@@ -33,7 +34,10 @@ export function bannerFileError(file: { type: string; size: number }): string | 
 export async function uploadBanner(file: File): Promise<string> {
   const error = bannerFileError(file);
   if (error) throw new Error(error);
-  const { url, banner } = await apiPost<{ url: string; banner: string }>(slPath('/create/banner/url'), { content_type: file.type, size: file.size });
+  const { url, banner } = await apiPost<{ url: string; banner: string }>(slPath('/create/banner/url'), {
+    content_type: file.type,
+    size: file.size,
+  });
   const res = await fetch(url, { method: 'PUT', body: file, headers: { 'Content-Type': file.type } });
   if (!res.ok) throw new Error(BannerMessages.upload);
   return banner;
@@ -45,7 +49,12 @@ export interface CreateCollectionInput extends Omit<CollectionCreateRequest, 'ba
 
 export async function createCollection(input: CreateCollectionInput): Promise<Collection> {
   const banner = input.bannerFile ? await uploadBanner(input.bannerFile) : undefined;
-  return apiPost<Collection>(slPath('/collection/create'), { title: input.title, desc: input.desc, amount: input.amount, ...(banner ? { banner } : {}) });
+  return apiPost<Collection>(slPath('/collection/create'), {
+    title: input.title,
+    desc: input.desc,
+    amount: input.amount,
+    ...(banner ? { banner } : {}),
+  });
 }
 
 export function useCreateCollection() {

@@ -6,7 +6,17 @@ import { cn } from '../../../lib/cn';
  * A collection's banner at 16:9, or the 'No Banner' placeholder (SPEC 2) when there is none or
  * it fails to load.
  */
-export function BannerImage({ src, alt, className, eager }: { src?: string | null; alt: string; className?: string; eager?: boolean }) {
+export function BannerImage({
+  src,
+  alt,
+  className,
+  eager,
+}: {
+  src?: string | null;
+  alt: string;
+  className?: string;
+  eager?: boolean;
+}) {
   const [broken, setBroken] = useState(false);
   return (
     <div className={cn('relative aspect-[16/9] w-full overflow-hidden bg-slate-100 dark:bg-slate-800', className)}>
@@ -14,6 +24,9 @@ export function BannerImage({ src, alt, className, eager }: { src?: string | nul
         <img
           src={src}
           alt={alt}
+          // Intrinsic 16:9 size (the box is sized by CSS): the browser knows the ratio before the bytes arrive.
+          width={1600}
+          height={900}
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"
           {...(eager ? { fetchPriority: 'high' as const } : {})}

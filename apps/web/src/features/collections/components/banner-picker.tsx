@@ -2,7 +2,7 @@
  * The banner chooser of the create screen: PNG, JPEG, WebP or GIF up to 5 MB, checked before
  * anything is sent (the server checks the bytes again), with a preview.
  */
-import { IMAGE_CONTENT_TYPES } from '@coffer/contract';
+import { IMAGE_CONTENT_TYPES } from '@coffer/contract/constants';
 import { ImagePlus, X } from 'lucide-react';
 import { useEffect, useId, useMemo } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -27,7 +27,14 @@ export function BannerPicker({ file, error, onChange, disabled }: BannerPickerPr
         {preview ? (
           <>
             <img src={preview} alt="Banner preview" className="aspect-[16/9] w-full object-cover" />
-            <Button variant="secondary" size="sm" className="absolute top-3 right-3 shadow" onClick={() => onChange(null, null)} disabled={disabled} aria-label="Remove banner">
+            <Button
+              variant="secondary"
+              size="sm"
+              className="absolute top-3 right-3 shadow"
+              onClick={() => onChange(null, null)}
+              disabled={disabled}
+              aria-label="Remove banner"
+            >
               <X className="size-4" aria-hidden="true" />
               Remove
             </Button>

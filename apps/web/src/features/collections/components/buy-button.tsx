@@ -5,7 +5,8 @@
  * dialog says 'Insufficient balance' and offers Top-up (`onTopUp`, composed by the route).
  * Owners and buyers who own it already get no button.
  */
-import { cmp, sub, CollectionStatus, type Collection } from '@coffer/contract';
+import type { Collection } from '@coffer/contract';
+import { cmp, sub, CollectionStatus } from '@coffer/contract/constants';
 import { Coins, ShoppingCart, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -48,12 +49,28 @@ function Row({ label, value, strong, tone }: { label: string; value: string; str
   return (
     <div className="flex items-center justify-between gap-4 py-2">
       <dt className="text-sm text-slate-600 dark:text-slate-400">{label}</dt>
-      <dd className={`text-right tabular-nums ${strong ? 'font-semibold text-slate-900 dark:text-white' : 'text-slate-800 dark:text-slate-200'} ${tone === 'red' ? '!text-red-600 dark:!text-red-400' : ''}`}>{value}</dd>
+      <dd
+        className={`text-right tabular-nums ${strong ? 'font-semibold text-slate-900 dark:text-white' : 'text-slate-800 dark:text-slate-200'} ${tone === 'red' ? '!text-red-600 dark:!text-red-400' : ''}`}
+      >
+        {value}
+      </dd>
     </div>
   );
 }
 
-export function BuyButton({ collection, viewer, purchased, onTopUp, className }: { collection: Collection; viewer: Viewer; purchased: boolean; onTopUp?: () => void; className?: string }) {
+export function BuyButton({
+  collection,
+  viewer,
+  purchased,
+  onTopUp,
+  className,
+}: {
+  collection: Collection;
+  viewer: Viewer;
+  purchased: boolean;
+  onTopUp?: () => void;
+  className?: string;
+}) {
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const buy = useBuyCollection();
@@ -61,7 +78,11 @@ export function BuyButton({ collection, viewer, purchased, onTopUp, className }:
 
   if (!viewer.id) {
     return (
-      <Link to="/login" state={{ from: { pathname: location.pathname, search: location.search } }} className={buttonVariants({ size: 'lg', className: `w-full ${className ?? ''}` })}>
+      <Link
+        to="/login"
+        state={{ from: { pathname: location.pathname, search: location.search } }}
+        className={buttonVariants({ size: 'lg', className: `w-full ${className ?? ''}` })}
+      >
         {BuyTexts.login}
       </Link>
     );
@@ -99,10 +120,17 @@ export function BuyButton({ collection, viewer, purchased, onTopUp, className }:
           <dl className="divide-y divide-slate-100 rounded-xl border border-slate-200 px-4 dark:divide-slate-800 dark:border-slate-800">
             <Row label="Price" value={formatPointsLabel(price)} strong />
             <Row label="Your balance" value={known ? `${formatPoints(viewer.available)} Points` : '...'} />
-            <Row label="Balance after" value={after !== null ? `${formatPoints(after)} Points` : '...'} tone={short ? 'red' : undefined} />
+            <Row
+              label="Balance after"
+              value={after !== null ? `${formatPoints(after)} Points` : '...'}
+              tone={short ? 'red' : undefined}
+            />
           </dl>
           {short ? (
-            <div role="alert" className="mt-4 flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200">
+            <div
+              role="alert"
+              className="mt-4 flex items-start gap-3 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200"
+            >
               <Wallet className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
               <div>
                 <p className="font-medium">{BuyTexts.insufficient}</p>

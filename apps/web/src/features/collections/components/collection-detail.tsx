@@ -3,7 +3,7 @@
  * date and the files (name, type icon, size). Visitors get 'Log in to buy'; buyers the buy flow;
  * once owned, Download per file; the owner Publish / Delete and adding files.
  */
-import { CollectionStatus } from '@coffer/contract';
+import { CollectionStatus } from '@coffer/contract/constants';
 import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -59,7 +59,13 @@ export function CollectionNotFound({ error }: { error?: unknown }) {
       <EmptyState
         icon={<PackageOpen />}
         title={unreachable ? 'Could not load this collection' : 'Collection not found'}
-        description={unreachable ? 'Check your connection and try again.' : error ? getErrorMessage(error) : 'It may have been removed, or it is not published yet.'}
+        description={
+          unreachable
+            ? 'Check your connection and try again.'
+            : error
+              ? getErrorMessage(error)
+              : 'It may have been removed, or it is not published yet.'
+        }
         action={
           <Link to="/" className={buttonVariants({ variant: 'outline' })}>
             Browse collections
@@ -92,26 +98,42 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
       {/* DOM order header, aside, files: on phones the price and Buy come right after the description. */}
       <div className="grid gap-8 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
-          <BannerImage src={collection.banner} alt={collection.title} className="rounded-2xl border border-slate-200 dark:border-slate-800" eager />
+          <BannerImage
+            src={collection.banner}
+            alt={collection.title}
+            className="rounded-2xl border border-slate-200 dark:border-slate-800"
+            eager
+          />
           <div>
             <div className="flex flex-wrap items-center gap-2">
-              <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">{collection.title}</h1>
-              {isOwner || collection.status !== CollectionStatus.Published ? <CollectionStatusBadge status={collection.status} /> : null}
+              <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
+                {collection.title}
+              </h1>
+              {isOwner || collection.status !== CollectionStatus.Published ? (
+                <CollectionStatusBadge status={collection.status} />
+              ) : null}
             </div>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
               by{' '}
-              <Link to={`/profile/${seller.id}/selling`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+              <Link
+                to={`/profile/${seller.id}/selling`}
+                className="font-medium text-brand-700 hover:underline dark:text-brand-300"
+              >
                 {sellerName}
               </Link>
             </p>
-            {collection.desc ? <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">{collection.desc}</p> : null}
+            {collection.desc ? (
+              <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">{collection.desc}</p>
+            ) : null}
           </div>
         </div>
         <aside className="lg:sticky lg:top-24 lg:col-start-3 lg:row-span-2 lg:row-start-1 lg:self-start">
           <Card className="space-y-5 p-5">
             <div>
               <p className="text-xs text-slate-500 dark:text-slate-400">Price</p>
-              <p className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">{formatPointsLabel(collection.amount)}</p>
+              <p className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">
+                {formatPointsLabel(collection.amount)}
+              </p>
             </div>
             <dl className="grid grid-cols-2 gap-4 border-y border-slate-100 py-4 text-sm dark:border-slate-800">
               <Stat label="Sold">{soldCount(collection.sold_count)}</Stat>

@@ -1,4 +1,4 @@
-import { SKELETON_CARD_COUNT } from '@coffer/contract';
+import { SKELETON_CARD_COUNT } from '@coffer/contract/constants';
 import type { ComponentType, ReactNode } from 'react';
 import { cn } from '../../../lib/cn';
 import { CollectionCardSkeleton } from './my-collection-card';

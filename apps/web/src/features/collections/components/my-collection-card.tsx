@@ -13,11 +13,12 @@ import { formatPointsLabel, soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { CollectionStatusBadge } from './status-badge';
 
-export function MyCollectionCard({ collection }: { collection: Collection }) {
+/** `eager`: the card is in the first screenful (its banner may be the LCP element): load it at once, high priority. */
+export function MyCollectionCard({ collection, eager }: { collection: Collection; eager?: boolean }) {
   return (
     <Card className="flex flex-col overflow-hidden" data-testid="collection-card">
       <div className="relative">
-        <BannerImage src={collection.banner} alt={collection.title} />
+        <BannerImage src={collection.banner} alt={collection.title} eager={eager} />
         <CollectionStatusBadge status={collection.status} className="absolute top-3 right-3 shadow-sm backdrop-blur" />
       </div>
       <div className="flex flex-1 flex-col p-4">
@@ -32,7 +33,9 @@ export function MyCollectionCard({ collection }: { collection: Collection }) {
           </div>
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Earned Points</dt>
-            <dd className="font-medium text-emerald-700 tabular-nums dark:text-emerald-400">{formatPointsLabel(collection.earned)}</dd>
+            <dd className="font-medium text-emerald-700 tabular-nums dark:text-emerald-400">
+              {formatPointsLabel(collection.earned)}
+            </dd>
           </div>
           <div className="text-right">
             <dt className="text-xs text-slate-500 dark:text-slate-400">Sold</dt>

@@ -9,7 +9,7 @@
  * The route (which owns the login guard) passes the signed-in user's id: the list is fetched
  * only when one exists (SPEC 6).
  */
-import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract';
+import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import { CircleAlert, FolderOpen, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -95,10 +95,10 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
         <CollectionGridSkeleton />
       ) : collections.length > 0 ? (
         <CollectionGrid label="My collections">
-          {collections.map((c) => (
+          {collections.map((c, i) => (
             <li key={c.id} className="flex">
               <div className="w-full">
-                <MyCollectionCard collection={c} />
+                <MyCollectionCard collection={c} eager={i < 4} />
               </div>
             </li>
           ))}

@@ -2,7 +2,8 @@
  * The owner's controls on a collection page: Publish (Created/Draft), Delete with a confirmation,
  * and adding files (uploaded here, then attached with collection/resource/add).
  */
-import { CollectionStatus, type Collection } from '@coffer/contract';
+import type { Collection } from '@coffer/contract';
+import { CollectionStatus } from '@coffer/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -31,20 +32,36 @@ export function OwnerActions({ collection, resourceCount }: { collection: Collec
   return (
     <div className="space-y-3">
       {canPublish ? (
-        <Button size="lg" className="w-full" isLoading={publish.isPending} disabled={resourceCount === 0} onClick={() => publish.mutate(collection.id)}>
+        <Button
+          size="lg"
+          className="w-full"
+          isLoading={publish.isPending}
+          disabled={resourceCount === 0}
+          onClick={() => publish.mutate(collection.id)}
+        >
           {publish.isPending ? null : <Send className="size-4" aria-hidden="true" />}
           Publish
         </Button>
       ) : null}
-      {canPublish && resourceCount === 0 ? <p className="text-xs text-slate-500 dark:text-slate-400">Add at least one file to publish.</p> : null}
+      {canPublish && resourceCount === 0 ? (
+        <p className="text-xs text-slate-500 dark:text-slate-400">Add at least one file to publish.</p>
+      ) : null}
       {!deleted ? (
-        <Button variant="outline" size="lg" className="w-full text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-500/10" onClick={() => setConfirmDelete(true)}>
+        <Button
+          variant="outline"
+          size="lg"
+          className="w-full text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-500/10"
+          onClick={() => setConfirmDelete(true)}
+        >
           <Trash2 className="size-4" aria-hidden="true" />
           Delete
         </Button>
       ) : null}
       <Dialog open={confirmDelete} onOpenChange={(o) => !remove.isPending && setConfirmDelete(o)}>
-        <DialogContent title="Delete this collection?" description={`"${collection.title}" will be removed from the store. Buyers keep access to what they bought.`}>
+        <DialogContent
+          title="Delete this collection?"
+          description={`"${collection.title}" will be removed from the store. Buyers keep access to what they bought.`}
+        >
           <DialogFooter>
             <Button variant="outline" onClick={() => setConfirmDelete(false)} disabled={remove.isPending}>
               Cancel

@@ -5,7 +5,8 @@
  * answer carries totalCount, totalPages and hasNextPage; see {@link pagingOf}); nothing is worked
  * out here. Render it only when there is more than one page (the caller decides).
  */
-import { COLLECTIONS_PAGE_SIZE_OPTIONS, type PageFields } from '@coffer/contract';
+import type { PageFields } from '@coffer/contract';
+import { COLLECTIONS_PAGE_SIZE_OPTIONS } from '@coffer/contract/constants';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '../../../components/ui/button';

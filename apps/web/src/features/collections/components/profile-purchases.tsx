@@ -3,7 +3,8 @@
  * with its files and Download buttons on demand, and the user's orders (my/orders) with dates and
  * amounts.
  */
-import { COLLECTIONS_PAGE_SIZE, OrderStatus, type Collection } from '@coffer/contract';
+import type { Collection } from '@coffer/contract';
+import { COLLECTIONS_PAGE_SIZE, OrderStatus } from '@coffer/contract/constants';
 import { ChevronDown, ShoppingBag } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';

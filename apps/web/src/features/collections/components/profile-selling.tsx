@@ -1,5 +1,5 @@
 /** The profile's Selling tab: that user's published collections (user/collections), paginated. */
-import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract';
+import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import { Store } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -4,7 +4,7 @@
  * loading and an empty state. Search and sort live in the URL (?q=&sort=&page=) so results can be
  * shared and the back button works.
  */
-import { MARKET_SORTS, MarketSort, SKELETON_CARD_COUNT } from '@coffer/contract';
+import { MARKET_SORTS, MarketSort, SKELETON_CARD_COUNT } from '@coffer/contract/constants';
 import { ArrowRight, PackageOpen, Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';

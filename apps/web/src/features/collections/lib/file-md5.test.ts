@@ -1,4 +1,4 @@
-import { MD5_MAX_FILE_BYTES } from '@coffer/contract';
+import { MD5_MAX_FILE_BYTES } from '@coffer/contract/constants';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { md5OfBlob, md5OfBlobParts } from '../../../workers/md5-core';
 import { calculateFileMd5, hashFileParts, Md5Error, Md5Messages } from './file-md5';
@@ -6,7 +6,8 @@ import type { Md5Engine } from './md5-engine';
 
 /** The worker's own hashing code, run on this thread (jsdom has no Worker). */
 const mainThreadEngine: Md5Engine = {
-  digest: (blob, format, o) => md5OfBlob(blob, format, { onProgress: o?.onProgress, isCancelled: () => Boolean(o?.signal?.aborted) }),
+  digest: (blob, format, o) =>
+    md5OfBlob(blob, format, { onProgress: o?.onProgress, isCancelled: () => Boolean(o?.signal?.aborted) }),
   digestParts: (blob, partSize, o) => md5OfBlobParts(blob, partSize, { onProgress: o?.onProgress }),
 };
 const noMemory = () => null;
@@ -28,8 +29,12 @@ afterEach(() => vi.useRealTimers());
 
 describe('calculateFileMd5 (SPEC 5 file hashing)', () => {
   test('hex and base64 digests of a known input', async () => {
-    expect(await calculateFileMd5(text('hello'), { engine: mainThreadEngine, memory: noMemory })).toBe('5d41402abc4b2a76b9719d911017c592');
-    expect(await calculateFileMd5(text('hello'), { engine: mainThreadEngine, memory: noMemory, format: 'base64' })).toBe('XUFAKrxLKna5cZ2REBfFkg==');
+    expect(await calculateFileMd5(text('hello'), { engine: mainThreadEngine, memory: noMemory })).toBe(
+      '5d41402abc4b2a76b9719d911017c592',
+    );
+    expect(await calculateFileMd5(text('hello'), { engine: mainThreadEngine, memory: noMemory, format: 'base64' })).toBe(
+      'XUFAKrxLKna5cZ2REBfFkg==',
+    );
   });
 
   test('hashes incrementally over chunks and reports progress', async () => {
@@ -40,42 +45,58 @@ describe('calculateFileMd5 (SPEC 5 file hashing)', () => {
     expect(hex).toBe(await md5OfBlob(new Blob([bytes]), 'hex'));
   });
 
-  test.each([[null], [undefined], ['a string'], [{ size: 3 }], [42]])('rejects %p with Invalid file or blob object', async (input) => {
-    await expect(calculateFileMd5(input, { engine: mainThreadEngine })).rejects.toThrow(Md5Messages.invalid);
-  });
+  test.each([[null], [undefined], ['a string'], [{ size: 3 }], [42]])(
+    'rejects %p with Invalid file or blob object',
+    async (input) => {
+      await expect(calculateFileMd5(input, { engine: mainThreadEngine })).rejects.toThrow(Md5Messages.invalid);
+    },
+  );
 
   test('rejects an empty file', async () => {
     const digest = vi.fn();
-    await expect(calculateFileMd5(new Blob([]), { engine: { ...mainThreadEngine, digest } })).rejects.toThrow('Cannot calculate MD5 for empty file');
+    await expect(calculateFileMd5(new Blob([]), { engine: { ...mainThreadEngine, digest } })).rejects.toThrow(
+      'Cannot calculate MD5 for empty file',
+    );
     expect(digest).not.toHaveBeenCalled();
   });
 
   test('accepts exactly 50 MB and rejects one byte more, without hashing it', async () => {
     const digest = vi.fn(async () => 'd41d8cd98f00b204e9800998ecf8427e');
     const engine = { ...mainThreadEngine, digest };
-    await expect(calculateFileMd5(new Blob([new Uint8Array(MD5_MAX_FILE_BYTES)]), { engine, memory: noMemory })).resolves.toHaveLength(32);
-    await expect(calculateFileMd5(new Blob([new Uint8Array(MD5_MAX_FILE_BYTES + 1)]), { engine, memory: noMemory })).rejects.toThrow(
-      'File size exceeds the maximum allowed size of 50 MB',
-    );
+    await expect(
+      calculateFileMd5(new Blob([new Uint8Array(MD5_MAX_FILE_BYTES)]), { engine, memory: noMemory }),
+    ).resolves.toHaveLength(32);
+    await expect(
+      calculateFileMd5(new Blob([new Uint8Array(MD5_MAX_FILE_BYTES + 1)]), { engine, memory: noMemory }),
+    ).rejects.toThrow('File size exceeds the maximum allowed size of 50 MB');
     expect(digest).toHaveBeenCalledTimes(1);
   });
 
   test('output is hex or base64 only', async () => {
-    await expect(calculateFileMd5(text('x'), { engine: mainThreadEngine, format: 'binary' as 'hex' })).rejects.toThrow(Md5Messages.format);
+    await expect(calculateFileMd5(text('x'), { engine: mainThreadEngine, format: 'binary' as 'hex' })).rejects.toThrow(
+      Md5Messages.format,
+    );
   });
 
   test('fails when memory use exceeds 80 percent of the limit', async () => {
     const digest = vi.fn();
     const memory = () => ({ used: 81, limit: 100 });
-    await expect(calculateFileMd5(text('x'), { engine: { ...mainThreadEngine, digest }, memory, retries: 0 })).rejects.toThrow(Md5Messages.memory);
+    await expect(calculateFileMd5(text('x'), { engine: { ...mainThreadEngine, digest }, memory, retries: 0 })).rejects.toThrow(
+      Md5Messages.memory,
+    );
     expect(digest).not.toHaveBeenCalled();
-    await expect(calculateFileMd5(text('x'), { engine: mainThreadEngine, memory: () => ({ used: 80, limit: 100 }) })).resolves.toHaveLength(32);
+    await expect(
+      calculateFileMd5(text('x'), { engine: mainThreadEngine, memory: () => ({ used: 80, limit: 100 }) }),
+    ).resolves.toHaveLength(32);
   });
 
   test('times out after 30 s and cancels the attempt', async () => {
     vi.useFakeTimers();
     let signal: AbortSignal | undefined;
-    const engine: Md5Engine = { ...mainThreadEngine, digest: (_b, _f, o) => ((signal = o?.signal), new Promise<string>(() => {})) };
+    const engine: Md5Engine = {
+      ...mainThreadEngine,
+      digest: (_b, _f, o) => ((signal = o?.signal), new Promise<string>(() => {})),
+    };
     const result = calculateFileMd5(text('x'), { engine, memory: noMemory, retries: 0 });
     const settled = expect(result).rejects.toThrow('MD5 calculation timed out after 30 seconds');
     await vi.advanceTimersByTimeAsync(29_999);
@@ -114,7 +135,12 @@ describe('calculateFileMd5 (SPEC 5 file hashing)', () => {
   test('gives up after the last retry with the last error', async () => {
     vi.useFakeTimers();
     const digest = vi.fn<Md5Engine['digest']>().mockRejectedValue(new Error('worker crashed'));
-    const result = calculateFileMd5(text('x'), { engine: { ...mainThreadEngine, digest }, memory: noMemory, retries: 2, baseDelayMs: 100 });
+    const result = calculateFileMd5(text('x'), {
+      engine: { ...mainThreadEngine, digest },
+      memory: noMemory,
+      retries: 2,
+      baseDelayMs: 100,
+    });
     const settled = expect(result).rejects.toMatchObject({ kind: 'failed', message: 'Failed to calculate MD5: worker crashed' });
     await vi.advanceTimersByTimeAsync(100 + 200);
     await settled;

@@ -11,7 +11,7 @@
  * Files above 50 MB are not hashed here: the uploader hashes them part by part
  * ({@link hashFileParts}), see docs/decisions/market-upload-hashing.md.
  */
-import { MD5_MAX_FILE_BYTES, MD5_MEMORY_GUARD_RATIO, MD5_TIMEOUT_MS } from '@coffer/contract';
+import { MD5_MAX_FILE_BYTES, MD5_MEMORY_GUARD_RATIO, MD5_TIMEOUT_MS } from '@coffer/contract/constants';
 import { workerMd5Engine, type Md5Engine } from './md5-engine';
 
 export const Md5Messages = {
@@ -45,7 +45,8 @@ export type MemoryReader = () => { used: number; limit: number } | null;
 
 /** Chromium's performance.memory (usedJSHeapSize / jsHeapSizeLimit). */
 export const browserMemory: MemoryReader = () => {
-  const m = (globalThis.performance as unknown as { memory?: { usedJSHeapSize: number; jsHeapSizeLimit: number } } | undefined)?.memory;
+  const m = (globalThis.performance as unknown as { memory?: { usedJSHeapSize: number; jsHeapSizeLimit: number } } | undefined)
+    ?.memory;
   return m && m.jsHeapSizeLimit > 0 ? { used: m.usedJSHeapSize, limit: m.jsHeapSizeLimit } : null;
 };
 
@@ -70,7 +71,11 @@ function isBlobLike(value: unknown): value is Blob {
 }
 
 /** The SPEC 5 input checks. @throws Md5Error (invalid, empty, too-large, format) */
-export function checkHashInput(file: unknown, format: unknown = 'hex', maxBytes: number = MD5_MAX_FILE_BYTES): asserts file is Blob {
+export function checkHashInput(
+  file: unknown,
+  format: unknown = 'hex',
+  maxBytes: number = MD5_MAX_FILE_BYTES,
+): asserts file is Blob {
   if (!isBlobLike(file)) throw new Md5Error('invalid', Md5Messages.invalid);
   if (format !== 'hex' && format !== 'base64') throw new Md5Error('format', Md5Messages.format);
   if (file.size === 0) throw new Md5Error('empty', Md5Messages.empty);
@@ -118,7 +123,10 @@ async function attempt<T>(run: (signal: AbortSignal) => Promise<T>, timeoutMs: n
   } catch (err) {
     if (outer?.aborted) throw abortError();
     if (err instanceof Md5Error) throw err;
-    throw new Md5Error('failed', err instanceof Error && err.message ? `${Md5Messages.failed}: ${err.message}` : Md5Messages.failed);
+    throw new Md5Error(
+      'failed',
+      err instanceof Error && err.message ? `${Md5Messages.failed}: ${err.message}` : Md5Messages.failed,
+    );
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuterAbort);
@@ -154,7 +162,11 @@ export async function calculateFileMd5(file: unknown, options: HashOptions = {})
   const format = options.format ?? 'hex';
   checkHashInput(file, format);
   const engine = options.engine ?? workerMd5Engine;
-  return withRetries((signal) => engine.digest(file, format, { signal, onProgress: options.onProgress }), options, options.timeoutMs ?? MD5_TIMEOUT_MS);
+  return withRetries(
+    (signal) => engine.digest(file, format, { signal, onProgress: options.onProgress }),
+    options,
+    options.timeoutMs ?? MD5_TIMEOUT_MS,
+  );
 }
 
 /**
@@ -163,10 +175,18 @@ export async function calculateFileMd5(file: unknown, options: HashOptions = {})
  * timeout scales with size (30 s per started 50 MB).
  * @throws Md5Error
  */
-export async function hashFileParts(file: unknown, partSize: number, options: Omit<HashOptions, 'format'> = {}): Promise<{ md5: string; parts: string[] }> {
+export async function hashFileParts(
+  file: unknown,
+  partSize: number,
+  options: Omit<HashOptions, 'format'> = {},
+): Promise<{ md5: string; parts: string[] }> {
   checkHashInput(file, 'hex', Number.MAX_SAFE_INTEGER);
   const engine = options.engine ?? workerMd5Engine;
   const timeoutMs = (options.timeoutMs ?? MD5_TIMEOUT_MS) * Math.max(1, Math.ceil(file.size / MD5_MAX_FILE_BYTES));
-  const r = await withRetries((signal) => engine.digestParts(file, partSize, { signal, onProgress: options.onProgress }), options, timeoutMs);
+  const r = await withRetries(
+    (signal) => engine.digestParts(file, partSize, { signal, onProgress: options.onProgress }),
+    options,
+    timeoutMs,
+  );
   return { md5: r.digest, parts: r.parts };
 }

@@ -3,7 +3,7 @@
  * Published, Draft, Archived, Deleted, each with a badge, icon and colour; colours from STYLE.md:
  * Created slate, Draft amber, Published green, Archived zinc, Deleted red).
  */
-import { CollectionStatus } from '@coffer/contract';
+import { CollectionStatus } from '@coffer/contract/constants';
 import { Archive, CircleCheck, CirclePlus, PencilLine, Trash2, type LucideIcon } from 'lucide-react';
 import type { BadgeTone } from '../../../components/ui/badge';
 

@@ -15,7 +15,7 @@
  * The queue is an external store for useSyncExternalStore: `subscribe` + `getSnapshot`.
  */
 import type { Resource } from '@coffer/contract';
-import { MD5_MAX_FILE_BYTES, MIN_PART_BYTES } from '@coffer/contract';
+import { MD5_MAX_FILE_BYTES, MIN_PART_BYTES } from '@coffer/contract/constants';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { httpUploadTransport, type UploadTransport } from '../api/uploads';
 import { calculateFileMd5, hashFileParts, Md5Error } from './file-md5';
@@ -101,7 +101,8 @@ const defaultSleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
-const isAbort = (err: unknown) => (err instanceof DOMException && err.name === 'AbortError') || (err instanceof Md5Error && err.kind === 'aborted');
+const isAbort = (err: unknown) =>
+  (err instanceof DOMException && err.name === 'AbortError') || (err instanceof Md5Error && err.kind === 'aborted');
 
 let seq = 0;
 
@@ -393,7 +394,9 @@ export class UploadQueue {
           this.progress(id, job);
           if (isAbort(err) || attempt >= PART_ATTEMPTS) {
             if (isAbort(err)) throw err;
-            throw new Error(`Part ${n} failed after ${attempt} attempts: ${getErrorMessage(err, 'upload error')}`, { cause: err });
+            throw new Error(`Part ${n} failed after ${attempt} attempts: ${getErrorMessage(err, 'upload error')}`, {
+              cause: err,
+            });
           }
           this.patch(id, { partRetries: (this.item(id)?.partRetries ?? 0) + 1 });
         } finally {

@@ -3,7 +3,8 @@
  * the user), and the avatar upload (POST account/avatar/url {content_type, size} -> {url,
  * avatar, expires_at}; PUT the file to the presigned URL; then change {avatar}).
  */
-import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, type User } from '@coffer/contract';
+import type { User } from '@coffer/contract';
+import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES } from '@coffer/contract/constants';
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { apiPost, toastError, ucPath } from '../../../lib/api-client';
@@ -27,7 +28,10 @@ export function avatarFileError(file: File): string | null {
 export async function uploadAvatar(file: File): Promise<User> {
   const problem = avatarFileError(file);
   if (problem) throw new Error(problem);
-  const target = await apiPost<{ url: string; avatar: string; expires_at: number }>(ucPath('/avatar/url'), { content_type: file.type, size: file.size });
+  const target = await apiPost<{ url: string; avatar: string; expires_at: number }>(ucPath('/avatar/url'), {
+    content_type: file.type,
+    size: file.size,
+  });
   const put = await fetch(target.url, { method: 'PUT', headers: { 'Content-Type': file.type }, body: file });
   if (!put.ok) throw new Error(`Upload failed (${put.status})`);
   return changeAccount({ avatar: target.avatar });

@@ -3,7 +3,7 @@
  * or Cancel.
  */
 import type { User } from '@coffer/contract';
-import { IMAGE_CONTENT_TYPES } from '@coffer/contract';
+import { IMAGE_CONTENT_TYPES } from '@coffer/contract/constants';
 import { Camera } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -49,7 +49,15 @@ export function AvatarUpload({ avatar, name, onSaved }: { avatar: string; name: 
       <ProfileAvatar src={preview ?? avatar} name={name} className="size-16 text-2xl ring-2" />
       <div className="space-y-2">
         <p className="text-sm font-medium text-slate-700 dark:text-slate-300">Avatar</p>
-        <input ref={input} type="file" accept={IMAGE_CONTENT_TYPES.join(',')} className="sr-only" onChange={pick} aria-label="Choose avatar image" tabIndex={-1} />
+        <input
+          ref={input}
+          type="file"
+          accept={IMAGE_CONTENT_TYPES.join(',')}
+          className="sr-only"
+          onChange={pick}
+          aria-label="Choose avatar image"
+          tabIndex={-1}
+        />
         {file ? (
           <div className="flex flex-wrap gap-2">
             <Button size="sm" onClick={() => upload.mutate(file)} isLoading={upload.isPending}>

@@ -2,7 +2,8 @@
  * POST /api/uc/v1/account/currency/list (SPEC 7): the active provider's currencies, cached 5 min
  * (SPEC 9). The answer is read as `data.currencies`, or as a bare list.
  */
-import { CURRENCY_LIST_CACHE_MS, WITHDRAW_ASSET, type Currency } from '@coffer/contract';
+import type { Currency } from '@coffer/contract';
+import { CURRENCY_LIST_CACHE_MS, WITHDRAW_ASSET } from '@coffer/contract/constants';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPost, ucPath } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';

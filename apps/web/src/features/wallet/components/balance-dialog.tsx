@@ -3,7 +3,8 @@
  * transactions / Incoming / Outgoing over the infinitely scrolling record list; a row opens its
  * bill detail.
  */
-import { RecordCate, type TransactionRecord } from '@coffer/contract';
+import type { TransactionRecord } from '@coffer/contract';
+import { RecordCate } from '@coffer/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowDownToLine, ArrowUpFromLine } from 'lucide-react';
 import { useState } from 'react';

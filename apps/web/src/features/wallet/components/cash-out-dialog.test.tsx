@@ -1,4 +1,4 @@
-import { WithdrawStatus } from '@coffer/contract';
+import { WithdrawStatus } from '@coffer/contract/constants';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';

@@ -11,7 +11,8 @@
  * 'Payment confirmed', refreshes the incoming and all record lists and calls `onConfirmed` after
  * 3 s (the modal closes). Otherwise 'Payment not completed yet'; a failure 'Failed to check status'.
  */
-import { DepositStatus, PAYMENT_CONFIRMED_CLOSE_DELAY_MS, QR_CODE_SIZE_PX, RecordCate, type DepositBill } from '@coffer/contract';
+import type { DepositBill } from '@coffer/contract';
+import { DepositStatus, PAYMENT_CONFIRMED_CLOSE_DELAY_MS, QR_CODE_SIZE_PX, RecordCate } from '@coffer/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CircleCheck, FlaskConical, TriangleAlert } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';

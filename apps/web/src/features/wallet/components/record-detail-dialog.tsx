@@ -4,7 +4,8 @@
  * Load failures read 'Unable to load order detail' and 'Failed to fetch transaction details'
  * (SPEC 8); a 404 adds 'The requested resource was not found.' under them.
  */
-import { RecordType, type TransactionRecord } from '@coffer/contract';
+import type { TransactionRecord } from '@coffer/contract';
+import { RecordType } from '@coffer/contract/constants';
 import { useState } from 'react';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';

@@ -2,7 +2,8 @@
  * One transaction record (SPEC 2 balance modal): type, date (MM/dd/yyyy), signed amount (+ for
  * Incoming) and a status badge. Top-up and cash-out rows open their bill detail.
  */
-import { Direction, RecordType, type TransactionRecord } from '@coffer/contract';
+import type { TransactionRecord } from '@coffer/contract';
+import { Direction, RecordType } from '@coffer/contract/constants';
 import { ArrowDownLeft, ArrowUpRight, ChevronRight } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
 import { cn } from '../../../lib/cn';

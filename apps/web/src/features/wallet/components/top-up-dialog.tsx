@@ -7,7 +7,8 @@
  * record lists (the page's and the balance modal's) refresh when the order is created, so its
  * Pending row shows at once, and again when the payment is confirmed (SPEC 4 "Top-up flow").
  */
-import { RecordCate, WITHDRAW_ASSET, type Currency, type DepositBill } from '@coffer/contract';
+import type { Currency, DepositBill } from '@coffer/contract';
+import { RecordCate, WITHDRAW_ASSET } from '@coffer/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';

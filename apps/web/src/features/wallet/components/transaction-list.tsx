@@ -4,7 +4,8 @@
  * 20 loads (within 50 px of the bottom), 'No more data' at the end, and the empty state of the
  * category.
  */
-import { RecordCate, type RecordStatus, type TransactionRecord } from '@coffer/contract';
+import type { TransactionRecord } from '@coffer/contract';
+import { RecordCate, type RecordStatus } from '@coffer/contract/constants';
 import { Inbox } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';

@@ -3,7 +3,8 @@
  * transactions, Incoming, Outgoing) and record list as a full page scrolled by the window, with
  * status filter chips (sent as `filter.status_list`) and the Top-up and Cash out modals at hand.
  */
-import { RecordCate, RecordStatus, type TransactionRecord } from '@coffer/contract';
+import type { TransactionRecord } from '@coffer/contract';
+import { RecordCate, RecordStatus } from '@coffer/contract/constants';
 import { ArrowDownToLine, ArrowUpFromLine } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';

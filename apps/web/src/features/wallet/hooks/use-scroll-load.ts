@@ -3,7 +3,7 @@
  * (SPEC 9: 50) of the bottom of `target` (an element, or the window), and again after each load
  * while the content is still too short to scroll.
  */
-import { SCROLL_LOAD_THRESHOLD_PX } from '@coffer/contract';
+import { SCROLL_LOAD_THRESHOLD_PX } from '@coffer/contract/constants';
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
 
 export interface ScrollLoadOptions {

@@ -3,17 +3,8 @@
  * server sends them, MSW handlers for the wallet's calls, and a renderer with a fresh QueryClient,
  * a memory router (to see navigation) and the toaster.
  */
-import {
-  DepositStatus,
-  Direction,
-  RecordStatus,
-  RecordType,
-  WithdrawStatus,
-  type Currency,
-  type DepositBill,
-  type TransactionRecord,
-  type WithdrawBill,
-} from '@coffer/contract';
+import type { Currency, DepositBill, TransactionRecord, WithdrawBill } from '@coffer/contract';
+import { DepositStatus, Direction, RecordStatus, RecordType, WithdrawStatus } from '@coffer/contract/constants';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { http, HttpResponse, type JsonBodyType } from 'msw';

@@ -1,0 +1,41 @@
+import { Blob as NodeBlob } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { md5OfBlob, md5OfBlobParts } from './md5-core';
+
+const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 31 + 7) % 256);
+// jsdom's Blob cannot read itself (no arrayBuffer()); Node's can, as the browser's does.
+const blobOf = (b: Uint8Array) => new NodeBlob([b]) as unknown as Blob;
+const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+
+describe('md5-core (reads the next chunk while hashing the current one)', () => {
+  it('hashes a blob over many chunks to the same digest as one pass, reporting progress per chunk', async () => {
+    const progress: number[] = [];
+    const hex = await md5OfBlob(blobOf(bytes), 'hex', { chunkBytes: 64, onProgress: (n) => progress.push(n) });
+    expect(hex).toBe(md5(bytes));
+    expect(progress).toHaveLength(Math.ceil(1000 / 64));
+    expect(progress.at(-1)).toBe(1000);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('hashes an empty blob', async () => {
+    expect(await md5OfBlob(blobOf(new Uint8Array()), 'hex', { chunkBytes: 64 })).toBe(md5(new Uint8Array()));
+  });
+
+  it('hashes each part and the whole file in one pass when parts and chunks do not line up', async () => {
+    const { digest, parts } = await md5OfBlobParts(blobOf(bytes), 300, { chunkBytes: 64 });
+    expect(digest).toBe(md5(bytes));
+    expect(parts).toEqual([0, 300, 600, 900].map((at) => md5(bytes.subarray(at, at + 300))));
+  });
+
+  it('stops between chunks when cancelled', async () => {
+    let chunks = 0;
+    const job = md5OfBlob(blobOf(bytes), 'hex', {
+      chunkBytes: 64,
+      onProgress: () => chunks++,
+      isCancelled: () => chunks >= 2,
+    });
+    await expect(job).rejects.toThrow('cancelled');
+    expect(chunks).toBe(2);
+  });
+});
