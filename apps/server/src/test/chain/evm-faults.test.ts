@@ -16,6 +16,7 @@ import { verifyLedger } from '../../modules/ledger/ledger.verify';
 import { startTestChain, type TestChain } from './chain';
 import { seeded, startFaultProxy, type Fault, type FaultPlan, type FaultProxy } from './rpc-proxy';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../harness';
+import { createScratchDatabase, type ScratchDatabase } from '../scratch-database';
 import type { EvmProvider } from '../../providers/payments/evm/index';
 import { countPayoutsBehindGap, STUCK_MS } from '../../providers/payments/evm/payouts';
 
@@ -28,6 +29,7 @@ let proxy: FaultProxy;
 let t: TestApp;
 let user: TestUser;
 const logs: string[] = [];
+let scratch: ScratchDatabase | undefined;
 
 beforeAll(async () => {
   chain = await startTestChain(randomInt(100_000, 2_000_000_000));
@@ -60,8 +62,17 @@ beforeAll(async () => {
       done();
     },
   });
+  // A database of its own on PostgreSQL: payout passes claim every due `evm` bill, and another test
+  // file's bills (its own chain, its own clock) would otherwise be claimed and leased by this app.
+  scratch = await createScratchDatabase('coffer_evm_faults');
   t = await createTestApp(
-    { PAYMENTS: 'evm', EVM_NETWORKS: JSON.stringify(networks), EVM_SEED: MNEMONIC, EVM_HOT_WALLET_KEY: hotKey },
+    {
+      PAYMENTS: 'evm',
+      EVM_NETWORKS: JSON.stringify(networks),
+      EVM_SEED: MNEMONIC,
+      EVM_HOT_WALLET_KEY: hotKey,
+      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    },
     { logStream: sink },
   );
   user = await createUser(t);
@@ -70,6 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await scratch?.drop();
   await proxy?.close();
   await chain?.close();
 });
