@@ -40,7 +40,7 @@ export interface PostInput {
    * A hot user account (e.g. a seller's `available`) to update after every other balance and after
    * the entries, so its row lock is held only until the caller commits (it must be the account of one
    * of the postings; otherwise it is ignored). Breaks the id order for that
-   * one account: callers that use it retry on a deadlock (see docs/decisions/collections-0001-purchase-order.md).
+   * one account: callers that use it retry on a deadlock (see docs/decisions/0004-purchase-order.md).
    */
   applyLast?: AccountRef;
   /**

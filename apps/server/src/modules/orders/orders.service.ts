@@ -11,7 +11,7 @@
  * Statement order: the hot rows (the collection's counters, then the seller's balance) are updated
  * last, after the buyer's debit and the ledger entries, just before COMMIT, so their row locks are
  * held as briefly as possible
- * (docs/decisions/collections-0001-purchase-order.md). Because the seller's balance leaves the
+ * (docs/decisions/0004-purchase-order.md). Because the seller's balance leaves the
  * ledger's id order, two users buying from each other at the same instant can deadlock; PostgreSQL
  * aborts one and it is retried here.
  *

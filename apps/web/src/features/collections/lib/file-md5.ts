@@ -9,7 +9,7 @@
  *   baseDelayMs, 2x, 4x ... The input checks are never retried.
  *
  * Files above 50 MB are not hashed here: the uploader hashes them part by part
- * ({@link hashFileParts}), see docs/decisions/market-upload-hashing.md.
+ * ({@link hashFileParts}), see docs/decisions/0006-market-upload-hashing.md.
  */
 import { MD5_MAX_FILE_BYTES, MD5_MEMORY_GUARD_RATIO, MD5_TIMEOUT_MS } from '@coffer/contract/constants';
 import { workerMd5Engine, type Md5Engine } from './md5-engine';
