@@ -12,11 +12,10 @@ import { IdSchema, pageOf, paginatorSchema } from './common';
 import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE } from './constants';
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
 import { PasswordDigestSchema } from './password';
+import { MAX_UPLOAD_PARTS } from './upload-rules';
 
 /** Single-PUT uploads (`upload/resource/url`) are for files up to this size; larger ones use multipart. */
 export const SINGLE_PUT_MAX_BYTES = 100 * 1024 * 1024;
-/** S3's limit on the number of parts of one multipart upload. */
-export const MAX_UPLOAD_PARTS = 10_000;
 /** Lifetime of presigned upload URLs (parts, single PUT, images). */
 export const UPLOAD_URL_TTL_SECONDS = 3_600;
 /** Lifetime of a presigned download URL (DESIGN 7: short-lived). */

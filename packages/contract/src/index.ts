@@ -8,3 +8,6 @@ export * from './account';
 export * from './records';
 export * from './payments';
 export * from './collections';
+export * from './upload-rules';
+export * from './endpoints';
+export * from './endpoint-schemas';

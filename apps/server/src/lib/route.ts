@@ -1,71 +1,80 @@
 /**
- * `defineRoute`: one POST call of the API with its body and `data` schemas from the contract
- * (STYLE habit 3). The handler returns `data`; the route answers `{code: 10000, msg, data}`.
- * Unknown body fields are stripped by zod's default object parsing.
+ * `defineEndpoint`: registers one call of the endpoint table (docs/decisions/0018-endpoint-table.md)
+ * from its key: path(s), auth, summary and tags from `ENDPOINTS`, body and `data` schemas from
+ * `ENDPOINT_SCHEMAS` (STYLE habit 3), `operationId` from the key. The handler returns `data`; the
+ * route answers `{code: 10000, msg, data}`. Unknown body fields are stripped by zod's default
+ * object parsing.
  */
-import { ok } from '@coffer/contract';
+import { ENDPOINT_SCHEMAS, ENDPOINTS, ok, type EndpointKey, type EndpointSchemasOf } from '@coffer/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import type { AuthContext } from '../plugins/auth';
 
-export interface RouteOptions<B extends ZodType, D extends ZodType> {
-  /** Full path(s), e.g. '/api/uc/v1/account/login' or both '/sl/v1/x' and '/api/sl/v1/x'. */
-  path: string | string[];
-  body: B;
-  data: D;
-  /** 'required': 401 UNAUTHORIZED without a valid session; 'optional': `auth` may be null. */
-  auth?: 'required' | 'optional' | 'none';
-  summary?: string;
-  tags?: string[];
-  /** Per-route rate limit (@fastify/rate-limit options). */
+/** What a module adds to a table entry when registering it. */
+export interface EndpointOptions {
+  /** Per-route rate limit (@fastify/rate-limit options); none when absent. */
   rateLimit?: { max: number; timeWindow: number | string; keyGenerator?: (req: FastifyRequest) => string | Promise<string> };
 }
 
-export interface RouteContext<B extends ZodType, A> {
-  body: z.output<B>;
-  auth: A;
+/** What a handler of call `K` receives: the parsed body and the caller (never null when auth is 'required'). */
+export interface EndpointContext<K extends EndpointKey> {
+  body: z.output<EndpointSchemasOf<K>['body']>;
+  auth: EndpointAuthOf<K>;
   req: FastifyRequest;
   reply: FastifyReply;
 }
 
-type AuthOf<O> = O extends { auth: 'required' } ? AuthContext : AuthContext | null;
+/** The caller as a handler of `K` sees it: an AuthContext for 'required' calls, else possibly null. */
+export type EndpointAuthOf<K extends EndpointKey> = (typeof ENDPOINTS)[K]['auth'] extends 'required'
+  ? AuthContext
+  : AuthContext | null;
 
-/** Registers a POST route answering in the envelope. */
-export function defineRoute<B extends ZodType, D extends ZodType, O extends RouteOptions<B, D>>(
+/**
+ * The operationId of each registered path of a call: the key for the first path, `<key>Alias<n>`
+ * for further spellings (OpenAPI wants operationIds unique across the document).
+ */
+export function operationIdFor(key: EndpointKey, index: number): string {
+  return index === 0 ? key : `${key}Alias${index}`;
+}
+
+/**
+ * Registers call `key` as POST on each of its paths, answering in the envelope.
+ * 'required' calls answer 401 UNAUTHORIZED without a valid session (`app.requireAuth`);
+ * 'optional' calls read a session when one is sent (`app.optionalAuth`).
+ */
+export function defineEndpoint<K extends EndpointKey>(
   app: FastifyInstance,
-  options: O & RouteOptions<B, D>,
-  handler: (ctx: RouteContext<B, AuthOf<O>>) => Promise<z.input<D>>,
+  key: K,
+  options: EndpointOptions,
+  handler: (ctx: EndpointContext<K>) => Promise<z.input<EndpointSchemasOf<K>['data']>>,
 ): void {
-  const paths = Array.isArray(options.path) ? options.path : [options.path];
-  const envelope = z.object({ code: z.literal(10000), msg: z.string(), data: options.data });
-  const authMode = options.auth ?? 'none';
-  for (const url of paths) {
+  const info = ENDPOINTS[key];
+  const schemas: { body: z.ZodType; data: z.ZodType } = ENDPOINT_SCHEMAS[key];
+  const envelope = z.object({ code: z.literal(10000), msg: z.string(), data: schemas.data });
+  const authMode = info.auth;
+  info.paths.forEach((url, index) => {
     app.route({
       method: 'POST',
       url,
       schema: {
-        body: options.body,
+        operationId: operationIdFor(key, index),
+        body: schemas.body,
         response: { 200: envelope },
-        summary: options.summary,
-        tags: options.tags,
+        summary: info.summary,
+        tags: [...info.tags],
         ...(authMode === 'required' ? { security: [{ bearerAuth: [] }] } : {}),
       },
       config: options.rateLimit ? { rateLimit: options.rateLimit } : { rateLimit: false },
       preHandler: authMode === 'none' ? undefined : authMode === 'required' ? app.requireAuth : app.optionalAuth,
       handler: async (req, reply) => {
         const data = await handler({
-          body: req.body as z.output<B>,
-          auth: (req.auth ?? null) as AuthOf<O>,
+          body: req.body as EndpointContext<K>['body'],
+          auth: (req.auth ?? null) as EndpointAuthOf<K>,
           req,
           reply,
         });
         return ok(data);
       },
     });
-  }
+  });
 }
-
-/** Both spellings of a collection/file call (DESIGN 3): `/sl/v1/x` and `/api/sl/v1/x`. */
-export const slPath = (p: string): string[] => [`/sl/v1${p}`, `/api/sl/v1${p}`];
-/** An account call: `/api/uc/v1/account/x`. */
-export const ucPath = (p: string): string => `/api/uc/v1/account${p}`;

@@ -10,7 +10,13 @@ import { createTestApp, type TestApp } from '../test/harness';
 let t: TestApp;
 let doc: {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: any; responses?: Record<string, any>; security?: unknown[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId?: string; summary?: string; requestBody?: any; responses?: Record<string, any>; security?: unknown[] }
+    >
+  >;
 };
 beforeAll(async () => {
   t = await createTestApp();
@@ -36,13 +42,24 @@ describe('/api/docs', () => {
       const op = doc.paths[openApiPath(route.url)]?.post;
       expect(op, `${route.url} is missing from /api/docs/json`).toBeDefined();
       const schema = op!.requestBody?.content?.['application/json']?.schema;
-      expect(schema, `${route.url} has no JSON body schema (declare one with defineRoute)`).toBeDefined();
+      expect(schema, `${route.url} has no JSON body schema (declare one in ENDPOINT_SCHEMAS)`).toBeDefined();
       expect(route.bodySchema, `${route.url} was registered without a body schema`).toBeInstanceOf(z.ZodType);
       const expected = z.toJSONSchema(route.bodySchema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as {
         properties?: object;
       };
       expect(Object.keys(schema.properties ?? {}).sort(), route.url).toEqual(Object.keys(expected.properties ?? {}).sort());
       expect(op!.responses?.['200']?.content?.['application/json']?.schema?.properties?.code, route.url).toBeDefined();
+    }
+  });
+
+  it('names and summarises every POST call, each operationId once (the endpoint table, ADR 0018)', () => {
+    const ids = new Set<string>();
+    for (const route of postRoutes()) {
+      const op = doc.paths[openApiPath(route.url)]!.post!;
+      expect(op.operationId, route.url).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+      expect(op.summary, route.url).toBeTruthy();
+      expect(ids.has(op.operationId!), `${op.operationId} is used twice`).toBe(false);
+      ids.add(op.operationId!);
     }
   });
 

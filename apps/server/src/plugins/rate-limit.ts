@@ -2,7 +2,7 @@
  * Rate limits keyed by something in the request body (DESIGN 3: "Login and reset-code calls are
  * rate limited per account and per IP").
  *
- * Per-IP limits use @fastify/rate-limit's route option (`defineRoute(..., { rateLimit })`), which runs
+ * Per-IP limits use @fastify/rate-limit's route option (`defineEndpoint(app, key, { rateLimit }, handler)`), which runs
  * before the body is parsed. Per-account limits need the validated body, so {@link bodyLimiter}
  * builds a check with the same plugin's `createRateLimit` that a handler awaits first.
  *

@@ -21,5 +21,5 @@ export const ACCOUNT_RATE_LIMITS = {
   passwordForget: { perIp: { max: 30, timeWindowMs: 10 * MINUTE }, perAccount: { max: 10, timeWindowMs: 10 * MINUTE } },
 } as const satisfies Record<string, { perIp: Limit; perAccount: Limit }>;
 
-/** The `rateLimit` option of `defineRoute` for a per-IP limit. */
+/** The `rateLimit` option of `defineEndpoint` for a per-IP limit. */
 export const perIp = (limit: Limit) => ({ max: limit.max, timeWindow: limit.timeWindowMs });

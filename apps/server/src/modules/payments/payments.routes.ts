@@ -6,17 +6,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import {
-  CURRENCY_LIST_CACHE_MS,
-  CurrencyListDataSchema,
-  CurrencyListRequestSchema,
-  PublicConfigDataSchema,
-  PublicConfigRequestSchema,
-  SandboxPayDataSchema,
-  SandboxPayRequestSchema,
-} from '@coffer/contract';
+import { CURRENCY_LIST_CACHE_MS } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
-import { defineRoute, ucPath } from '../../lib/route';
+import { defineEndpoint } from '../../lib/route';
 import { CURRENCY_LOGO_PATH } from '../../providers/payments/sandbox';
 import type { DepositsService } from '../deposits/deposits.service';
 import type { PaymentsService } from './payments.service';
@@ -25,45 +17,14 @@ import type { PaymentsService } from './payments.service';
 const logosDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/public/currencies');
 
 export async function paymentRoutes(app: FastifyInstance, payments: PaymentsService, deposits: DepositsService) {
-  defineRoute(
-    app,
-    {
-      path: ucPath('/currency/list'),
-      body: CurrencyListRequestSchema,
-      data: CurrencyListDataSchema,
-      auth: 'optional',
-      tags: ['top-up', 'cash-out'],
-      summary: 'Currencies of the active payment provider (cached 5 minutes)',
-    },
-    async ({ reply }) => {
-      reply.header('Cache-Control', `private, max-age=${CURRENCY_LIST_CACHE_MS / 1000}`);
-      return payments.currencies();
-    },
-  );
-  defineRoute(
-    app,
-    {
-      path: '/api/uc/v1/config',
-      body: PublicConfigRequestSchema,
-      data: PublicConfigDataSchema,
-      auth: 'none',
-      tags: ['config'],
-      summary: 'Public settings the web app reads',
-    },
-    async () => payments.publicConfig(),
-  );
+  defineEndpoint(app, 'currencyList', {}, async ({ reply }) => {
+    reply.header('Cache-Control', `private, max-age=${CURRENCY_LIST_CACHE_MS / 1000}`);
+    return payments.currencies();
+  });
+  defineEndpoint(app, 'publicConfig', {}, async () => payments.publicConfig());
   if (payments.provider.sandbox) {
-    defineRoute(
-      app,
-      {
-        path: '/api/dev/sandbox/pay',
-        body: SandboxPayRequestSchema,
-        data: SandboxPayDataSchema,
-        auth: 'required',
-        tags: ['sandbox'],
-        summary: "Sandbox only: pay one of the caller's top-up bills (in full unless currency_amount is given)",
-      },
-      ({ auth, body }) => deposits.simulatePayment(auth.userId, body.bill_id, body.currency_amount),
+    defineEndpoint(app, 'sandboxPay', {}, ({ auth, body }) =>
+      deposits.simulatePayment(auth.userId, body.bill_id, body.currency_amount),
     );
   }
   await app.register(fastifyStatic, {

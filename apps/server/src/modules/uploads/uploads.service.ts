@@ -19,8 +19,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import {
-  MAX_UPLOAD_PARTS,
-  MIN_PART_BYTES,
+  partSizeFor,
   SINGLE_PUT_MAX_BYTES,
   UPLOAD_URL_TTL_SECONDS,
   type CompleteUploadRequest,
@@ -36,12 +35,6 @@ import { isMediaType } from './media-type';
 import * as repo from './uploads.repository';
 
 const MiB = 1024 * 1024;
-
-/** Part size for a file of `size` bytes: 5 MiB, or larger (whole MiB) so that at most 10,000 parts are needed. */
-export function partSizeFor(size: number): number {
-  const min = Math.ceil(size / MAX_UPLOAD_PARTS / MiB) * MiB;
-  return Math.max(MIN_PART_BYTES, min);
-}
 
 /** Human size for messages: "2 GB", "100 MB". */
 function human(bytes: number): string {

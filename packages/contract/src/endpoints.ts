@@ -1,0 +1,238 @@
+/**
+ * The endpoint table (docs/decisions/0018-endpoint-table.md): every envelope call of the API, once.
+ * Zod-free, so that the web's first screen can import it through `@coffer/contract/constants`; the
+ * body and `data` schemas of each call live beside it in `endpoint-schemas.ts` (main entry), under
+ * the same key.
+ *
+ * A key is the call's OpenAPI `operationId` (camelCase). Each entry gives:
+ * - `paths`: the full path(s); the first is the one the web calls. Collection and file calls answer
+ *   on both `/sl/v1/x` and `/api/sl/v1/x` (DESIGN 3), account calls on `/api/uc/v1/account/x`;
+ * - `auth`: 'required' (401 UNAUTHORIZED without a valid session), 'optional' (a session is read
+ *   when sent) or 'none';
+ * - `summary` and `tags` for the OpenAPI document at /api/docs.
+ *
+ * Every call is POST with a JSON body and answers `{code: 10000, msg, data}` (SPEC 7).
+ */
+
+/** Who may call: 'required' answers 401 without a valid session; 'optional' reads one when sent. */
+export type EndpointAuth = 'required' | 'optional' | 'none';
+
+/** One row of {@link ENDPOINTS}. */
+export interface EndpointInfo {
+  /** Full paths, the web's first; at least one. */
+  readonly paths: readonly [string, ...string[]];
+  readonly auth: EndpointAuth;
+  readonly summary: string;
+  readonly tags: readonly string[];
+}
+
+/** An account call: `/api/uc/v1/account<p>` (SPEC 7). */
+const uc = (p: string) => [`/api/uc/v1/account${p}`] as const;
+/** A collection or file call: `/sl/v1<p>`, also answered at `/api/sl/v1<p>` (DESIGN 3). */
+const sl = (p: string) => [`/sl/v1${p}`, `/api/sl/v1${p}`] as const;
+
+const account = ['account'];
+const collections = ['collections'];
+const uploads = ['uploads'];
+const orders = ['orders'];
+const topUp = ['top-up'];
+const cashOut = ['cash-out'];
+
+/** Every envelope call, keyed by operationId. Adding a call: a row here, its schemas in `ENDPOINT_SCHEMAS`. */
+export const ENDPOINTS = {
+  // Account (SPEC 7 account table).
+  register: { paths: uc('/register'), auth: 'none', tags: account, summary: 'Create an account and sign in' },
+  login: { paths: uc('/login'), auth: 'none', tags: account, summary: 'Sign in with username or email' },
+  sendMail: {
+    paths: uc('/send_mail'),
+    auth: 'none',
+    tags: account,
+    summary: 'Mail a password reset code (answers {} whether or not the email is registered)',
+  },
+  passwordForget: {
+    paths: uc('/password/forget'),
+    auth: 'none',
+    tags: account,
+    summary: 'Set a new password with a mailed reset code (revokes every session)',
+  },
+  logout: { paths: uc('/logout'), auth: 'required', tags: account, summary: 'Revoke the current session' },
+  getMe: { paths: uc('/get/me'), auth: 'required', tags: account, summary: 'The signed-in user' },
+  assets: { paths: uc('/assets'), auth: 'required', tags: account, summary: 'Available and frozen points' },
+  profile: { paths: uc('/profile'), auth: 'optional', tags: account, summary: "A user's public profile" },
+  accountChange: { paths: uc('/change'), auth: 'required', tags: account, summary: 'Change nickname or avatar' },
+  passwordChange: {
+    paths: uc('/password/change'),
+    auth: 'required',
+    tags: account,
+    summary: 'Change the password (revokes every session, returns a fresh token)',
+  },
+  accountDelete: { paths: uc('/delete'), auth: 'required', tags: account, summary: 'Delete the account' },
+  avatarUrl: { paths: uc('/avatar/url'), auth: 'required', tags: account, summary: 'Presigned PUT for an avatar image' },
+
+  // Records (SPEC 7 record/list).
+  recordList: {
+    paths: uc('/record/list'),
+    auth: 'required',
+    tags: ['records'],
+    summary: "The caller's transaction records, newest first",
+  },
+
+  // Payments shared by top-up and cash-out, and the public configuration.
+  currencyList: {
+    paths: uc('/currency/list'),
+    auth: 'optional',
+    tags: ['top-up', 'cash-out'],
+    summary: 'Currencies of the active payment provider (cached 5 minutes)',
+  },
+  publicConfig: { paths: ['/api/uc/v1/config'], auth: 'none', tags: ['config'], summary: 'Public settings the web app reads' },
+  /** Registered only when PAYMENTS=sandbox (DESIGN 8). */
+  sandboxPay: {
+    paths: ['/api/dev/sandbox/pay'],
+    auth: 'required',
+    tags: ['sandbox'],
+    summary: "Sandbox only: pay one of the caller's top-up bills (in full unless currency_amount is given)",
+  },
+
+  // Top-up (SPEC 7 deposit calls).
+  depositMinAmount: {
+    paths: uc('/deposit/min-amount'),
+    auth: 'optional',
+    tags: topUp,
+    summary: 'Minimum top-up in a currency (points, crypto, USD); never cached',
+  },
+  deposit: { paths: uc('/deposit'), auth: 'required', tags: topUp, summary: 'Create a top-up bill' },
+  depositBillDetail: {
+    paths: uc('/deposit/bill/detail'),
+    auth: 'required',
+    tags: topUp,
+    summary: "One of the caller's top-up bills",
+  },
+
+  // Cash-out (SPEC 7 withdraw calls).
+  withdrawEstimateFee: {
+    paths: uc('/withdraw/estimate/fee'),
+    auth: 'required',
+    tags: cashOut,
+    summary: 'Network fee of a cash-out',
+  },
+  withdrawCreate: {
+    paths: uc('/withdraw/create'),
+    auth: 'required',
+    tags: cashOut,
+    summary: 'Create a cash-out bill (confirmed with the password next)',
+  },
+  withdrawConfirm: {
+    paths: uc('/withdraw/confirm'),
+    auth: 'required',
+    tags: cashOut,
+    summary: 'Confirm a cash-out with the login password',
+  },
+  withdrawBillDetail: {
+    paths: uc('/withdraw/bill/detail'),
+    auth: 'required',
+    tags: cashOut,
+    summary: "One of the caller's cash-out bills",
+  },
+
+  // Uploads (DESIGN 8).
+  bannerUrl: { paths: sl('/create/banner/url'), auth: 'required', tags: uploads, summary: 'Presigned PUT for a banner image' },
+  uploadResourceUrl: {
+    paths: sl('/upload/resource/url'),
+    auth: 'required',
+    tags: uploads,
+    summary: 'Single presigned PUT for a small file',
+  },
+  multipartUpload: { paths: sl('/multipart/upload'), auth: 'required', tags: uploads, summary: 'Start a multipart upload' },
+  uploadPartUrl: { paths: sl('/upload/part/url'), auth: 'required', tags: uploads, summary: 'Presigned PUT for one part' },
+  uploadParts: { paths: sl('/upload/parts'), auth: 'required', tags: uploads, summary: 'Parts uploaded so far (resume)' },
+  completeUpload: {
+    paths: sl('/complete/upload'),
+    auth: 'required',
+    tags: uploads,
+    summary: 'Assemble and verify an upload; yields the resource',
+  },
+
+  // Collections (SPEC 7 collection and file table, DESIGN 8).
+  collectionCreate: {
+    paths: sl('/collection/create'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Create a collection (status Created)',
+  },
+  collectionResourceAdd: {
+    paths: sl('/collection/resource/add'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Attach an uploaded file',
+  },
+  collectionPublish: {
+    paths: sl('/collection/publish'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Publish (owner, needs a file)',
+  },
+  collectionDelete: {
+    paths: sl('/collection/delete'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Soft delete (buyers keep their downloads)',
+  },
+  myCollections: {
+    paths: sl('/my/collections'),
+    auth: 'required',
+    tags: collections,
+    summary: "The caller's collections, newest first",
+  },
+  collectionDetail: {
+    paths: sl('/collection/detail'),
+    auth: 'optional',
+    tags: collections,
+    summary: 'A collection with its files and seller',
+  },
+  resourceDetail: { paths: sl('/resource/detail'), auth: 'optional', tags: collections, summary: 'A file with its collection' },
+  marketCollections: {
+    paths: sl('/market/collections'),
+    auth: 'none',
+    tags: collections,
+    summary: 'Published collections: search, sort, page',
+  },
+  userCollections: {
+    paths: sl('/user/collections'),
+    auth: 'none',
+    tags: collections,
+    summary: "A user's published collections",
+  },
+  resourceDownloadUrl: {
+    paths: sl('/resource/download/url'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Short-lived download URL (owner or buyer)',
+  },
+
+  // Purchases (DESIGN 7-8).
+  collectionBuy: { paths: sl('/collection/buy'), auth: 'required', tags: orders, summary: "The caller's order for a collection" },
+  orderPay: {
+    paths: uc('/order/pay'),
+    auth: 'required',
+    tags: orders,
+    summary: 'Pay an order (one transaction: ledger, order, records, counters)',
+  },
+  myOrders: { paths: sl('/my/orders'), auth: 'required', tags: orders, summary: "The caller's orders, newest first" },
+  myPurchasedCollections: {
+    paths: sl('/my/purchased/collections'),
+    auth: 'required',
+    tags: orders,
+    summary: 'Collections the caller bought',
+  },
+} as const satisfies Record<string, EndpointInfo>;
+
+/** The operationId of a call, e.g. 'collectionBuy'. */
+export type EndpointKey = keyof typeof ENDPOINTS;
+
+/** Every key of {@link ENDPOINTS}, in table order. */
+export const ENDPOINT_KEYS = Object.keys(ENDPOINTS) as EndpointKey[];
+
+/** The path the web calls for `key` (the first of its paths). */
+export function endpointPath(key: EndpointKey): string {
+  return ENDPOINTS[key].paths[0];
+}
