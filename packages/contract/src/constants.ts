@@ -60,5 +60,11 @@ export const COLLECTION_DESC_MAX = 2_000;
 /** DESIGN 7 / issue: images (banner, avatar) at most 5 MB. */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+/** A content type a banner or avatar may have. */
+export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
+/** True when `type` (a MIME type as the browser reports it) is one of {@link IMAGE_CONTENT_TYPES}. */
+export function isImageContentType(type: string): type is ImageContentType {
+  return (IMAGE_CONTENT_TYPES as readonly string[]).includes(type);
+}
 /** Multipart: every part but the last is at least 5 MiB (S3's rule). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;

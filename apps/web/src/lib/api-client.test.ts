@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../test/server';
-import { ApiError, apiPost, ErrorMessages, expireSession, getErrorMessage, setSessionExpiredHandler, ucPath } from './api-client';
+import { ApiError, callApi, ErrorMessages, expireSession, getErrorMessage, setSessionExpiredHandler } from './api-client';
 import { setAccessToken } from './storage';
 
 const url = '*/api/uc/v1/account/get/me';
@@ -13,7 +13,7 @@ function answer(body: unknown, status = 200) {
 
 async function failure(): Promise<ApiError> {
   try {
-    await apiPost(ucPath('/get/me'));
+    await callApi('getMe', {});
   } catch (err) {
     if (err instanceof ApiError) return err;
     throw err;
@@ -21,14 +21,14 @@ async function failure(): Promise<ApiError> {
   throw new Error('expected a failure');
 }
 
-describe('apiPost', () => {
+describe('callApi', () => {
   afterEach(() => setSessionExpiredHandler(null));
 
-  it('POSTs JSON with the bearer token and returns data when code is 10000', async () => {
+  it("POSTs JSON to the call's path with the bearer token and returns data when code is 10000", async () => {
     setAccessToken('tok-1');
     let seen: { method: string; auth: string | null; type: string | null; body: unknown } | null = null;
     server.use(
-      http.post(url, async ({ request }) => {
+      http.post('*/api/uc/v1/account/profile', async ({ request }) => {
         seen = {
           method: request.method,
           auth: request.headers.get('authorization'),
@@ -38,8 +38,8 @@ describe('apiPost', () => {
         return HttpResponse.json({ code: 10000, msg: 'success', data: { id: 'u1' } });
       }),
     );
-    await expect(apiPost(ucPath('/get/me'), { a: 1 })).resolves.toEqual({ id: 'u1' });
-    expect(seen).toEqual({ method: 'POST', auth: 'Bearer tok-1', type: 'application/json', body: { a: 1 } });
+    await expect(callApi('profile', { user_id: 'u1' })).resolves.toEqual({ id: 'u1' });
+    expect(seen).toEqual({ method: 'POST', auth: 'Bearer tok-1', type: 'application/json', body: { user_id: 'u1' } });
   });
 
   it('throws ApiError with code, msg, reason and status when code is not 10000', async () => {
@@ -151,7 +151,7 @@ describe('session expiry (SPEC 4)', () => {
         HttpResponse.json({ code: 10002, msg: 'expired', reason: 'UNAUTHORIZED' }, { status: 401 }),
       ),
     );
-    const err = await apiPost(ucPath('/logout'), {}, { skipSessionExpiry: true }).catch((e: unknown) => e);
+    const err = await callApi('logout', {}, { skipSessionExpiry: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).reason).toBe('UNAUTHORIZED');
     expect((err as ApiError).sessionExpired).toBe(false);

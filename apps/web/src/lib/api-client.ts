@@ -7,7 +7,15 @@
  * a request that carried a token) is handled once per request: the message is shown at most once
  * per 5 s, then the handler installed with {@link setSessionExpiredHandler} clears the session.
  */
-import { ErrorReason, SESSION_EXPIRED_SUPPRESS_MS, SUCCESS_CODE } from '@coffer/contract/constants';
+// Types only from the main entry (erased from the bundle): zod stays out of the first screen (ADR 0016, 0018).
+import type { EndpointBody, EndpointData } from '@coffer/contract';
+import {
+  endpointPath,
+  ErrorReason,
+  SESSION_EXPIRED_SUPPRESS_MS,
+  SUCCESS_CODE,
+  type EndpointKey,
+} from '@coffer/contract/constants';
 import toast from 'react-hot-toast';
 import { getAccessToken } from './storage';
 
@@ -130,11 +138,22 @@ function isEnvelope(value: unknown): value is EnvelopeLike {
 }
 
 /**
- * POSTs `body` as JSON to `path` and returns the envelope's `data`.
- * @param path an absolute API path, e.g. ucPath('/get/me') or slPath('/my/collections')
+ * Calls `key` of the endpoint table (`ENDPOINTS`, docs/decisions/0018-endpoint-table.md): POSTs
+ * `body` as JSON to the call's path and returns the envelope's `data`. The body and the answer
+ * are typed from the call's contract schemas (`EndpointBody`, `EndpointData`).
+ * @example callApi('collectionBuy', { collection_id: id })
  * @throws ApiError on a non-10000 code, a non-2xx status without envelope, a non-JSON answer or a network failure
  */
-export async function apiPost<T>(path: string, body: unknown = {}, options: RequestOptions = {}): Promise<T> {
+export function callApi<K extends EndpointKey>(
+  key: K,
+  body: EndpointBody<K>,
+  options: RequestOptions = {},
+): Promise<EndpointData<K>> {
+  return postEnvelope(endpointPath(key), body, options) as Promise<EndpointData<K>>;
+}
+
+/** POSTs `body` to `path`; resolves with the envelope's `data` (see {@link callApi}). */
+async function postEnvelope(path: string, body: unknown, options: RequestOptions): Promise<unknown> {
   const token = options.token !== undefined ? options.token : getAccessToken();
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -161,7 +180,7 @@ export async function apiPost<T>(path: string, body: unknown = {}, options: Requ
   }
 
   if (isEnvelope(payload) && payload.code === SUCCESS_CODE && response.ok) {
-    return payload.data as T;
+    return payload.data;
   }
 
   const envelope = isEnvelope(payload) ? payload : null;
@@ -184,11 +203,6 @@ export async function apiPost<T>(path: string, body: unknown = {}, options: Requ
     sessionExpired: expired,
   });
 }
-
-/** An account call's path: `/api/uc/v1/account<p>` (SPEC 7). */
-export const ucPath = (p: string): string => `/api/uc/v1/account${p}`;
-/** A collection or file call's path: `/sl/v1<p>` (SPEC 7). */
-export const slPath = (p: string): string => `/sl/v1${p}`;
 
 /**
  * The text to show for a failed call or action: the error's message (already mapped by SPEC 8's

@@ -6,13 +6,13 @@
 import type { AccessTokenData } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, toastError, ucPath } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 import { hashPassword } from '../../../lib/md5';
 import { useAuthStore } from '../stores/auth-store';
 
 export async function changePassword(input: { current: string; next: string }): Promise<AccessTokenData> {
   const [password_old, password_new] = await Promise.all([hashPassword(input.current), hashPassword(input.next)]);
-  return apiPost<AccessTokenData>(ucPath('/password/change'), { password_old, password_new });
+  return callApi('passwordChange', { password_old, password_new });
 }
 
 export function useChangePassword({ onSuccess }: { onSuccess?: () => void } = {}) {

@@ -7,7 +7,7 @@
 import type { User } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { ApiError, apiPost, ErrorMessages, expireSession, ucPath } from '../../../lib/api-client';
+import { ApiError, callApi, ErrorMessages, expireSession } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 import { useAuthStore } from '../stores/auth-store';
 
@@ -16,7 +16,7 @@ export const meQueryKey = [...queryKeys.user, 'me'] as const;
 /** Fetches the user and stores it (with its asset pair) in the auth store. */
 export async function getMe(signal?: AbortSignal): Promise<User> {
   try {
-    const user = await apiPost<User>(ucPath('/get/me'), {}, { signal });
+    const user = await callApi('getMe', {}, { signal });
     useAuthStore.getState().setUser(user);
     useAuthStore.getState().setError(null);
     return user;

@@ -2,7 +2,7 @@
 import type { AccessTokenData } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, toastError, ucPath } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 import { hashPassword } from '../../../lib/md5';
 import { startSession } from './session';
 
@@ -15,14 +15,15 @@ export interface LoginInput {
 
 export async function login(input: LoginInput): Promise<AccessTokenData> {
   const password = await hashPassword(input.password);
-  return apiPost<AccessTokenData>(ucPath('/login'), { account: input.account.trim(), password });
+  return callApi('login', { account: input.account.trim(), password });
 }
 
 /** Signs in; toasts 'Login successful!' or the failure ('Failed to login' when no message). */
 export function useLogin({ onSuccess }: { onSuccess?: () => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: LoginInput) => startSession(queryClient, await login(input), 'Login failed: Invalid response from server.'),
+    mutationFn: async (input: LoginInput) =>
+      startSession(queryClient, await login(input), 'Login failed: Invalid response from server.'),
     onSuccess: () => {
       toast.success('Login successful!');
       onSuccess?.();

@@ -5,13 +5,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { clearSessionQueries } from '../../../lib/query-client';
 import { useAuthStore } from '../stores/auth-store';
 
 export async function logout(): Promise<void> {
   try {
-    await apiPost(ucPath('/logout'), {}, { skipSessionExpiry: true });
+    await callApi('logout', {}, { skipSessionExpiry: true });
   } catch {
     // The session ends locally whatever the server says.
   }

@@ -2,7 +2,7 @@
 import type { AccessTokenData } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, toastError, ucPath } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 import { hashPassword } from '../../../lib/md5';
 import { startSession } from './session';
 
@@ -17,7 +17,7 @@ export interface RegisterInput {
 export async function register(input: RegisterInput): Promise<AccessTokenData> {
   const password = await hashPassword(input.password);
   const nickname = input.nickname?.trim();
-  return apiPost<AccessTokenData>(ucPath('/register'), {
+  return callApi('register', {
     username: input.username.trim(),
     email: input.email.trim(),
     password,

@@ -5,16 +5,16 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, toastError, ucPath } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 import { hashPassword } from '../../../lib/md5';
 
 export function sendResetCode(email: string): Promise<unknown> {
-  return apiPost(ucPath('/send_mail'), { email: email.trim(), type: 'reset_password' });
+  return callApi('sendMail', { email: email.trim(), type: 'reset_password' });
 }
 
 export async function resetPassword(input: { email: string; code: string; password: string }): Promise<unknown> {
   const password = await hashPassword(input.password);
-  return apiPost(ucPath('/password/forget'), { email: input.email.trim(), code: input.code.trim(), password });
+  return callApi('passwordForget', { email: input.email.trim(), code: input.code.trim(), password });
 }
 
 export function useSendResetCode({ onSuccess }: { onSuccess?: () => void } = {}) {

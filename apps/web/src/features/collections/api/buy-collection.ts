@@ -9,14 +9,14 @@ import type { Order } from '@coffer/contract';
 import { ErrorReason, OrderStatus } from '@coffer/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { ApiError, apiPost, slPath, toastError, ucPath } from '../../../lib/api-client';
+import { ApiError, callApi, toastError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 import { resourceKeys } from './keys';
 
 export async function buyCollection(collectionId: string): Promise<Order> {
-  const order = await apiPost<Order>(slPath('/collection/buy'), { collection_id: collectionId });
+  const order = await callApi('collectionBuy', { collection_id: collectionId });
   if (order.status === OrderStatus.Paid) return order;
-  return apiPost<Order>(ucPath('/order/pay'), { order_id: order.id });
+  return callApi('orderPay', { order_id: order.id });
 }
 
 /** True when a failure means the balance is too low (the dialog then offers Top-up). */

@@ -5,10 +5,10 @@
  * On success: 'Collection created successfully!' and the My Collections list update of SPEC 4.
  */
 import type { Collection, CollectionCreateRequest } from '@coffer/contract';
-import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES } from '@coffer/contract/constants';
+import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, isImageContentType } from '@coffer/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { addToMyCollections } from './my-collections-cache';
 
 export const BannerMessages = {
@@ -33,8 +33,8 @@ export function bannerFileError(file: { type: string; size: number }): string | 
  */
 export async function uploadBanner(file: File): Promise<string> {
   const error = bannerFileError(file);
-  if (error) throw new Error(error);
-  const { url, banner } = await apiPost<{ url: string; banner: string }>(slPath('/create/banner/url'), {
+  if (error || !isImageContentType(file.type)) throw new Error(error ?? BannerMessages.type);
+  const { url, banner } = await callApi('bannerUrl', {
     content_type: file.type,
     size: file.size,
   });
@@ -49,7 +49,7 @@ export interface CreateCollectionInput extends Omit<CollectionCreateRequest, 'ba
 
 export async function createCollection(input: CreateCollectionInput): Promise<Collection> {
   const banner = input.bannerFile ? await uploadBanner(input.bannerFile) : undefined;
-  return apiPost<Collection>(slPath('/collection/create'), {
+  return callApi('collectionCreate', {
     title: input.title,
     desc: input.desc,
     amount: input.amount,

@@ -5,12 +5,12 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, slPath, toastError } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 import { collectionKeys } from './keys';
 import { removeFromMyCollections } from './my-collections-cache';
 
 export async function deleteCollection(id: string): Promise<string> {
-  await apiPost<Record<string, never>>(slPath('/collection/delete'), { collection_id: id });
+  await callApi('collectionDelete', { collection_id: id });
   return id;
 }
 

@@ -4,7 +4,7 @@
  * its own name (the server answers it as an attachment with that name).
  */
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, slPath, toastError } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 
 export interface DownloadTarget {
   collectionId: string;
@@ -14,7 +14,7 @@ export interface DownloadTarget {
 }
 
 export function getDownloadUrl(collectionId: string, resourceId: string): Promise<{ url: string; expires_at: number }> {
-  return apiPost(slPath('/resource/download/url'), { collection_id: collectionId, resource_id: resourceId });
+  return callApi('resourceDownloadUrl', { collection_id: collectionId, resource_id: resourceId });
 }
 
 /** Starts a browser download of `url` named `name` (a transient `<a download>` click). */

@@ -4,7 +4,7 @@
  */
 import type { Collection, PublicUser, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { collectionKeys } from './keys';
 
 export interface CollectionDetail {
@@ -15,7 +15,7 @@ export interface CollectionDetail {
 }
 
 export function getCollectionDetail(id: string, signal?: AbortSignal): Promise<CollectionDetail> {
-  return apiPost<CollectionDetail>(slPath('/collection/detail'), { collection_id: id }, { signal });
+  return callApi('collectionDetail', { collection_id: id }, { signal });
 }
 
 /** @param viewerId the signed-in user's id (in the key: `purchased` and visibility depend on the viewer) */

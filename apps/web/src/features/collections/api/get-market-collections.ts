@@ -4,15 +4,15 @@
  */
 import type { CollectionPage, MarketSort } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export type MarketParams = PageParams & { q: string; sort: MarketSort };
 
 export function getMarketCollections(p: MarketParams, signal?: AbortSignal): Promise<CollectionPage> {
   const q = p.q.trim();
-  return apiPost<CollectionPage>(
-    slPath('/market/collections'),
+  return callApi(
+    'marketCollections',
     { paginator: { page: p.page, size: p.size }, sort: p.sort, ...(q ? { q } : {}) },
     { signal },
   );

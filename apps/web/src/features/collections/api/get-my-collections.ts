@@ -4,11 +4,11 @@
  */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export function getMyCollections(p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {
-  return apiPost<CollectionPage>(slPath('/my/collections'), { paginator: { page: p.page, size: p.size } }, { signal });
+  return callApi('myCollections', { paginator: { page: p.page, size: p.size } }, { signal });
 }
 
 export function getMyCollectionsQueryOptions(p: PageParams) {

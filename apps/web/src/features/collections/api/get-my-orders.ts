@@ -4,13 +4,13 @@
  */
 import type { OrderPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export type { OrderPage };
 
 export function getMyOrders(p: PageParams, signal?: AbortSignal): Promise<OrderPage> {
-  return apiPost<OrderPage>(slPath('/my/orders'), { paginator: { page: p.page, size: p.size } }, { signal });
+  return callApi('myOrders', { paginator: { page: p.page, size: p.size } }, { signal });
 }
 
 export function getMyOrdersQueryOptions(p: PageParams) {

@@ -1,11 +1,11 @@
 /** POST /sl/v1/my/purchased/collections {paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (SPEC 7): what the caller bought. */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export function getPurchasedCollections(p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {
-  return apiPost<CollectionPage>(slPath('/my/purchased/collections'), { paginator: { page: p.page, size: p.size } }, { signal });
+  return callApi('myPurchasedCollections', { paginator: { page: p.page, size: p.size } }, { signal });
 }
 
 export function getPurchasedCollectionsQueryOptions(p: PageParams) {

@@ -1,7 +1,7 @@
 /** POST /sl/v1/resource/detail {resource_id} -> {resource, collection, purchased} (DESIGN 8). */
 import type { Collection, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { resourceKeys } from './keys';
 
 export interface ResourceDetail {
@@ -11,7 +11,7 @@ export interface ResourceDetail {
 }
 
 export function getResourceDetail(id: string, signal?: AbortSignal): Promise<ResourceDetail> {
-  return apiPost<ResourceDetail>(slPath('/resource/detail'), { resource_id: id }, { signal });
+  return callApi('resourceDetail', { resource_id: id }, { signal });
 }
 
 export function getResourceDetailQueryOptions(id: string, viewerId: string | null | undefined) {

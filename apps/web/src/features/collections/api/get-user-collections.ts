@@ -1,15 +1,11 @@
 /** POST /sl/v1/user/collections {user_id, paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage}: a user's published collections (DESIGN 8). */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export function getUserCollections(userId: string, p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {
-  return apiPost<CollectionPage>(
-    slPath('/user/collections'),
-    { user_id: userId, paginator: { page: p.page, size: p.size } },
-    { signal },
-  );
+  return callApi('userCollections', { user_id: userId, paginator: { page: p.page, size: p.size } }, { signal });
 }
 
 export function getUserCollectionsQueryOptions(userId: string, p: PageParams) {

@@ -5,12 +5,12 @@
 import type { Collection } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, slPath, toastError } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 import { collectionKeys } from './keys';
 import { replaceInMyCollections } from './my-collections-cache';
 
 export function publishCollection(id: string): Promise<Collection> {
-  return apiPost<Collection>(slPath('/collection/publish'), { collection_id: id });
+  return callApi('collectionPublish', { collection_id: id });
 }
 
 export function usePublishCollection({ silent = false }: { silent?: boolean } = {}) {

@@ -10,7 +10,7 @@
  * which also reports upload progress).
  */
 import type { Resource } from '@coffer/contract';
-import { apiPost, slPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 
 export interface StartUploadBody {
   file_name: string;
@@ -21,12 +21,22 @@ export interface StartUploadBody {
 
 export interface UploadTransport {
   startSingle(body: StartUploadBody, signal?: AbortSignal): Promise<{ upload_id: string; url: string }>;
-  startMultipart(body: StartUploadBody, signal?: AbortSignal): Promise<{ upload_id: string; part_size: number; part_count: number }>;
+  startMultipart(
+    body: StartUploadBody,
+    signal?: AbortSignal,
+  ): Promise<{ upload_id: string; part_size: number; part_count: number }>;
   partUrl(uploadId: string, partNumber: number, signal?: AbortSignal): Promise<{ url: string; size: number }>;
-  listParts(uploadId: string, signal?: AbortSignal): Promise<{ parts: { part_number: number; etag: string; size: number }[]; part_size: number; part_count: number }>;
+  listParts(
+    uploadId: string,
+    signal?: AbortSignal,
+  ): Promise<{ parts: { part_number: number; etag: string; size: number }[]; part_size: number; part_count: number }>;
   complete(uploadId: string, parts: { part_number: number; etag: string }[], signal?: AbortSignal): Promise<Resource>;
   /** PUTs `body` to a presigned URL. @returns the ETag header (quotes kept) */
-  put(url: string, body: Blob, options: { contentType?: string; signal?: AbortSignal; onProgress?: (loaded: number) => void }): Promise<string>;
+  put(
+    url: string,
+    body: Blob,
+    options: { contentType?: string; signal?: AbortSignal; onProgress?: (loaded: number) => void },
+  ): Promise<string>;
 }
 
 /** A failed presigned PUT (network error or non-2xx status). */
@@ -41,7 +51,11 @@ export class PutError extends Error {
 }
 
 /** PUT through XMLHttpRequest: upload progress events and the ETag response header. */
-export function xhrPut(url: string, body: Blob, options: { contentType?: string; signal?: AbortSignal; onProgress?: (loaded: number) => void }): Promise<string> {
+export function xhrPut(
+  url: string,
+  body: Blob,
+  options: { contentType?: string; signal?: AbortSignal; onProgress?: (loaded: number) => void },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new DOMException('Aborted', 'AbortError'));
     const xhr = new XMLHttpRequest();
@@ -64,15 +78,16 @@ export function xhrPut(url: string, body: Blob, options: { contentType?: string;
 
 /** The real transport: the API calls above and {@link xhrPut}. */
 export const httpUploadTransport: UploadTransport = {
-  startSingle: (body, signal) => apiPost(slPath('/upload/resource/url'), body, { signal }),
-  startMultipart: (body, signal) => apiPost(slPath('/multipart/upload'), body, { signal }),
-  partUrl: (uploadId, partNumber, signal) => apiPost(slPath('/upload/part/url'), { upload_id: uploadId, part_number: partNumber }, { signal }),
-  listParts: (uploadId, signal) => apiPost(slPath('/upload/parts'), { upload_id: uploadId }, { signal }),
-  complete: (uploadId, parts, signal) => apiPost(slPath('/complete/upload'), { upload_id: uploadId, parts }, { signal }),
+  startSingle: (body, signal) => callApi('uploadResourceUrl', body, { signal }),
+  startMultipart: (body, signal) => callApi('multipartUpload', body, { signal }),
+  partUrl: (uploadId, partNumber, signal) =>
+    callApi('uploadPartUrl', { upload_id: uploadId, part_number: partNumber }, { signal }),
+  listParts: (uploadId, signal) => callApi('uploadParts', { upload_id: uploadId }, { signal }),
+  complete: (uploadId, parts, signal) => callApi('completeUpload', { upload_id: uploadId, parts }, { signal }),
   put: xhrPut,
 };
 
 /** Attaches a completed upload's resource to a collection (owner only). */
 export function addResourceToCollection(collectionId: string, resourceId: string): Promise<Resource> {
-  return apiPost<Resource>(slPath('/collection/resource/add'), { collection_id: collectionId, resource_id: resourceId });
+  return callApi('collectionResourceAdd', { collection_id: collectionId, resource_id: resourceId });
 }

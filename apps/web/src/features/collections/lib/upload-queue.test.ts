@@ -1,9 +1,10 @@
 import type { Resource } from '@coffer/contract';
+import { partSizeFor } from '@coffer/contract/constants';
 import { describe, expect, test, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import type { UploadTransport } from '../api/uploads';
 import { addSample, formatSpeed, percentOf, speedOf, summarize } from './upload-progress';
-import { MAX_PARTS_IN_FLIGHT, predictPartSize, UploadQueue } from './upload-queue';
+import { MAX_PARTS_IN_FLIGHT, UploadQueue } from './upload-queue';
 
 const MiB = 1024 * 1024;
 const file = (size: number, name = 'data.bin') => new File([new Uint8Array(size)], name, { type: 'application/octet-stream' });
@@ -90,8 +91,8 @@ describe('upload progress arithmetic', () => {
   });
 
   test('part size follows the server rule: 5 MiB, larger for huge files', () => {
-    expect(predictPartSize(30 * MiB)).toBe(5 * MiB);
-    expect(predictPartSize(100_000 * MiB)).toBe(10 * MiB);
+    expect(partSizeFor(30 * MiB)).toBe(5 * MiB);
+    expect(partSizeFor(100_000 * MiB)).toBe(10 * MiB);
   });
 });
 

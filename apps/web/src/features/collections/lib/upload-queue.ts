@@ -15,7 +15,7 @@
  * The queue is an external store for useSyncExternalStore: `subscribe` + `getSnapshot`.
  */
 import type { Resource } from '@coffer/contract';
-import { MD5_MAX_FILE_BYTES, MIN_PART_BYTES } from '@coffer/contract/constants';
+import { MD5_MAX_FILE_BYTES, partSizeFor } from '@coffer/contract/constants';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { httpUploadTransport, type UploadTransport } from '../api/uploads';
 import { calculateFileMd5, hashFileParts, Md5Error } from './file-md5';
@@ -57,12 +57,6 @@ export interface UploadItem {
 export interface UploadSnapshot {
   items: UploadItem[];
   overall: OverallProgress;
-}
-
-/** Same rule as the server's (DESIGN 7: parts >= 5 MiB, at most 10,000): 5 MiB or whole MiB above. */
-export function predictPartSize(size: number): number {
-  const MiB = 1024 * 1024;
-  return Math.max(MIN_PART_BYTES, Math.ceil(size / 10_000 / MiB) * MiB);
 }
 
 export const normalizeEtag = (etag: string): string => etag.replace(/^W\//, '').replace(/"/g, '').trim().toLowerCase();
@@ -276,7 +270,8 @@ export class UploadQueue {
       if (!md5) {
         const onProgress = (hashedBytes: number) => this.patch(id, { hashedBytes });
         if (item.size > MD5_MAX_FILE_BYTES) {
-          const partSize = predictPartSize(item.size);
+          // The server's rule (contract upload-rules.ts), so the part hashes match the parts it asks for.
+          const partSize = partSizeFor(item.size);
           const r = await this.hashParts(item.file, partSize, { signal, onProgress });
           md5 = r.md5;
           job.partSize = partSize;

@@ -3,11 +3,11 @@
  * balance remains or a withdrawal is in flight; its msg is shown as is.
  */
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { hashPassword } from '../../../lib/md5';
 
 export async function deleteAccount(password: string): Promise<unknown> {
-  return apiPost(ucPath('/delete'), { password: await hashPassword(password) });
+  return callApi('accountDelete', { password: await hashPassword(password) });
 }
 
 export function useDeleteAccount({ onSuccess }: { onSuccess?: () => void } = {}) {

@@ -4,13 +4,13 @@
  * avatar, expires_at}; PUT the file to the presigned URL; then change {avatar}).
  */
 import type { User } from '@coffer/contract';
-import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES } from '@coffer/contract/constants';
+import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, isImageContentType } from '@coffer/contract/constants';
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { apiPost, toastError, ucPath } from '../../../lib/api-client';
+import { callApi, toastError } from '../../../lib/api-client';
 
 export function changeAccount(input: { nickname?: string; avatar?: string }): Promise<User> {
-  return apiPost<User>(ucPath('/change'), input);
+  return callApi('accountChange', input);
 }
 
 /** Why `file` cannot be an avatar, or null. Mirrors the server's limits (PNG, JPEG, WebP or GIF; 5 MB). */
@@ -27,8 +27,8 @@ export function avatarFileError(file: File): string | null {
  */
 export async function uploadAvatar(file: File): Promise<User> {
   const problem = avatarFileError(file);
-  if (problem) throw new Error(problem);
-  const target = await apiPost<{ url: string; avatar: string; expires_at: number }>(ucPath('/avatar/url'), {
+  if (problem || !isImageContentType(file.type)) throw new Error(problem ?? 'Images must be PNG, JPEG, WebP or GIF');
+  const target = await callApi('avatarUrl', {
     content_type: file.type,
     size: file.size,
   });

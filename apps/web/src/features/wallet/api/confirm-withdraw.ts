@@ -4,7 +4,7 @@
  */
 import { PaymentMessages, type WithdrawBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { hashPassword } from '../../../lib/md5';
 
 /** SPEC 8 fallback of a failed confirm. */
@@ -13,7 +13,7 @@ export const CONFIRM_FAILED = 'Confirm failed';
 /** @throws Error 'Password required' without bill or password; ApiError on a failed call */
 export async function confirmWithdraw(input: { billId: string; password: string }): Promise<WithdrawBill> {
   if (!input.billId || !input.password) throw new Error(PaymentMessages.passwordRequired);
-  const data = await apiPost<{ bill: WithdrawBill }>(ucPath('/withdraw/confirm'), {
+  const data = await callApi('withdrawConfirm', {
     bill_id: input.billId,
     password: await hashPassword(input.password),
   });

@@ -4,7 +4,7 @@
  */
 import { PaymentMessages, type DepositBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 
 export interface CreateDepositInput {
   /** Points, 2 decimals, e.g. '2500.00'. */
@@ -19,7 +19,7 @@ export interface CreateDepositInput {
  */
 export async function createDeposit(input: CreateDepositInput): Promise<DepositBill> {
   if (!input.amount || !input.pay_currency) throw new Error(PaymentMessages.amountAndCurrencyRequired);
-  const data = await apiPost<{ bill?: DepositBill } & Partial<DepositBill>>(ucPath('/deposit'), input);
+  const data = await callApi('deposit', input);
   return (data?.bill ?? data) as DepositBill;
 }
 

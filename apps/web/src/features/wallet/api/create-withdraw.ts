@@ -4,7 +4,7 @@
  */
 import type { WithdrawBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 
 export interface CreateWithdrawInput {
   currency: string;
@@ -23,7 +23,7 @@ export const CREATE_WITHDRAW_FAILED = 'Failed to create withdraw order';
 export async function createWithdraw(input: CreateWithdrawInput): Promise<WithdrawBill> {
   if (!input.currency || !input.address || !input.amount || !input.network || !input.user_id)
     throw new Error(CREATE_WITHDRAW_FAILED);
-  const data = await apiPost<{ bill?: WithdrawBill } & Partial<WithdrawBill>>(ucPath('/withdraw/create'), {
+  const data = await callApi('withdrawCreate', {
     ...input,
     memo: input.memo ?? '',
   });

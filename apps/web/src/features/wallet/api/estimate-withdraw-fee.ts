@@ -4,12 +4,12 @@
  */
 import { PaymentMessages, type FeeEstimateResult } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 
 /** @throws Error 'currency & amount required' (SPEC 8) when either is missing; ApiError */
 export async function estimateWithdrawFee(input: { currency: string; amount: string }): Promise<FeeEstimateResult> {
   if (!input.currency || !input.amount) throw new Error(PaymentMessages.currencyAndAmountRequired);
-  const data = await apiPost<{ result: FeeEstimateResult }>(ucPath('/withdraw/estimate/fee'), input);
+  const data = await callApi('withdrawEstimateFee', input);
   return data.result;
 }
 

@@ -2,15 +2,13 @@
  * POST /api/uc/v1/account/assets {user_id} (SPEC 7): the balance `{available, freeze}` in points
  * (decimal strings). Stale after 1 min (SPEC 9 "Assets query"); key ['assets', userId].
  */
-import type { Asset } from '@coffer/contract';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 
 export function getAssetsQueryOptions(userId: string) {
   return {
     queryKey: [...queryKeys.assets, userId] as const,
-    queryFn: async ({ signal }: { signal?: AbortSignal }) =>
-      (await apiPost<{ asset: Asset }>(ucPath('/assets'), { user_id: userId }, { signal })).asset,
+    queryFn: async ({ signal }: { signal?: AbortSignal }) => (await callApi('assets', { user_id: userId }, { signal })).asset,
     staleTime: 60_000,
   };
 }

@@ -5,11 +5,11 @@
 import type { Currency } from '@coffer/contract';
 import { CURRENCY_LIST_CACHE_MS, WITHDRAW_ASSET } from '@coffer/contract/constants';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 
 export async function getCurrencies(signal?: AbortSignal): Promise<Currency[]> {
-  const data = await apiPost<{ currencies?: Currency[] } | Currency[]>(ucPath('/currency/list'), {}, { signal });
+  const data = await callApi('currencyList', {}, { signal });
   if (Array.isArray(data)) return data;
   return data?.currencies ?? [];
 }

@@ -4,7 +4,7 @@
  */
 import type { DepositBill } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 
 /** SPEC 8 "Top-up and orders". */
@@ -17,11 +17,7 @@ export async function getDepositBill(
   signal?: AbortSignal,
 ): Promise<DepositBill> {
   if (!userId || !billId) throw new Error(MISSING_BILL_INFO);
-  const data = await apiPost<{ bill?: DepositBill } & Partial<DepositBill>>(
-    ucPath('/deposit/bill/detail'),
-    { user_id: userId, bill_id: billId },
-    { signal },
-  );
+  const data = await callApi('depositBillDetail', { user_id: userId, bill_id: billId }, { signal });
   return (data?.bill ?? data) as DepositBill;
 }
 

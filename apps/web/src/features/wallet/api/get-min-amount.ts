@@ -4,13 +4,13 @@
  */
 import { PaymentMessages, type MinAmountResult } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 
 /** @throws Error 'Currency is required' (SPEC 8) without a currency; ApiError on a failed call */
 export async function getMinAmount(currency: string, signal?: AbortSignal): Promise<MinAmountResult> {
   if (!currency) throw new Error(PaymentMessages.currencyRequired);
-  const data = await apiPost<{ result: MinAmountResult }>(ucPath('/deposit/min-amount'), { currency_from: currency }, { signal });
+  const data = await callApi('depositMinAmount', { currency_from: currency }, { signal });
   return data.result;
 }
 

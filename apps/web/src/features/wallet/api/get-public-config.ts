@@ -4,13 +4,13 @@
  */
 import type { PublicConfig } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { queryPresets } from '../../../lib/query-client';
 
 export const publicConfigQueryKey = ['config', 'public'] as const;
 
 export function getPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  return apiPost<PublicConfig>('/api/uc/v1/config', {}, { signal });
+  return callApi('publicConfig', {}, { signal });
 }
 
 export function usePublicConfig() {

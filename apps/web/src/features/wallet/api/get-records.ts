@@ -7,7 +7,7 @@
  */
 import { pageFields, RECORDS_PAGE_SIZE, RecordCate, RecordStatus, type RecordListData } from '@coffer/contract';
 import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 
 export interface RecordsFilter {
@@ -28,8 +28,8 @@ export async function getRecords(
   signal?: AbortSignal,
 ): Promise<RecordListData> {
   if (!userId) throw new Error('user_id required');
-  const data = await apiPost<RecordListData>(
-    ucPath('/record/list'),
+  const data = await callApi(
+    'recordList',
     {
       user_id: userId,
       filter: { cate: filter.cate, status_list: filter.statusList ?? [] },

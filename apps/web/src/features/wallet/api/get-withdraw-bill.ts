@@ -4,7 +4,7 @@
  */
 import type { WithdrawBill } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiPost, ucPath } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-client';
 import { MISSING_BILL_INFO } from './get-deposit-bill';
 
@@ -17,11 +17,7 @@ export async function getWithdrawBill(
   signal?: AbortSignal,
 ): Promise<WithdrawBill> {
   if (!userId || !billId) throw new Error(MISSING_BILL_INFO);
-  const data = await apiPost<{ bill: WithdrawBill }>(
-    ucPath('/withdraw/bill/detail'),
-    { user_id: userId, bill_id: billId },
-    { signal },
-  );
+  const data = await callApi('withdrawBillDetail', { user_id: userId, bill_id: billId }, { signal });
   return data.bill;
 }
 

@@ -4,10 +4,10 @@
  */
 import type { DepositBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 
 export async function simulatePayment(billId: string): Promise<DepositBill> {
-  const data = await apiPost<{ bill: DepositBill }>('/api/dev/sandbox/pay', { bill_id: billId });
+  const data = await callApi('sandboxPay', { bill_id: billId });
   return data.bill;
 }
 
