@@ -13,7 +13,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_TABLE } from '@coffer/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -32,6 +31,7 @@ import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { metricsPlugin } from './plugins/metrics';
 import { probesPlugin } from './plugins/probes';
+import { openApiOptions } from './plugins/openapi';
 import { createWorkerRunner, type WorkerRunner } from './worker-runner';
 import { createMailProvider } from './providers/mail/index';
 import { collectionsRoutes } from './modules/collections/collections.routes';
@@ -199,13 +199,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     errorResponseBuilder: () => ({ ...ERROR_TABLE.RATE_LIMITED, statusCode: 429, msg: 'Too many attempts. Please try again later.', reason: 'RATE_LIMITED' }),
   });
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Coffer API', version: '0.1.0', description: 'Every call is POST with a JSON body and answers {code, msg, data?, reason?}; code 10000 is success.' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(async (api) => {

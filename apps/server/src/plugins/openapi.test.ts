@@ -3,6 +3,7 @@
  * fastify-type-provider-zod's transform) lists every POST call with its body and answer schemas.
  * The list of calls is read from the app at test time, so calls added later are checked too.
  */
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../test/harness';
@@ -63,6 +64,31 @@ describe('/api/docs', () => {
     }
   });
 
+  it('passes the Redocly OpenAPI linter (recommended ruleset) without errors or warnings', async () => {
+    // The API is not published under a licence, so the two licence rules are off; every other rule applies.
+    const config = await createConfig({
+      extends: ['recommended'],
+      rules: { 'info-license': 'off', 'info-license-strict': 'off' },
+    });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const found = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer ?? '?'}`);
+    expect(found).toEqual([]);
+  });
+
+  it('documents the error envelope of every call: 400, 500, 401 when signed in, 429 when rate limited', () => {
+    for (const route of postRoutes()) {
+      const op = doc.paths[openApiPath(route.url)]!.post!;
+      const errorSchema = (status: string) => op.responses?.[status]?.content?.['application/json']?.schema;
+      for (const status of ['400', '403', '404', '409', '500']) {
+        expect(errorSchema(status)?.required, `${route.url} ${status}`).toEqual(['code', 'msg']);
+      }
+      const signedIn = JSON.stringify(op.security) === JSON.stringify([{ bearerAuth: [] }]);
+      expect(Boolean(op.responses?.['401']), route.url).toBe(signedIn);
+    }
+    expect(doc.paths['/api/uc/v1/account/order/pay']!.post!.responses?.['429']).toBeDefined();
+    expect(doc.paths['/api/uc/v1/account/get/me']!.post!.responses?.['429']).toBeUndefined();
+  });
+
   it('documents the account bodies field by field', () => {
     const body = (url: string) => doc.paths[url]!.post!.requestBody.content['application/json'].schema;
     expect(body('/api/uc/v1/account/login')).toMatchObject({
@@ -99,6 +125,7 @@ describe('/api/docs', () => {
 
   it('marks signed-in calls with the bearer scheme, and only those', () => {
     expect(doc.paths['/api/uc/v1/account/get/me']!.post!.security).toEqual([{ bearerAuth: [] }]);
-    expect(doc.paths['/api/uc/v1/account/login']!.post!.security).toBeUndefined();
+    expect(doc.paths['/api/uc/v1/account/login']!.post!.security).toEqual([]);
+    expect(doc.paths['/api/uc/v1/account/profile']!.post!.security).toEqual([{}, { bearerAuth: [] }]);
   });
 });
