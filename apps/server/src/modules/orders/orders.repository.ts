@@ -2,7 +2,7 @@
 import { OrderStatus } from '@coffer/contract';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { collections, orders } from '../../db/schema/index';
+import { collections, ledgerAccounts, orders } from '../../db/schema/index';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -25,6 +25,35 @@ export async function findByBuyerAndCollection(db: DbOrTx, buyerId: string, coll
     .from(orders)
     .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId)));
   return row ?? null;
+}
+
+/**
+ * What `collection/buy` decides on, in one statement: the collection (null when there is none), the
+ * buyer's order for it (null when none) and the buyer's available balance (minor units; 0 without an
+ * account). Read-only; the collection and balance columns are read here so a buy costs one round
+ * trip before its insert.
+ */
+export async function buyView(
+  db: DbOrTx,
+  buyerId: string,
+  collectionId: string,
+): Promise<{
+  collection: { id: string; ownerId: string; status: string; price: number } | null;
+  existing: OrderRow | null;
+  available: bigint;
+}> {
+  const [row] = await db
+    .select({
+      collection: { id: collections.id, ownerId: collections.ownerId, status: collections.status, price: collections.price },
+      existing: orders,
+      available: ledgerAccounts.balance,
+    })
+    .from(collections)
+    .leftJoin(orders, and(eq(orders.collectionId, collections.id), eq(orders.buyerId, buyerId)))
+    .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, buyerId), eq(ledgerAccounts.kind, 'available')))
+    .where(eq(collections.id, collectionId));
+  if (!row) return { collection: null, existing: null, available: 0n };
+  return { collection: row.collection, existing: row.existing ?? null, available: row.available ?? 0n };
 }
 
 /** The order as it is now, without a lock (the cheap refusals before a password check). */

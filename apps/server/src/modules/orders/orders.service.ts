@@ -288,16 +288,15 @@ export function createOrdersService(deps: OrdersDeps) {
      * collection), CONFLICT (archived or deleted), INSUFFICIENT_BALANCE (available < price)
      */
     async buy(buyerId: string, collectionId: string): Promise<Order> {
-      const existing = await repo.findByBuyerAndCollection(db, buyerId, collectionId);
+      // One read (the collection, the buyer's order, the balance), then the insert when needed.
+      const { collection: c, existing, available } = await repo.buyView(db, buyerId, collectionId);
       if (existing?.status === OrderStatus.Paid) return toOrder(existing);
-      const c = await collections.find(collectionId);
       if (!c) throw errors.notFound('The collection does not exist');
       if (c.ownerId === buyerId) throw errors.forbidden('You cannot buy your own collection');
       if (c.status === CollectionStatus.Archived || c.status === CollectionStatus.Deleted) {
         throw errors.conflict('This collection is no longer for sale');
       }
       if (c.status !== CollectionStatus.Published) throw errors.notFound('The collection does not exist');
-      const { available } = await ledger.balances(buyerId);
       if (available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
       if (existing) return toOrder(existing);
       const row = await repo.insertOrGet(db, {
