@@ -231,7 +231,7 @@ export function createLedgerService(deps: { db: Db }) {
      * Two postings debiting the same user are all-or-nothing together (callers put at most one
      * per user in a batch).
      * @returns one outcome per posting, in input order
-     * @throws Error when a posting is not balanced (before any SQL); database errors (the caller's
+     * @throws Error when a posting is not balanced or a key repeats (before any SQL); database errors (the caller's
      * transaction must roll back, e.g. a deadlock to retry)
      */
     async postBatch(
@@ -244,6 +244,7 @@ export function createLedgerService(deps: { db: Db }) {
         if (it.credits.some((c) => c.amount <= 0n)) throw new Error('Batch credits must be positive');
         assertBalanced([{ account: { userId: it.debit.userId, kind: 'available' }, amount: -it.debit.amount }, ...it.credits]);
       }
+      if (new Set(items.map((it) => it.key)).size !== items.length) throw new Error('A batch cannot post one key twice');
       const users = items.flatMap((it) => [
         it.debit.userId,
         ...it.credits.flatMap((c) => ('platform' in c.account ? [] : [c.account.userId])),
