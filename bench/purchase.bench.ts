@@ -7,19 +7,19 @@
  *   with 100 published collections (price 10 points). 16 connections buy + pay over HTTP
  *   (`collection/buy`, then `account/order/pay`) for BENCH_SECONDS (default 20): each purchase is a
  *   fresh (buyer, collection) pair, so every one moves money.
- * - The ceiling: the same SQL (the buy's reads and order insert, then the pay transaction with the
- *   statements the server issues, in the same order: the collection's counters and the seller's
- *   balance last) driven directly through `pg` at the same
- *   concurrency, on fresh pairs. A second ceiling run puts the seller's balance update first
- *   instead of last, to show what the posting order is worth.
- * Prints purchases/s, p50/p99 latency of buy + pay and the ratio, then runs `ledger:verify`.
+ * - The minimal purchase transaction (the yardstick of issue #15): BEGIN; insert the ledger
+ *   transaction; insert its two entries; debit the buyer; credit the seller (last); COMMIT — through
+ *   `pg` at the same concurrency, then the same four statements through `pgbench` (16 clients) when
+ *   it is on PATH.
+ * Prints purchases/s, p50/p99 latency, the ratio Coffer / minimal transaction and os.loadavg() per
+ * run, and runs `ledger:verify` after every run (a violation makes the exit code 1).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -29,6 +29,8 @@ const CONNECTIONS = 16;
 const BUYERS = 1000;
 const COLLECTIONS = 100;
 const PRICE = 10;
+/** Minor units moved by each minimal transaction (10 points, as a purchase). */
+const MINIMAL_PRICE = PRICE * 100;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 if (!/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) {
@@ -107,12 +109,15 @@ interface Run {
   failed: number;
   seconds: number;
   latencies: number[];
+  /** os.loadavg() when the run started. */
+  load: number[];
 }
 
 /** Runs `job` on CONNECTIONS loops for SECONDS; each call takes the next pair index. */
 async function load(name: string, next: () => number, job: (k: number) => Promise<boolean>): Promise<Run> {
   const latencies: number[] = [];
   let failed = 0;
+  const load0 = loadavg();
   const until = performance.now() + SECONDS * 1000;
   const t0 = performance.now();
   await Promise.all(
@@ -131,6 +136,7 @@ async function load(name: string, next: () => number, job: (k: number) => Promis
     failed,
     seconds: (performance.now() - t0) / 1000,
     latencies: latencies.sort((a, b) => a - b),
+    load: load0,
   };
 }
 
@@ -138,6 +144,22 @@ const admin = new URL(process.env.DATABASE_URL!);
 const dbName = `coffer_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
 const benchUrl = new URL(admin);
 benchUrl.pathname = `/${dbName}`;
+
+let verifyFailed = false;
+
+/** Runs `ledger:verify` on the bench database (prints its report); a failure sets the exit code. */
+function verifyLedger(when: string) {
+  console.log(`ledger:verify ${when}:`);
+  const verify = spawnSync(
+    process.execPath,
+    [...process.execArgv, path.join(here, '../apps/server/src/scripts/ledger-verify.ts')],
+    {
+      env: { ...process.env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: 'warn' },
+      stdio: 'inherit',
+    },
+  );
+  if (verify.status !== 0) verifyFailed = true;
+}
 
 async function main() {
   const root = new pg.Client({ connectionString: admin.toString() });
@@ -215,14 +237,15 @@ async function main() {
       rows: [{ id: depositsId }],
     } = await pool.query("select id from ledger_accounts where user_id is null and kind = 'deposits'");
     const buyers: { id: string; token: string; available: string }[] = [];
-    const fundMinor = COLLECTIONS * PRICE * 100;
+    // Enough for every collection and for the minimal-transaction runs on top.
+    const fundMinor = COLLECTIONS * PRICE * 100 * 50;
     const seedClient = await pool.connect();
     try {
       await seedClient.query('begin');
       for (let i = 0; i < BUYERS; i++) {
         const id = randomUUID();
         const token = randomBytes(32).toString('base64url');
-        const available = randomUUID();
+        const available = `bench-avail-${i}`;
         const txId = randomUUID();
         buyers.push({ id, token, available });
         await seedClient.query('insert into users (id, username, email, nickname, password_hash) values ($1, $2, $3, $2, $4)', [
@@ -297,68 +320,35 @@ async function main() {
 
     const serverCpuPerPurchase = (cpuMs(server.pid!) - serverCpu0) / Math.max(1, http.done);
 
-    // The ceiling: the server's statements, through pg.
-    const sqlPurchase = (sellerFirst: boolean) => async (i: number) => {
-      const { buyer, collectionId } = pair(i);
-      const orderId = randomUUID();
-      // collection/buy
-      await pool.query('select * from orders where buyer_id = $1 and collection_id = $2', [buyer.id, collectionId]);
-      const {
-        rows: [c],
-      } = await pool.query('select * from collections where id = $1', [collectionId]);
-      await pool.query("select kind, balance from ledger_accounts where user_id = $1 and kind in ('available', 'frozen')", [
-        buyer.id,
-      ]);
-      await pool.query(
-        "insert into orders (id, buyer_id, seller_id, collection_id, amount, status, created_at) values ($1, $2, $3, $4, $5, 'OrderStatusPending', now()) on conflict (buyer_id, collection_id) do nothing returning *",
-        [orderId, buyer.id, c.owner_id, collectionId, c.price],
-      );
-      // account/order/pay: one transaction
+    verifyLedger(`after "${http.name}"`);
+
+    // The minimal purchase transaction (the issue's yardstick): insert the ledger transaction, its
+    // two entries, debit the buyer, credit the seller last; nothing else. Same buyers, same seller.
+    const minimalSql = async () => {
+      const b = buyers[Math.floor(Math.random() * BUYERS)]!;
+      const txId = randomUUID();
       const client = await pool.connect();
       try {
-        const price = Number(c.price) * 100;
         await client.query('begin');
-        await client.query('select * from orders where id = $1 for update', [orderId]);
-        await client.query('select * from collections where id = $1', [collectionId]);
-        if (sellerFirst)
-          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [price, sellerAvailable]);
-        await client.query("update orders set status = 'OrderStatusPaid', paid_at = now(), fee = 0 where id = $1 returning *", [
-          orderId,
-        ]);
         await client.query(
-          "insert into records (id, user_id, biz_id, type, direction, amount, status, created_at, updated_at) values ($1, $2, $3, 'Purchase', 'Outgoing', $4, 'RecordStatusSuccess', now(), now()) on conflict do nothing",
-          [randomUUID(), buyer.id, orderId, price],
+          "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, 'minimal:' || $1, 'purchase', $1)",
+          [txId],
         );
-        await client.query(
-          "insert into records (id, user_id, biz_id, type, direction, amount, status, created_at, updated_at) values ($1, $2, $3, 'Sale', 'Incoming', $4, 'RecordStatusSuccess', now(), now()) on conflict do nothing",
-          [randomUUID(), seller.id, orderId, price],
-        );
-        const txId = randomUUID();
-        await client.query(
-          "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'purchase', $3) on conflict (idempotency_key) do nothing returning id",
-          [txId, `purchase:${orderId}`, orderId],
-        );
-        for (const userId of [buyer.id, seller.id]) {
-          await client.query(
-            "insert into ledger_accounts (id, user_id, kind) values ($1, $2, 'available'), ($3, $2, 'frozen') on conflict do nothing",
-            [randomUUID(), userId, randomUUID()],
-          );
-          await client.query('select id, kind from ledger_accounts where user_id = $1', [userId]);
-        }
-        await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [-price, buyer.available]);
         await client.query('insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)', [
           txId,
-          buyer.available,
-          -price,
+          b.available,
+          -MINIMAL_PRICE,
           sellerAvailable,
-          price,
+          MINIMAL_PRICE,
         ]);
-        await client.query('update collections set sold_count = sold_count + 1, earned = earned + $1::bigint where id = $2', [
-          price,
-          collectionId,
+        await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
+          -MINIMAL_PRICE,
+          b.available,
         ]);
-        if (!sellerFirst)
-          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [price, sellerAvailable]);
+        await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
+          MINIMAL_PRICE,
+          sellerAvailable,
+        ]);
         await client.query('commit');
         return true;
       } catch (err) {
@@ -369,22 +359,82 @@ async function main() {
         client.release();
       }
     };
-    const ceiling = await load('pg ceiling, same SQL (seller balance last)', () => k++, sqlPurchase(false));
-    const early = await load('pg, same SQL with the seller balance first', () => k++, sqlPurchase(true));
+    const minimal = await load('minimal transaction through pg (4 statements)', () => k++, minimalSql);
+    verifyLedger(`after "${minimal.name}"`);
+
+    // The same four statements through pgbench (a C client), when it is on PATH.
+    let pgbench: Run | null = null;
+    const scriptDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-pgbench-'));
+    try {
+      const script = path.join(scriptDir, 'purchase.sql');
+      writeFileSync(
+        script,
+        [
+          `\\set b random(0, ${BUYERS - 1})`,
+          'BEGIN;',
+          "INSERT INTO ledger_transactions (id, idempotency_key, kind, biz_id) SELECT u, 'minimal:' || u, 'purchase', u FROM (SELECT gen_random_uuid()::text AS u) g RETURNING quote_literal(id) AS tx \\gset",
+          `INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES (:tx, 'bench-avail-' || :b, -${MINIMAL_PRICE}), (:tx, :seller, ${MINIMAL_PRICE});`,
+          `UPDATE ledger_accounts SET balance = balance - ${MINIMAL_PRICE} WHERE id = 'bench-avail-' || :b;`,
+          `UPDATE ledger_accounts SET balance = balance + ${MINIMAL_PRICE} WHERE id = :seller;`,
+          'END;',
+          '',
+        ].join('\n'),
+      );
+      const load0 = loadavg();
+      const out = spawnSync(
+        'pgbench',
+        [
+          '-n',
+          '-c',
+          String(CONNECTIONS),
+          '-j',
+          '2',
+          '-T',
+          String(SECONDS),
+          '-r',
+          '-f',
+          script,
+          '-D',
+          `seller='${sellerAvailable}'`,
+          benchUrl.toString(),
+        ],
+        { encoding: 'utf8' },
+      );
+      const tps = /tps = ([\d.]+)/.exec(out.stdout ?? '');
+      const lat = /latency average = ([\d.]+) ms/.exec(out.stdout ?? '');
+      if (out.status === 0 && tps) {
+        const n = Math.round(Number(tps[1]) * SECONDS);
+        pgbench = {
+          name: 'minimal transaction through pgbench',
+          done: n,
+          failed: 0,
+          seconds: SECONDS,
+          latencies: [],
+          load: load0,
+        };
+        console.log(`pgbench: ${tps[1]} tps, latency average ${lat?.[1] ?? '?'} ms`);
+      } else {
+        console.log(`pgbench not run (${out.error?.message ?? out.stderr?.trim() ?? 'no output'})`);
+      }
+    } finally {
+      rmSync(scriptDir, { recursive: true, force: true });
+    }
+    if (pgbench) verifyLedger(`after "${pgbench.name}"`);
 
     const rate = (r: Run) => r.done / r.seconds;
+    const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
     console.log('');
-    console.log('| run | purchases/s | p50 ms | p99 ms | failed |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const r of [http, ceiling, early]) {
-      console.log(
-        `| ${r.name} | ${rate(r).toFixed(0)} | ${percentile(r.latencies, 50).toFixed(1)} | ${percentile(r.latencies, 99).toFixed(1)} | ${r.failed} |`,
-      );
+    console.log('| run | purchases/s | p50 ms | p99 ms | failed | load average before (1/5/15 min) |');
+    console.log('|---|---:|---:|---:|---:|---|');
+    for (const r of [http, minimal, ...(pgbench ? [pgbench] : [])]) {
+      const p = (q: number) => (r.latencies.length ? percentile(r.latencies, q).toFixed(1) : '-');
+      console.log(`| ${r.name} | ${rate(r).toFixed(0)} | ${p(50)} | ${p(99)} | ${r.failed} | ${la(r.load)} |`);
     }
     console.log('');
-    console.log(`ratio Coffer / ceiling: ${((rate(http) / rate(ceiling)) * 100).toFixed(0)} %`);
-    console.log(`seller balance last vs first (pg): ${(rate(ceiling) / rate(early)).toFixed(2)}x`);
+    console.log(`ratio Coffer / minimal transaction (pg): ${(rate(http) / rate(minimal)).toFixed(2)}x`);
+    if (pgbench) console.log(`ratio Coffer / minimal transaction (pgbench): ${(rate(http) / rate(pgbench)).toFixed(2)}x`);
     console.log(`Coffer server CPU per purchase (buy + pay, user + system): ${serverCpuPerPurchase.toFixed(2)} ms`);
+    console.log(`load average now: ${la(loadavg())}`);
   } finally {
     await pool.end();
     agent.destroy();
@@ -392,18 +442,6 @@ async function main() {
     await new Promise((r) => server.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
   }
-
-  console.log('');
-  console.log('ledger:verify on the bench database:');
-  const verify = spawnSync(
-    process.execPath,
-    [...process.execArgv, path.join(here, '../apps/server/src/scripts/ledger-verify.ts')],
-    {
-      env: { ...process.env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: 'warn' },
-      stdio: 'inherit',
-    },
-  );
-  process.exitCode = verify.status ?? 1;
 }
 
 async function dropBenchDatabase() {
@@ -419,6 +457,7 @@ async function dropBenchDatabase() {
 
 try {
   await main();
+  if (verifyFailed) process.exitCode = 1;
 } finally {
   await dropBenchDatabase();
 }

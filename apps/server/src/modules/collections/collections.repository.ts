@@ -81,6 +81,21 @@ export async function recordSale(db: DbOrTx, id: string, earnedMinor: bigint): P
     .where(eq(collections.id, id));
 }
 
+/**
+ * Adds many sales at once: per collection, sold_count + `count` and earned + `earned` (minor units),
+ * one statement, rows locked in id order.
+ */
+export async function recordSales(db: DbOrTx, sales: { id: string; count: number; earned: bigint }[]): Promise<void> {
+  if (!sales.length) return;
+  const rows = JSON.stringify(sales.map((s) => ({ id: s.id, n: s.count, earned: s.earned.toString() })));
+  await db.execute(sql`
+    with d as (select * from jsonb_to_recordset(${rows}::jsonb) as d(id text, n integer, earned bigint)),
+    locked as (select c.id from collections c where c.id in (select id from d) order by c.id for update)
+    update collections c set sold_count = c.sold_count + d.n, earned = c.earned + d.earned
+    from d
+    where c.id = d.id and c.id in (select id from locked)`);
+}
+
 /** Archives the owner's published collections (account deletion). */
 export async function archivePublishedOf(db: DbOrTx, ownerId: string): Promise<void> {
   await db

@@ -294,6 +294,11 @@ export function createCollectionsService(deps: CollectionsDeps) {
       return repo.recordSale(tx, collectionId, earnedMinor);
     },
 
+    /** For the orders module: many sales at once (per collection: count and earned minor units), in its transaction. */
+    recordSales(sales: { id: string; count: number; earned: bigint }[], tx: Tx) {
+      return repo.recordSales(tx, sales);
+    },
+
     /** Account deletion hook: archives the user's published collections in the deleting transaction. */
     archivePublishedOf(ownerId: string, tx: Tx) {
       return repo.archivePublishedOf(tx, ownerId);

@@ -89,3 +89,91 @@ export async function userBalances(db: DbOrTx, userId: string): Promise<Record<U
   for (const r of rows) out[r.kind as UserAccountKind] = r.balance;
   return out;
 }
+
+/**
+ * The ledger account ids of the given users, by user id and kind (users without accounts are
+ * absent). One statement for any number of users.
+ */
+export async function userAccountIds(db: DbOrTx, userIds: string[]): Promise<Map<string, Record<UserAccountKind, string>>> {
+  const out = new Map<string, Record<UserAccountKind, string>>();
+  if (!userIds.length) return out;
+  const rows = await db
+    .select({ userId: ledgerAccounts.userId, id: ledgerAccounts.id, kind: ledgerAccounts.kind })
+    .from(ledgerAccounts)
+    .where(and(inArray(ledgerAccounts.userId, userIds), inArray(ledgerAccounts.kind, ['available', 'frozen'])));
+  const partial = new Map<string, Partial<Record<UserAccountKind, string>>>();
+  for (const r of rows) {
+    const cur = partial.get(r.userId!) ?? {};
+    cur[r.kind as UserAccountKind] = r.id;
+    partial.set(r.userId!, cur);
+  }
+  for (const [userId, ids] of partial) if (ids.available && ids.frozen) out.set(userId, ids as Record<UserAccountKind, string>);
+  return out;
+}
+
+/**
+ * Inserts many transaction rows, skipping keys that exist. @returns the keys inserted now (the
+ * others are replays).
+ */
+export async function insertTransactions(
+  db: DbOrTx,
+  rows: { id: string; idempotencyKey: string; kind: string; bizId: string }[],
+): Promise<Set<string>> {
+  if (!rows.length) return new Set();
+  const inserted = await db
+    .insert(ledgerTransactions)
+    .values(rows)
+    .onConflictDoNothing({ target: ledgerTransactions.idempotencyKey })
+    .returning({ key: ledgerTransactions.idempotencyKey });
+  return new Set(inserted.map((r) => r.key));
+}
+
+/** Deletes transaction rows (without entries) by id: the postings of a batch whose debit was refused. */
+export async function deleteTransactions(db: DbOrTx, ids: string[]): Promise<void> {
+  if (ids.length) await db.delete(ledgerTransactions).where(inArray(ledgerTransactions.id, ids));
+}
+
+type Delta = { accountId: string; amount: bigint };
+const deltasJson = (deltas: Delta[]) => JSON.stringify(deltas.map((d) => ({ id: d.accountId, amount: d.amount.toString() })));
+
+/**
+ * Debits many user accounts in one statement, each only if its balance covers the debit (locks
+ * taken in account-id order first). `amount` is the positive minor units to subtract; one delta per
+ * account. @returns the ids of the accounts debited (the others are unchanged: insufficient balance).
+ */
+export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Set<string>> {
+  if (!deltas.length) return new Set();
+  const res = (await db.execute(sql`
+    with d as (select * from jsonb_to_recordset(${deltasJson(deltas)}::jsonb) as d(id text, amount bigint)),
+    locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
+    update ledger_accounts a set balance = a.balance - d.amount
+    from d
+    where a.id = d.id and a.id in (select id from locked) and a.balance >= d.amount
+    returning a.id`)) as unknown as { rows: { id: string }[] };
+  return new Set(res.rows.map((r) => r.id));
+}
+
+/**
+ * Credits many user accounts in one statement (locks taken in account-id order); `amount` is the
+ * positive minor units to add, one delta per account.
+ * @throws Error when an account does not exist (nothing may be credited to a missing row)
+ */
+export async function creditMany(db: DbOrTx, deltas: Delta[]): Promise<void> {
+  if (!deltas.length) return;
+  const res = (await db.execute(sql`
+    with d as (select * from jsonb_to_recordset(${deltasJson(deltas)}::jsonb) as d(id text, amount bigint)),
+    locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
+    update ledger_accounts a set balance = a.balance + d.amount
+    from d
+    where a.id = d.id and a.id in (select id from locked)
+    returning a.id`)) as unknown as { rows: { id: string }[] };
+  if (res.rows.length !== deltas.length) throw new Error(`ledger credit: ${deltas.length - res.rows.length} account(s) missing`);
+}
+
+/** Inserts the entries of many transactions in one statement. */
+export async function insertEntriesMany(
+  db: DbOrTx,
+  entries: { transactionId: string; accountId: string; amount: bigint }[],
+): Promise<void> {
+  if (entries.length) await db.insert(ledgerEntries).values(entries);
+}

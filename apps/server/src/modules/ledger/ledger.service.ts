@@ -50,6 +50,26 @@ export interface PostInput {
   beforeLast?: () => Promise<void>;
 }
 
+/**
+ * One posting of a batch ({@link LedgerService.postBatch}): `debit` minor units leave the user's
+ * `available` account and are spread over `credits` (user or platform accounts, each > 0, summing to
+ * `debit`).
+ */
+export interface BatchPosting {
+  key: string;
+  kind: string;
+  bizId: string;
+  /** The user whose `available` account pays, and the positive minor units it pays. */
+  debit: { userId: string; amount: bigint };
+  credits: Posting[];
+}
+
+/** What became of one posting of a batch. */
+export type BatchOutcome = 'posted' | 'replayed' | 'insufficient';
+
+/** User accounts cached at most (ids never change once created; the cache is dropped when full). */
+const ACCOUNT_CACHE_MAX = 100_000;
+
 export interface PostResult {
   transactionId: string;
   /** True when the key had been posted before and nothing changed now. */
@@ -81,18 +101,56 @@ export function assertBalanced(postings: Posting[]): void {
 
 export function createLedgerService(deps: { db: Db }) {
   const platformIds = new Map<PlatformAccountKind, string>();
+  // Ledger accounts are never deleted and their ids never change, so a user's ids are cached after
+  // the first read (a posting then resolves them without a statement).
+  const userIds = new Map<string, Record<UserAccountKind, string>>();
+  const remember = (userId: string, ids: Record<UserAccountKind, string>) => {
+    if (userIds.size >= ACCOUNT_CACHE_MAX) userIds.clear();
+    userIds.set(userId, ids);
+  };
+
+  async function userAccounts(tx: DbOrTx, userId: string): Promise<Record<UserAccountKind, string>> {
+    const cached = userIds.get(userId);
+    if (cached) return cached;
+    const found = (await repo.userAccountIds(tx, [userId])).get(userId);
+    if (found) remember(userId, found);
+    // Accounts created here are not cached: the caller's transaction may still roll back.
+    return found ?? repo.ensureUserAccounts(tx, userId);
+  }
+
+  /** The account ids of many users: cached ones without SQL, the rest in one read (created if missing). */
+  async function manyUserAccounts(tx: DbOrTx, users: string[]): Promise<Map<string, Record<UserAccountKind, string>>> {
+    const out = new Map<string, Record<UserAccountKind, string>>();
+    const missing: string[] = [];
+    for (const u of new Set(users)) {
+      const ids = userIds.get(u);
+      if (ids) out.set(u, ids);
+      else missing.push(u);
+    }
+    if (missing.length) {
+      const found = await repo.userAccountIds(tx, missing);
+      for (const u of missing) {
+        let ids = found.get(u);
+        if (ids) remember(u, ids);
+        else ids = await repo.ensureUserAccounts(tx, u); // not cached: the transaction may roll back
+        out.set(u, ids);
+      }
+    }
+    return out;
+  }
+
+  async function platformId(tx: DbOrTx, kind: PlatformAccountKind): Promise<string> {
+    let id = platformIds.get(kind);
+    if (!id) {
+      id = await repo.ensurePlatformAccount(tx, kind);
+      platformIds.set(kind, id);
+    }
+    return id;
+  }
 
   async function accountId(tx: DbOrTx, ref: AccountRef): Promise<string> {
-    if ('platform' in ref) {
-      let id = platformIds.get(ref.platform);
-      if (!id) {
-        id = await repo.ensurePlatformAccount(tx, ref.platform);
-        platformIds.set(ref.platform, id);
-      }
-      return id;
-    }
-    const ids = await repo.ensureUserAccounts(tx, ref.userId);
-    return ids[ref.kind];
+    if ('platform' in ref) return platformId(tx, ref.platform);
+    return (await userAccounts(tx, ref.userId))[ref.kind];
   }
 
   async function postIn(tx: DbOrTx, input: PostInput): Promise<PostResult> {
@@ -158,6 +216,89 @@ export function createLedgerService(deps: { db: Db }) {
       return deps.db.transaction((t) => postIn(t, input));
     },
 
+    /**
+     * Posts many transactions in the caller's transaction with a fixed number of statements (group
+     * commit, docs/decisions/0021-purchases-group-commit.md), each all-or-nothing on its own:
+     * 1. the transaction rows (a key posted before is a replay: nothing else is written for it);
+     * 2. one conditional debit of every payer's `available` (locks in account-id order): a payer
+     *    whose balance does not cover the debit is left unchanged, its posting is `insufficient` and
+     *    its transaction row is deleted again;
+     * 3. the entries of the posted ones;
+     * 4. `beforeLast(outcomes)` (the caller's own writes, its hot rows last);
+     * 5. the credits of user accounts summed per account (locks in account-id order) — the last
+     *    statement, so a hot seller row is locked once per batch and only until COMMIT. Platform
+     *    accounts get entries only (0002-ledger.md).
+     * Two postings debiting the same user are all-or-nothing together (callers put at most one
+     * per user in a batch).
+     * @returns one outcome per posting, in input order
+     * @throws Error when a posting is not balanced or a key repeats (before any SQL); database errors (the caller's
+     * transaction must roll back, e.g. a deadlock to retry)
+     */
+    async postBatch(
+      tx: Tx,
+      items: BatchPosting[],
+      beforeLast?: (outcomes: BatchOutcome[]) => Promise<void>,
+    ): Promise<BatchOutcome[]> {
+      for (const it of items) {
+        if (it.debit.amount <= 0n) throw new Error('A batch debit must be positive');
+        if (it.credits.some((c) => c.amount <= 0n)) throw new Error('Batch credits must be positive');
+        assertBalanced([{ account: { userId: it.debit.userId, kind: 'available' }, amount: -it.debit.amount }, ...it.credits]);
+      }
+      if (new Set(items.map((it) => it.key)).size !== items.length) throw new Error('A batch cannot post one key twice');
+      const users = items.flatMap((it) => [
+        it.debit.userId,
+        ...it.credits.flatMap((c) => ('platform' in c.account ? [] : [c.account.userId])),
+      ]);
+      const accounts = await manyUserAccounts(tx, users);
+      const idOf = async (ref: AccountRef) =>
+        'platform' in ref ? platformId(tx, ref.platform) : accounts.get(ref.userId)![ref.kind];
+
+      const txIds = items.map(() => newId());
+      const inserted = await repo.insertTransactions(
+        tx,
+        items.map((it, i) => ({ id: txIds[i]!, idempotencyKey: it.key, kind: it.kind, bizId: it.bizId })),
+      );
+      const outcomes: BatchOutcome[] = items.map((it) => (inserted.has(it.key) ? 'posted' : 'replayed'));
+
+      const debits = new Map<string, bigint>();
+      items.forEach((it, i) => {
+        if (outcomes[i] !== 'posted') return;
+        const id = accounts.get(it.debit.userId)!.available;
+        debits.set(id, (debits.get(id) ?? 0n) + it.debit.amount);
+      });
+      const debited = await repo.debitWhereCovered(
+        tx,
+        [...debits].map(([accountId, amount]) => ({ accountId, amount })),
+      );
+      const refused: string[] = [];
+      items.forEach((it, i) => {
+        if (outcomes[i] === 'posted' && !debited.has(accounts.get(it.debit.userId)!.available)) {
+          outcomes[i] = 'insufficient';
+          refused.push(txIds[i]!);
+        }
+      });
+      await repo.deleteTransactions(tx, refused);
+
+      const entries: { transactionId: string; accountId: string; amount: bigint }[] = [];
+      const credits = new Map<string, bigint>();
+      for (const [i, it] of items.entries()) {
+        if (outcomes[i] !== 'posted') continue;
+        entries.push({ transactionId: txIds[i]!, accountId: accounts.get(it.debit.userId)!.available, amount: -it.debit.amount });
+        for (const c of it.credits) {
+          const accountId = await idOf(c.account);
+          entries.push({ transactionId: txIds[i]!, accountId, amount: c.amount });
+          if (!('platform' in c.account)) credits.set(accountId, (credits.get(accountId) ?? 0n) + c.amount);
+        }
+      }
+      await repo.insertEntriesMany(tx, entries);
+      if (beforeLast) await beforeLast(outcomes);
+      await repo.creditMany(
+        tx,
+        [...credits].map(([accountId, amount]) => ({ accountId, amount })),
+      );
+      return outcomes;
+    },
+
     /** Moves `amount` minor units from the user's available to frozen (key e.g. `freeze:<bill>`). */
     freeze(userId: string, amount: bigint, key: string, bizId: string, tx?: Tx) {
       return this.post(
@@ -192,6 +333,7 @@ export function createLedgerService(deps: { db: Db }) {
 
     /** Creates the user's ledger accounts (called at registration). */
     async openUserAccounts(userId: string, tx?: DbOrTx): Promise<void> {
+      // Not cached here: the caller's transaction may still roll back.
       await repo.ensureUserAccounts(tx ?? deps.db, userId);
     },
 

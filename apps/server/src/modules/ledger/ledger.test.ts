@@ -109,6 +109,66 @@ describe('ledger.post', () => {
   });
 });
 
+describe('ledger.postBatch', () => {
+  it('posts each posting on its own: a short payer is refused alone, a replayed key writes nothing more', async () => {
+    const [a, b, seller] = [await createUser(t), await createUser(t), await createUser(t)];
+    await fund(t, a.id, '5');
+    const done = `batch:${uniq()}`;
+    await ledger.post({
+      key: done,
+      kind: 'test',
+      bizId: done,
+      postings: [
+        { account: { userId: a.id, kind: 'available' }, amount: -100n },
+        { account: { userId: seller.id, kind: 'available' }, amount: 100n },
+      ],
+    });
+    const item = (key: string, payer: string, amount: bigint) => ({
+      key,
+      kind: 'test',
+      bizId: key,
+      debit: { userId: payer, amount },
+      credits: [
+        { account: { userId: seller.id, kind: 'available' as const }, amount: amount - 10n },
+        { account: { platform: 'fees' as const }, amount: 10n },
+      ],
+    });
+    const seen: string[][] = [];
+    const outcomes = await db.transaction((tx) =>
+      ledger.postBatch(
+        tx,
+        [item(`batch:${uniq()}`, a.id, 300n), item(`batch:${uniq()}`, b.id, 50n), item(done, a.id, 100n)],
+        async (o) => {
+          seen.push([...o]);
+        },
+      ),
+    );
+    expect(outcomes).toEqual(['posted', 'insufficient', 'replayed']);
+    expect(seen).toEqual([outcomes]);
+    expect((await ledger.balances(a.id)).available).toBe(100n);
+    expect((await ledger.balances(b.id)).available).toBe(0n);
+    expect((await ledger.balances(seller.id)).available).toBe(100n + 290n);
+    expect((await verifyLedger(db)).violations).toEqual([]);
+  });
+
+  it('refuses a batch that posts one key twice before touching the database', async () => {
+    const untouchable = new Proxy({} as Db, {
+      get() {
+        throw new Error('the database was touched');
+      },
+    });
+    const isolated = createLedgerService({ db: untouchable });
+    const p = {
+      key: 'same',
+      kind: 'test',
+      bizId: 'x',
+      debit: { userId: 'u', amount: 5n },
+      credits: [{ account: { platform: 'fees' as const }, amount: 5n }],
+    };
+    await expect(isolated.postBatch(untouchable as never, [p, p])).rejects.toThrow('one key twice');
+  });
+});
+
 describe('freeze and unfreeze', () => {
   it('move points between available and frozen, never below zero', async () => {
     const user = await createUser(t);

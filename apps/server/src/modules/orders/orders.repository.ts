@@ -1,8 +1,8 @@
 /** Persistence of purchase orders. Only the orders service calls this. */
 import { OrderStatus } from '@coffer/contract';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { orders } from '../../db/schema/index';
+import { collections, ledgerAccounts, orders } from '../../db/schema/index';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -27,6 +27,35 @@ export async function findByBuyerAndCollection(db: DbOrTx, buyerId: string, coll
   return row ?? null;
 }
 
+/**
+ * What `collection/buy` decides on, in one statement: the collection (null when there is none), the
+ * buyer's order for it (null when none) and the buyer's available balance (minor units; 0 without an
+ * account). Read-only; the collection and balance columns are read here so a buy costs one round
+ * trip before its insert.
+ */
+export async function buyView(
+  db: DbOrTx,
+  buyerId: string,
+  collectionId: string,
+): Promise<{
+  collection: { id: string; ownerId: string; status: string; price: number } | null;
+  existing: OrderRow | null;
+  available: bigint;
+}> {
+  const [row] = await db
+    .select({
+      collection: { id: collections.id, ownerId: collections.ownerId, status: collections.status, price: collections.price },
+      existing: orders,
+      available: ledgerAccounts.balance,
+    })
+    .from(collections)
+    .leftJoin(orders, and(eq(orders.collectionId, collections.id), eq(orders.buyerId, buyerId)))
+    .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, buyerId), eq(ledgerAccounts.kind, 'available')))
+    .where(eq(collections.id, collectionId));
+  if (!row) return { collection: null, existing: null, available: 0n };
+  return { collection: row.collection, existing: row.existing ?? null, available: row.available ?? 0n };
+}
+
 /** The order as it is now, without a lock (the cheap refusals before a password check). */
 export async function findById(db: DbOrTx, id: string): Promise<OrderRow | null> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
@@ -37,6 +66,31 @@ export async function findById(db: DbOrTx, id: string): Promise<OrderRow | null>
 export async function findForUpdate(db: DbOrTx, id: string): Promise<OrderRow | null> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id)).for('update');
   return row ?? null;
+}
+
+/**
+ * Locks the given orders (in id order, so concurrent batches cannot deadlock on them) and reads each
+ * one's collection status (null when the collection row is gone) in one statement.
+ */
+export async function lockManyForPay(db: DbOrTx, ids: string[]): Promise<{ order: OrderRow; collectionStatus: string | null }[]> {
+  if (!ids.length) return [];
+  return db
+    .select({ order: orders, collectionStatus: collections.status })
+    .from(orders)
+    .leftJoin(collections, eq(collections.id, orders.collectionId))
+    .where(inArray(orders.id, ids))
+    .orderBy(asc(orders.id))
+    .for('update', { of: orders });
+}
+
+/** Marks many orders paid at `paidAt`, each with its own platform fee (minor units), in one statement. */
+export async function markPaidMany(db: DbOrTx, paid: { id: string; fee: bigint }[], paidAt: Date): Promise<void> {
+  if (!paid.length) return;
+  const rows = JSON.stringify(paid.map((p) => ({ id: p.id, fee: p.fee.toString() })));
+  await db.execute(sql`
+    update orders set status = ${OrderStatus.Paid}, paid_at = ${paidAt.toISOString()}::timestamptz, fee = d.fee
+    from jsonb_to_recordset(${rows}::jsonb) as d(id text, fee bigint)
+    where orders.id = d.id`);
 }
 
 export async function markPaid(db: DbOrTx, id: string, paidAt: Date, fee: bigint): Promise<OrderRow> {

@@ -2,23 +2,28 @@
  * Purchases (DESIGN 7-8): `collection/buy` answers the buyer's order for a collection (one per buyer
  * and collection, the same on every repeat) and `account/order/pay` settles it.
  *
- * Paying is ONE database transaction: the order row is locked, the order is marked paid, the
- * `Purchase` (buyer, Outgoing) and `Sale` (seller, Incoming) records are written with status
- * Success, the collection's sold_count and earned rise, and the ledger posts buyer available ->
- * seller available (minus PLATFORM_FEE_BPS to the platform `fees` account) under the idempotency
- * key `purchase:<order id>`. A paid order is answered unchanged, so paying twice never charges twice.
+ * Paying is all-or-nothing per purchase: the order is marked paid, the `Purchase` (buyer, Outgoing)
+ * and `Sale` (seller, Incoming) records are written with status Success, the collection's sold_count
+ * and earned rise, and the ledger posts buyer available -> seller available (minus PLATFORM_FEE_BPS to
+ * the platform `fees` account) under the idempotency key `purchase:<order id>`, in one database
+ * transaction. A paid order is answered unchanged, so paying twice never charges twice.
  *
- * Statement order: the hot rows (the collection's counters, then the seller's balance) are updated
- * last, after the buyer's debit and the ledger entries, just before COMMIT, so their row locks are
- * held as briefly as possible
- * (docs/decisions/0004-purchase-order.md). Because the seller's balance leaves the
- * ledger's id order, two users buying from each other at the same instant can deadlock; PostgreSQL
- * aborts one and it is retried here.
+ * Group commit (docs/decisions/0021-purchases-group-commit.md): concurrent pays queue and are settled
+ * together, up to {@link MAX_BATCH} per database transaction, while the previous batch commits (a
+ * lone pay starts at once, without waiting). A batch runs a fixed number of statements whatever its
+ * size: lock its orders (id order), insert the ledger transactions, debit every buyer where the
+ * balance covers it (a short buyer's purchase alone is refused), insert the entries, mark the orders
+ * paid, write the records, add the collections' sales, and credit each seller once with its summed
+ * amount — the hot rows (counters, then sellers) last, just before COMMIT
+ * (docs/decisions/0004-purchase-order.md). A batch holds at most one order per buyer. A deadlock or
+ * serialization failure (possible between processes, or two users buying from each other) rolls the
+ * batch back and retries it; any other error settles the batch's purchases one per transaction, so
+ * only the faulty one fails.
  *
  * Units: order `amount` is whole points; ledger amounts and fees are bigint minor units.
  */
 import { CollectionStatus, Direction, OrderStatus, RecordStatus, RecordType, type Order } from '@coffer/contract';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -38,7 +43,15 @@ export interface OrdersDeps {
   collections: CollectionsService;
   /** PLATFORM_FEE_BPS: the platform's share of each sale in basis points. */
   feeBps: number;
+  /** Most purchases settled in one database transaction (default {@link MAX_BATCH}). */
+  maxBatch?: number;
 }
+
+/**
+ * Most purchases per group-commit batch: bounds the transaction's statements' size and the time a
+ * batch holds the seller's row (docs/decisions/0021-purchases-group-commit.md).
+ */
+export const MAX_BATCH = 64;
 
 const PG_DEADLOCK = '40P01';
 const PG_SERIALIZATION = '40001';
@@ -72,66 +85,198 @@ export function toOrder(row: repo.OrderRow): Order {
 export function createOrdersService(deps: OrdersDeps) {
   const { db, clock, ledger, records, accounts, collections } = deps;
 
-  async function settle(buyerId: string, orderId: string): Promise<Order> {
-    return db.transaction(async (tx) => {
-      const order = await repo.findForUpdate(tx, orderId);
-      if (!order || order.buyerId !== buyerId) throw errors.notFound('The order does not exist');
-      if (order.status === OrderStatus.Paid) return toOrder(order);
-      const c = await collections.find(order.collectionId, tx);
-      if (!c || c.status !== CollectionStatus.Published) throw errors.conflict('This collection is no longer for sale');
+  /** A pay request waiting for its batch: the caller's user and order, and its promise. */
+  interface Waiter {
+    buyerId: string;
+    orderId: string;
+    resolve: (o: Order) => void;
+    reject: (e: unknown) => void;
+  }
+  /** The waiters of one (buyer, order) pair of a batch: they share one outcome. */
+  interface Group {
+    buyerId: string;
+    orderId: string;
+    waiters: Waiter[];
+  }
+  const queue: Waiter[] = [];
+  let draining = false;
+  const maxBatch = Math.max(1, deps.maxBatch ?? MAX_BATCH);
 
-      const price = BigInt(order.amount) * 100n;
-      const fee = feeOf(price, deps.feeBps);
-      const sellerGets = price - fee;
-      const now = new Date(clock.now());
-      const paid = await repo.markPaid(tx, order.id, now, fee);
-      await records.write(
-        {
-          userId: buyerId,
-          bizId: order.id,
-          type: RecordType.Purchase,
-          direction: Direction.Outgoing,
-          amount: price,
-          status: RecordStatus.Success,
-          createdAt: now.getTime(),
-        },
-        tx,
-      );
-      await records.write(
-        {
-          userId: order.sellerId,
-          bizId: order.id,
-          type: RecordType.Sale,
-          direction: Direction.Incoming,
-          amount: sellerGets,
-          status: RecordStatus.Success,
-          createdAt: now.getTime(),
-        },
-        tx,
-      );
-      // Hot rows last: after the buyer's debit and the entries, the collection's counters, then the
-      // seller's balance, just before COMMIT.
-      if (price === 0n) await collections.recordSale(c.id, sellerGets, tx);
+  /**
+   * Takes the next batch off the queue: at most `maxBatch` (buyer, order) pairs, and at most one pair
+   * per buyer (a buyer's second order waits for the next batch, so its debits stay independent).
+   * Repeats of a pair in the queue join it.
+   */
+  function take(): Group[] {
+    const groups = new Map<string, Group>();
+    const buyers = new Set<string>();
+    const rest: Waiter[] = [];
+    for (const w of queue) {
+      const key = `${w.buyerId}\n${w.orderId}`;
+      const g = groups.get(key);
+      if (g) g.waiters.push(w);
+      else if (buyers.has(w.buyerId) || groups.size >= maxBatch) rest.push(w);
       else {
-        await ledger.post(
-          {
-            key: `purchase:${order.id}`,
-            kind: 'purchase',
-            bizId: order.id,
-            postings: [
-              { account: { userId: buyerId, kind: 'available' }, amount: -price },
-              ...(sellerGets > 0n
-                ? [{ account: { userId: order.sellerId, kind: 'available' as const }, amount: sellerGets }]
-                : []),
-              ...(fee > 0n ? [{ account: { platform: 'fees' as const }, amount: fee }] : []),
-            ],
-            applyLast: { userId: order.sellerId, kind: 'available' },
-            beforeLast: () => collections.recordSale(c.id, sellerGets, tx),
-          },
-          tx,
-        );
+        groups.set(key, { buyerId: w.buyerId, orderId: w.orderId, waiters: [w] });
+        buyers.add(w.buyerId);
       }
-      return toOrder(paid);
+    }
+    queue.splice(0, queue.length, ...rest);
+    return [...groups.values()];
+  }
+
+  /** Settles batches one after another while requests wait; new requests queue during a batch. */
+  async function drain(): Promise<void> {
+    if (draining) return;
+    draining = true;
+    try {
+      while (queue.length) await runBatch(take());
+    } finally {
+      draining = false;
+    }
+  }
+
+  /**
+   * Settles one batch in one transaction and answers its waiters after COMMIT. A deadlock or
+   * serialization failure rolls the whole batch back and it is retried (up to 4 attempts); any other
+   * database error splits the batch and settles each pair alone, so only the faulty one fails.
+   */
+  async function runBatch(groups: Group[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcomes = await db.transaction((tx) => settleMany(tx, groups));
+        groups.forEach((g, i) => {
+          const out = outcomes[i]!;
+          for (const w of g.waiters) {
+            if (out instanceof Error) w.reject(out);
+            else w.resolve(out);
+          }
+        });
+        return;
+      } catch (err) {
+        if (attempt < 4 && isRetryable(err)) continue;
+        if (groups.length > 1) {
+          for (const g of groups) await runBatch([g]);
+          return;
+        }
+        for (const w of groups[0]?.waiters ?? []) w.reject(err);
+        return;
+      }
+    }
+  }
+
+  /**
+   * The batch's transaction (see the module comment): lock the orders, refuse per pair what cannot
+   * be paid, post every payable purchase with ledger.postBatch, and inside it (before the sellers'
+   * credit) mark the orders paid, write both records of each and add the collections' sales.
+   * @returns per group the paid order, or the AppError refusing it
+   */
+  async function settleMany(tx: Tx, groups: Group[]): Promise<(Order | AppError)[]> {
+    const locked = await repo.lockManyForPay(tx, [...new Set(groups.map((g) => g.orderId))]);
+    const byId = new Map(locked.map((r) => [r.order.id, r]));
+    const now = new Date(clock.now());
+    const out: (Order | AppError)[] = [];
+    interface Payable {
+      index: number;
+      order: repo.OrderRow;
+      price: bigint;
+      fee: bigint;
+      sellerGets: bigint;
+    }
+    const payable: Payable[] = [];
+    groups.forEach((g, index) => {
+      const row = byId.get(g.orderId);
+      if (!row || row.order.buyerId !== g.buyerId) out[index] = errors.notFound('The order does not exist');
+      else if (row.order.status === OrderStatus.Paid) out[index] = toOrder(row.order);
+      else if (row.collectionStatus !== CollectionStatus.Published) {
+        out[index] = errors.conflict('This collection is no longer for sale');
+      } else {
+        const price = BigInt(row.order.amount) * 100n;
+        const fee = feeOf(price, deps.feeBps);
+        payable.push({ index, order: row.order, price, fee, sellerGets: price - fee });
+      }
+    });
+
+    // The non-hot writes of the purchases that go through, then the collections' counters (hot).
+    const write = async (ok: Payable[], counted: Payable[]) => {
+      await repo.markPaidMany(
+        tx,
+        ok.map((p) => ({ id: p.order.id, fee: p.fee })),
+        now,
+      );
+      await records.writeMany(
+        ok.flatMap((p) => [
+          {
+            userId: p.order.buyerId,
+            bizId: p.order.id,
+            type: RecordType.Purchase,
+            direction: Direction.Outgoing,
+            amount: p.price,
+            status: RecordStatus.Success,
+            createdAt: now.getTime(),
+          },
+          {
+            userId: p.order.sellerId,
+            bizId: p.order.id,
+            type: RecordType.Sale,
+            direction: Direction.Incoming,
+            amount: p.sellerGets,
+            status: RecordStatus.Success,
+            createdAt: now.getTime(),
+          },
+        ]),
+        tx,
+      );
+      const sales = new Map<string, { id: string; count: number; earned: bigint }>();
+      for (const p of counted) {
+        const cur = sales.get(p.order.collectionId) ?? { id: p.order.collectionId, count: 0, earned: 0n };
+        cur.count += 1;
+        cur.earned += p.sellerGets;
+        sales.set(p.order.collectionId, cur);
+      }
+      await collections.recordSales([...sales.values()], tx);
+      for (const p of ok) out[p.index] = toOrder({ ...p.order, status: OrderStatus.Paid, paidAt: now, fee: p.fee });
+    };
+
+    const free = payable.filter((p) => p.price === 0n);
+    const priced = payable.filter((p) => p.price > 0n);
+    if (!priced.length) {
+      await write(free, free);
+      return out;
+    }
+    await ledger.postBatch(
+      tx,
+      priced.map((p) => ({
+        key: `purchase:${p.order.id}`,
+        kind: 'purchase',
+        bizId: p.order.id,
+        debit: { userId: p.order.buyerId, amount: p.price },
+        credits: [
+          ...(p.sellerGets > 0n
+            ? [{ account: { userId: p.order.sellerId, kind: 'available' as const }, amount: p.sellerGets }]
+            : []),
+          ...(p.fee > 0n ? [{ account: { platform: 'fees' as const }, amount: p.fee }] : []),
+        ],
+      })),
+      async (outcomes) => {
+        const posted = priced.filter((_, i) => outcomes[i] === 'posted');
+        // A key posted before (never while the order is pending, as both change in one
+        // transaction) marks the order paid without charging or counting again.
+        const replayed = priced.filter((_, i) => outcomes[i] === 'replayed');
+        priced.forEach((p, i) => {
+          if (outcomes[i] === 'insufficient') out[p.index] = errors.insufficientBalance();
+        });
+        await write([...free, ...posted, ...replayed], [...free, ...posted]);
+      },
+    );
+    return out;
+  }
+
+  /** Queues a settlement and starts draining unless a batch is running. */
+  function settle(buyerId: string, orderId: string): Promise<Order> {
+    return new Promise<Order>((resolve, reject) => {
+      queue.push({ buyerId, orderId, resolve, reject });
+      void drain();
     });
   }
 
@@ -143,16 +288,15 @@ export function createOrdersService(deps: OrdersDeps) {
      * collection), CONFLICT (archived or deleted), INSUFFICIENT_BALANCE (available < price)
      */
     async buy(buyerId: string, collectionId: string): Promise<Order> {
-      const existing = await repo.findByBuyerAndCollection(db, buyerId, collectionId);
+      // One read (the collection, the buyer's order, the balance), then the insert when needed.
+      const { collection: c, existing, available } = await repo.buyView(db, buyerId, collectionId);
       if (existing?.status === OrderStatus.Paid) return toOrder(existing);
-      const c = await collections.find(collectionId);
       if (!c) throw errors.notFound('The collection does not exist');
       if (c.ownerId === buyerId) throw errors.forbidden('You cannot buy your own collection');
       if (c.status === CollectionStatus.Archived || c.status === CollectionStatus.Deleted) {
         throw errors.conflict('This collection is no longer for sale');
       }
       if (c.status !== CollectionStatus.Published) throw errors.notFound('The collection does not exist');
-      const { available } = await ledger.balances(buyerId);
       if (available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
       if (existing) return toOrder(existing);
       const row = await repo.insertOrGet(db, {
@@ -188,14 +332,7 @@ export function createOrdersService(deps: OrdersDeps) {
         }
         await accounts.checkPassword(buyerId, password);
       }
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await settle(buyerId, orderId);
-        } catch (err) {
-          if (attempt < 4 && !(err instanceof AppError) && isRetryable(err)) continue;
-          throw err;
-        }
-      }
+      return settle(buyerId, orderId);
     },
 
     /** True when the user has a paid order for the collection. */

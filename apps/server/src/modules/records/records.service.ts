@@ -90,6 +90,30 @@ export function createRecordsService(deps: { db: Db }) {
         .onConflictDoNothing();
     },
 
+    /**
+     * Writes many records in one statement, skipping those that exist for (user, type, biz id) —
+     * safe to repeat.
+     * @param tx the flow's open transaction
+     */
+    async writeMany(recs: NewRecord[], tx?: DbOrTx): Promise<void> {
+      if (!recs.length) return;
+      await (tx ?? deps.db)
+        .insert(records)
+        .values(
+          recs.map((rec) => ({
+            id: newId(),
+            userId: rec.userId,
+            bizId: rec.bizId,
+            type: rec.type,
+            direction: rec.direction,
+            amount: rec.amount,
+            status: rec.status,
+            ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
+          })),
+        )
+        .onConflictDoNothing();
+    },
+
     /** Sets the status (and optionally the amount) of the record (user, type, biz id). */
     async setStatus(
       key: { userId: string; type: RecordType; bizId: string },
