@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -32,6 +31,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { metricsPlugin } from './plugins/metrics';
 import { probesPlugin } from './plugins/probes';
 import { openApiOptions } from './plugins/openapi';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { createWorkerRunner, type WorkerRunner } from './worker-runner';
 import { createMailProvider } from './providers/mail/index';
 import { collectionsRoutes } from './modules/collections/collections.routes';
@@ -173,7 +173,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
   await app.register(metricsPlugin, { config, database, clock });
   await app.register(probesPlugin, { database, workersEnabled: config.WORKERS, workers: () => runner.state() });
-  await app.register(helmet, {
+  // Helmet's headers, computed once (plugins/security-headers.ts).
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

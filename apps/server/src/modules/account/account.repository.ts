@@ -1,6 +1,6 @@
 /** Users and sessions in the database. Only the account service calls this. */
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import { resetCodes, sessions, users } from '../../db/schema/index';
 
 export type UserRow = typeof users.$inferSelect;
@@ -8,6 +8,25 @@ export type ResetCodeRow = typeof resetCodes.$inferSelect;
 
 export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+const userByIdStatements = new WeakMap<Db, ReturnType<typeof prepareUserById>>();
+const prepareUserById = (db: Db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare('account_user_by_id');
+
+/**
+ * {@link findUserById} outside a transaction (get/me) as a prepared statement: the SQL is built once
+ * per database handle and, on PostgreSQL, parsed and planned once per pooled connection.
+ */
+export async function findUserByIdPrepared(db: Db, id: string): Promise<UserRow | null> {
+  let statement = userByIdStatements.get(db);
+  if (!statement) userByIdStatements.set(db, (statement = prepareUserById(db)));
+  const [row] = await statement.execute({ id });
   return row ?? null;
 }
 

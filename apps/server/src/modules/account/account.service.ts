@@ -221,7 +221,7 @@ export function createAccountService(deps: AccountDeps) {
     /** The user record of SPEC 3 with its ledger balances. @throws NOT_FOUND 'Record does not exist' */
     async me(userId: string): Promise<User> {
       // Both reads at once: on PostgreSQL they run on two pooled connections.
-      const [row, b] = await Promise.all([repo.findUserById(db, userId), ledger.balances(userId)]);
+      const [row, b] = await Promise.all([repo.findUserByIdPrepared(db, userId), ledger.balances(userId)]);
       if (!row || row.deletedAt) throw errors.notFound('Record does not exist');
       return userRecord(row, b);
     },

@@ -13,6 +13,9 @@
  *   presigned GET served as an attachment.
  *
  * Prices are whole points; `earned` is stored in minor units and answered in points.
+ *
+ * The public reads (a collection with its seller and files, market pages) are served from a 2 s
+ * in-process cache that every write here empties (read-cache.ts: the staleness bound).
  */
 import {
   CollectionStatus,
@@ -23,6 +26,7 @@ import {
   type CollectionStatus as Status,
   type MarketCollectionsRequest,
   type PublicUser,
+  type Resource,
 } from '@coffer/contract';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -34,6 +38,7 @@ import type { ImagesService } from '../uploads/images.service';
 import type { UploadsService } from '../uploads/uploads.service';
 import { toResource } from '../uploads/uploads.service';
 import * as repo from './collections.repository';
+import { createReadCache } from './read-cache';
 
 /** What the collections service asks of the orders module. */
 export interface PurchaseLookup {
@@ -57,6 +62,13 @@ const PUBLISHABLE: Status[] = [CollectionStatus.Created, CollectionStatus.Draft]
 export function createCollectionsService(deps: CollectionsDeps) {
   const { db, clock, storage, uploads, images } = deps;
   let purchases: PurchaseLookup = { hasPaid: async () => false };
+  // Public reads, emptied by every write below (read-cache.ts states the staleness bound).
+  const detailReads = createReadCache<{ row: repo.CollectionWithSeller; resources: Resource[] } | null>();
+  const marketReads = createReadCache<Awaited<ReturnType<typeof repo.pageMarket>>>();
+  const wrote = () => {
+    detailReads.clear();
+    marketReads.clear();
+  };
 
   function toSeller(s: repo.SellerColumns): PublicUser {
     return {
@@ -128,6 +140,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         status: CollectionStatus.Created,
         createdAt: new Date(clock.now()),
       });
+      wrote();
       return toCollection(row);
     },
 
@@ -137,7 +150,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
      * collection, or the file belongs to another collection)
      */
     async addResource(ownerId: string, collectionId: string, resourceId: string) {
-      return db.transaction(async (tx) => {
+      const out = await db.transaction(async (tx) => {
         const c = await owned(ownerId, collectionId, tx);
         if (c.status === CollectionStatus.Deleted || c.status === CollectionStatus.Archived) {
           throw errors.conflict('Files cannot be added to a deleted or archived collection');
@@ -152,6 +165,8 @@ export function createCollectionsService(deps: CollectionsDeps) {
         await repo.incrementResourceCount(tx, collectionId);
         return toResource({ ...r, collectionId });
       });
+      wrote();
+      return out;
     },
 
     /**
@@ -168,6 +183,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       const row = await repo.moveStatus(db, c.id, PUBLISHABLE, CollectionStatus.Published, {
         publishedAt: new Date(clock.now()),
       });
+      wrote();
       if (!row) throw errors.conflict('The collection changed meanwhile; reload and try again');
       return toCollection(row);
     },
@@ -185,6 +201,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
             deletedAt: new Date(clock.now()),
           },
         );
+        wrote();
       }
       return {};
     },
@@ -206,13 +223,17 @@ export function createCollectionsService(deps: CollectionsDeps) {
      * @throws NOT_FOUND unless published, the caller's own, or bought by the caller
      */
     async detail(viewerId: string | null, collectionId: string) {
-      const row = await repo.findWithSeller(db, collectionId);
-      if (!row) throw errors.notFound('The collection does not exist');
+      const read = await detailReads.get(collectionId, async () => {
+        const found = await repo.findWithSeller(db, collectionId);
+        return found ? { row: found, resources: await uploads.resourcesOf(found.c.id) } : null;
+      });
+      if (!read) throw errors.notFound('The collection does not exist');
+      const { row, resources } = read;
       const { ok, purchased } = await visible(row.c, viewerId);
       if (!ok) throw errors.notFound('The collection does not exist');
       return {
         collection: toCollection(row.c, row.seller),
-        resources: await uploads.resourcesOf(row.c.id),
+        resources,
         seller: toSeller(row.seller),
         purchased,
       };
@@ -234,11 +255,10 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
     /** Published collections for the home page: search in title/desc, sort, page (SPEC 3 Pagination). */
     async market(input: MarketCollectionsRequest) {
-      const { rows, count } = await repo.pageMarket(db, {
-        q: input.q || undefined,
-        sort: input.sort,
-        ...pageArgs(input.paginator),
-      });
+      const query = { q: input.q || undefined, sort: input.sort, ...pageArgs(input.paginator) };
+      const { rows, count } = await marketReads.get(JSON.stringify([query.q, query.sort, query.offset, query.limit]), () =>
+        repo.pageMarket(db, query),
+      );
       return toPage(
         'collections',
         rows.map((r) => toCollection(r.c, r.seller)),
@@ -291,6 +311,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
     /** For the orders module: one more sale (sold_count + 1, earned + `earnedMinor`) in its transaction. */
     recordSale(collectionId: string, earnedMinor: bigint, tx: Tx) {
+      wrote();
       return repo.recordSale(tx, collectionId, earnedMinor);
     },
 
@@ -301,6 +322,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
     /** Account deletion hook: archives the user's published collections in the deleting transaction. */
     archivePublishedOf(ownerId: string, tx: Tx) {
+      wrote();
       return repo.archivePublishedOf(tx, ownerId);
     },
   };
