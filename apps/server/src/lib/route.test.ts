@@ -42,11 +42,12 @@ describe('endpoint table', () => {
     for (const url of urls) expect(tablePaths.has(url), `${url} is registered but not in ENDPOINTS`).toBe(true);
   });
 
-  it("marks exactly the 'required' calls with the bearer scheme", () => {
+  it("marks the 'required' calls with the bearer scheme, 'optional' ones with anonymous or bearer, public ones with none", () => {
+    const expected = { required: [{ bearerAuth: [] }], optional: [{}, { bearerAuth: [] }], none: [] };
     for (const key of ENDPOINT_KEYS) {
       for (const path of ENDPOINTS[key].paths) {
         const security = (doc.paths[path]?.post as { security?: unknown } | undefined)?.security;
-        expect(security, path).toEqual(ENDPOINTS[key].auth === 'required' ? [{ bearerAuth: [] }] : undefined);
+        expect(security, path).toEqual(expected[ENDPOINTS[key].auth]);
       }
     }
   });
