@@ -119,7 +119,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     1,
     Math.min(deps.payoutConcurrency ?? DEFAULT_PAYOUT_CONCURRENCY, provider.maxPayoutConcurrency ?? Number.MAX_SAFE_INTEGER),
   );
-  /** A drain claims this many bills per batch: enough to keep every lane busy, few enough to finish well within the lease. */
+  /** A drain claims this many bills at a time: enough to keep every lane busy, few enough to finish well within the lease. */
   const drainBatch = Math.max(50, concurrency * 8);
   const wakeListeners = new Set<() => void>();
   const wake = () => {
@@ -411,18 +411,56 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     },
 
     /**
-     * The payout worker's pass: batches of {@link runPayouts} until one claims nothing (every bill it
-     * touches leaves the queue or gets a lease in the future, so the loop ends) or `signal` aborts
-     * (shutdown: the batch in progress finishes first).
-     * @returns the batches' summaries added up
+     * The payout worker's pass: `payoutConcurrency` lanes send payouts from a queue of claimed bills,
+     * which is refilled (one claim of a batch at a time) whenever it runs low, until a claim finds
+     * nothing (every bill touched leaves the queue or gets a lease in the future, so the pass ends).
+     * No lane waits for a batch's slowest payout. When `signal` aborts (shutdown), nothing more is
+     * claimed and the lanes finish the bills already claimed. A failed claim ends the pass (logged;
+     * the next tick tries again).
+     * @returns the pass's summary
      */
     async drainPayouts(signal?: AbortSignal): Promise<PayoutRunSummary> {
       const total: PayoutRunSummary = { claimed: 0, succeeded: 0, refunded: 0, pending: 0, failedToRun: 0 };
-      while (!signal?.aborted) {
-        const s = await this.runPayouts(drainBatch);
-        for (const k of Object.keys(total) as (keyof PayoutRunSummary)[]) total[k] += s[k];
-        if (s.claimed === 0) break;
-      }
+      const queue: repo.WithdrawBillRow[] = [];
+      let exhausted = false;
+      let claiming: Promise<void> | null = null;
+      const refill = (): Promise<void> =>
+        (claiming ??= (async () => {
+          try {
+            const rows = await this.claimPayouts(drainBatch);
+            total.claimed += rows.length;
+            if (!rows.length) exhausted = true;
+            queue.push(...rows);
+          } catch (err) {
+            exhausted = true;
+            deps.log?.error({ err }, 'payout claim failed; the next pass tries again');
+          } finally {
+            claiming = null;
+          }
+        })());
+      const lane = async () => {
+        for (;;) {
+          if (signal?.aborted) exhausted = true;
+          if (!exhausted && queue.length <= concurrency) {
+            if (queue.length === 0) await refill();
+            else void refill();
+          }
+          const bill = queue.shift();
+          if (!bill) {
+            if (exhausted) return;
+            if (claiming) await claiming;
+            continue;
+          }
+          try {
+            total[await this.processPayout(bill)]++;
+          } catch (err) {
+            // Left claimed: the lease runs out and a later pass resumes it.
+            total.failedToRun++;
+            deps.log?.error({ err, billId: bill.id }, 'payout failed to run; will retry after the lease');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, lane));
       return total;
     },
 
