@@ -52,7 +52,10 @@ const buf = Buffer.allocUnsafe(CHUNK);
 const uploads = new Map();
 let serial = 0;
 // Below the event loop that receives the parts: the assembly catches up whenever that thread waits.
-try { require('node:os').setPriority(0, 10); } catch {}
+// Linux only: there a priority belongs to the calling thread; elsewhere it would be the whole process's.
+if (process.platform === 'linux') {
+  try { require('node:os').setPriority(0, 10); } catch {}
+}
 
 function drop(dir) {
   const u = uploads.get(dir);
