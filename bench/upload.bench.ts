@@ -12,8 +12,9 @@
  *   flight, and no presign call.
  *
  * BENCH_ROUNDS rounds (default 2) alternate the two, with `sync` before each run; the best round of
- * each is compared. Prints MB/s of the part PUTs for both, the ratio, the completion time, and each server's peak
- * RSS (VmHWM from /proc). Part bodies are slices of a 16 MiB random pool, so the client holds no
+ * each is compared. Prints MB/s of the part PUTs for both, the ratio, the completion time, Coffer's
+ * end to end MB/s (parts + completion, timed as one) and its ratio to the ceiling, each server's peak
+ * RSS (VmHWM from /proc) and `os.loadavg()` after each round. Part bodies are slices of a 16 MiB random pool, so the client holds no
  * whole file in memory either.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -21,7 +22,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, createServer as createHttpServer, request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -233,6 +234,8 @@ async function main() {
     const bareRuns: number[] = [];
     const cofferRuns: number[] = [];
     const completions: number[] = [];
+    const endToEnd: number[] = [];
+    const loads: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       spawnSync('sync');
       let t0 = performance.now();
@@ -252,6 +255,7 @@ async function main() {
       if (start.part_size !== partSize) throw new Error(`unexpected part size ${start.part_size}`);
       const etags: { part_number: number; etag: string }[] = [];
       t0 = performance.now();
+      const e2e0 = t0;
       await inFlight(partCount, async (n) => {
         const { url } = await post(base, '/sl/v1/upload/part/url', { upload_id: start.upload_id, part_number: n }, token);
         etags.push({ part_number: n, etag: await put(url, partBody(n, partSize)) });
@@ -260,9 +264,15 @@ async function main() {
       t0 = performance.now();
       const resource = await post(base, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: etags }, token);
       completions.push((performance.now() - t0) / 1000);
+      endToEnd.push(mb / ((performance.now() - e2e0) / 1000));
       if (resource.md5 !== md5 || resource.size !== TOTAL) throw new Error('completion answered a different file');
+      loads.push(
+        loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' '),
+      );
       console.log(
-        `round ${round}: ceiling ${bareRuns.at(-1)!.toFixed(0)} MB/s, Coffer ${cofferRuns.at(-1)!.toFixed(0)} MB/s, complete/upload ${completions.at(-1)!.toFixed(2)} s`,
+        `round ${round}: ceiling ${bareRuns.at(-1)!.toFixed(0)} MB/s, Coffer parts ${cofferRuns.at(-1)!.toFixed(0)} MB/s, complete/upload ${completions.at(-1)!.toFixed(2)} s, Coffer end to end ${endToEnd.at(-1)!.toFixed(0)} MB/s (${((endToEnd.at(-1)! / bareRuns.at(-1)!) * 100).toFixed(0)} % of this round's ceiling); load average ${loads.at(-1)}`,
       );
     }
     const cofferRss = peakRssMb(server.pid!);
@@ -270,6 +280,7 @@ async function main() {
     const bareMbs = Math.max(...bareRuns);
     const cofferMbs = Math.max(...cofferRuns);
     const completeSeconds = Math.min(...completions);
+    const e2eMbs = Math.max(...endToEnd);
 
     console.log('');
     console.log('| server | part PUTs MB/s (best round) | peak RSS MB |');
@@ -282,8 +293,10 @@ async function main() {
     );
     console.log(`ratio Coffer / ceiling: ${((cofferMbs / bareMbs) * 100).toFixed(0)} %`);
     console.log(
-      `complete/upload (assemble ${mb} MiB + MD5 verify): ${completeSeconds.toFixed(2)} s; end to end (parts + completion): ${(mb / (mb / cofferMbs + completeSeconds)).toFixed(0)} MB/s`,
+      `complete/upload (assemble ${mb} MiB + MD5 verify): ${completeSeconds.toFixed(2)} s (best round); end to end (parts + completion, best round): ${e2eMbs.toFixed(0)} MB/s`,
     );
+    console.log(`ratio Coffer end to end / ceiling: ${((e2eMbs / bareMbs) * 100).toFixed(0)} %`);
+    console.log(`load average (1 5 15 min) after each round: ${loads.join(' | ')}`);
   } finally {
     server.kill('SIGTERM');
     bare.kill();

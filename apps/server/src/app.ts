@@ -51,8 +51,10 @@ export interface Worker {
   name: string;
   /** Milliseconds between runs. */
   intervalMs: number;
-  /** One pass; must be safe to run on several instances at once. */
-  tick(): Promise<unknown>;
+  /** One pass; must be safe to run on several instances at once. `signal` aborts on shutdown (end the pass early). */
+  tick(signal?: AbortSignal): Promise<unknown>;
+  /** Optional: registers `run`, which starts a pass now (or right after the one in progress). */
+  wake?(run: () => void): void;
 }
 
 /** A route as registered (collected by an onRoute hook; the fuzz test walks every POST route). */

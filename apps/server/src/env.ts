@@ -110,6 +110,8 @@ export const ConfigSchema = z.object({
   STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024 * 1024),
   /** Accounts one client address may register per hour (docs/abuse.md). */
   REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4; docs/payments.md). */
+  PAYOUT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** Run background workers (payouts, expiry) in this process. */
   WORKERS: bool.default(true),
   /** Set by `npm run dev`: static web hosting is off, Vite serves the app. */

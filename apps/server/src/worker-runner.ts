@@ -1,7 +1,10 @@
 /**
  * Runs the app's background workers (payout worker, deposit watchers, sweepers...) on their
  * intervals, one pass at a time per worker, and stops them between passes (docs/operations.md
- * "Graceful shutdown"). `server.ts` starts it when `WORKERS` is on; `/readyz` reads {@link WorkerRunner.state}.
+ * "Graceful shutdown"). A worker with `wake` also runs a pass as soon as it is woken (the payout
+ * worker, on a confirmed bill); a wake-up during a pass starts one more pass right after it, so
+ * work queued while a pass was finishing is not left for the next interval. On stop, passes in
+ * progress see their `signal` aborted (a draining worker ends after its current batch). `server.ts` starts it when `WORKERS` is on; `/readyz` reads {@link WorkerRunner.state}.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Worker } from './app';
@@ -31,33 +34,50 @@ export interface WorkerRunner {
 export function createWorkerRunner(workers: readonly Worker[], log: FastifyBaseLogger): WorkerRunner {
   const timers: NodeJS.Timeout[] = [];
   const inFlight = new Map<Worker, Promise<void>>();
+  /** Workers woken during a pass: they run again right after it. */
+  const again = new Set<Worker>();
+  const abort = new AbortController();
   let started = false;
   let stopped: Promise<void> | undefined;
+
+  /** Starts a pass of `worker` unless stopped or one is in progress (then `rerun` asks for another after it). */
+  const run = (worker: Worker, rerun: boolean) => {
+    if (stopped) return;
+    if (inFlight.has(worker)) {
+      if (rerun) again.add(worker);
+      return;
+    }
+    const pass = worker
+      .tick(abort.signal)
+      .then(
+        () => undefined,
+        (err: unknown) => log.error({ err, worker: worker.name }, 'worker failed'),
+      )
+      .finally(() => {
+        inFlight.delete(worker);
+        if (again.delete(worker)) run(worker, false);
+      });
+    inFlight.set(worker, pass);
+  };
 
   return {
     start() {
       if (started || stopped) return;
       started = true;
       for (const worker of workers) {
-        const timer = setInterval(() => {
-          if (stopped || inFlight.has(worker)) return;
-          const pass = worker
-            .tick()
-            .then(
-              () => undefined,
-              (err: unknown) => log.error({ err, worker: worker.name }, 'worker failed'),
-            )
-            .finally(() => inFlight.delete(worker));
-          inFlight.set(worker, pass);
-        }, worker.intervalMs);
+        const timer = setInterval(() => run(worker, false), worker.intervalMs);
         timer.unref();
         timers.push(timer);
+        worker.wake?.(() => run(worker, true));
       }
     },
     stop() {
       stopped ??= (async () => {
         timers.forEach(clearInterval);
-        await Promise.all(inFlight.values());
+        again.clear();
+        abort.abort();
+        // A pass may start another on its way out (`again`): wait until none is left.
+        while (inFlight.size) await Promise.all(inFlight.values());
       })();
       return stopped;
     },

@@ -16,6 +16,7 @@ import { createDepositsService } from '../deposits/deposits.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { RecordsService } from '../records/records.service';
 import { withdrawalRoutes } from '../withdrawals/withdrawals.routes';
+import { listenForPayoutWork, type PayoutWakeListener } from '../withdrawals/payout-wake';
 import { createWithdrawalsService } from '../withdrawals/withdrawals.service';
 import { paymentRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';
@@ -45,7 +46,16 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
     log: deps.log,
     maxOpenBills: config.MAX_OPEN_DEPOSIT_BILLS,
   });
-  const withdrawals = createWithdrawalsService({ db, clock, ledger, records, accounts, payments, log: deps.log });
+  const withdrawals = createWithdrawalsService({
+    db,
+    clock,
+    ledger,
+    records,
+    accounts,
+    payments,
+    log: deps.log,
+    payoutConcurrency: config.PAYOUT_CONCURRENCY,
+  });
   accounts.addDeletionGuard((userId, tx) => withdrawals.deletionGuard(userId, tx));
   // A Processing deposit bill may still be paid: deletion waits for it (a later payment is still credited, docs/abuse.md).
   accounts.addDeletionGuard(async (userId, tx) =>
@@ -54,8 +64,22 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
       : null,
   );
 
+  let wakeListener: PayoutWakeListener | null = null;
   const workers: Worker[] = [
-    { name: 'payouts', intervalMs: 2_000, tick: () => withdrawals.runPayouts() },
+    {
+      name: 'payouts',
+      // The fallback: leases that ran out, pending payouts to ask about again, a missed wake-up.
+      intervalMs: 2_000,
+      tick: (signal) => withdrawals.drainPayouts(signal),
+      // A confirmation wakes it at once: on this instance directly, on the others by NOTIFY (PostgreSQL).
+      wake(run) {
+        withdrawals.onPayoutWork(run);
+        const url = config.DATABASE_URL;
+        if (url && !url.startsWith('memory://') && !wakeListener) {
+          wakeListener = listenForPayoutWork(url, provider.name, run, deps.log ?? { warn: () => undefined });
+        }
+      },
+    },
     {
       name: 'bill-expiry',
       intervalMs: 15_000,
@@ -82,6 +106,7 @@ export function createPaymentsModule(deps: PaymentsModuleDeps) {
     },
     /** Releases what the provider holds (the evm watcher's lock connection). */
     async close() {
+      await wakeListener?.close();
       await attachment?.close?.();
     },
   };

@@ -14,7 +14,10 @@
  *   sets the bill WithdrawStatusProcessing and queues the payout, and writes the CashOut/Outgoing/
  *   Pending record. Confirming again changes nothing and returns the same bill.
  * - The payout worker claims queued bills (`FOR UPDATE SKIP LOCKED` plus a lease), saves the claim,
- *   then asks the provider to pay (idempotent by bill id). Success: the frozen amount is debited —
+ *   then asks the provider to pay (idempotent by bill id), at most `payoutConcurrency` at once (capped
+ *   by the provider's `maxPayoutConcurrency`). {@link drainPayouts} keeps claiming batches while work
+ *   remains; a confirmed bill wakes it at once (`onPayoutWork`, and `NOTIFY coffer_payouts` sent on
+ *   commit for the other instances, see payout-wake.ts). Success: the frozen amount is debited —
  *   net to the withdrawals platform account, the fee to the fees account (`withdraw-settle:<bill>`) —
  *   WithdrawStatusSuccess, record Success. Failure: the frozen amount returns to available
  *   (`withdraw-refund:<bill>`), WithdrawStatusRefunded, record Refunded. A crash anywhere leaves the
@@ -33,6 +36,7 @@ import {
   type WithdrawCreateRequest,
   type WithdrawEstimateFeeRequest,
 } from '@coffer/contract';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -49,6 +53,10 @@ import * as repo from './withdrawals.repository';
 export const PAYOUT_LEASE_MS = 60_000;
 /** How long to wait before asking the provider again about a pending payout. */
 export const PAYOUT_RECHECK_MS = 15_000;
+/** Default of `PAYOUT_CONCURRENCY`: payouts one pass sends at once. */
+export const DEFAULT_PAYOUT_CONCURRENCY = 16;
+/** PostgreSQL channel a confirmation notifies (payload: the provider name) to wake every payout worker. */
+export const PAYOUT_WAKE_CHANNEL = 'coffer_payouts';
 
 export interface WithdrawalsDeps {
   db: Db;
@@ -58,6 +66,8 @@ export interface WithdrawalsDeps {
   accounts: AccountService;
   payments: PaymentsService;
   log?: FastifyBaseLogger;
+  /** Payouts one pass sends at once, before the provider's own cap (default {@link DEFAULT_PAYOUT_CONCURRENCY}). */
+  payoutConcurrency?: number;
 }
 
 const crypto8 = (v: string | Big): string => new Big(v).round(8, Big.roundDown).toFixed(8);
@@ -91,10 +101,36 @@ export interface PayoutRunSummary {
   failedToRun: number;
 }
 
+/** Runs `task` over `items` with at most `limit` at once; resolves when all have settled. */
+async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}
+
 export function createWithdrawalsService(deps: WithdrawalsDeps) {
   const { db, clock, ledger, records, accounts, payments } = deps;
   const provider = payments.provider;
   const rate = payments.pointsPerUsd;
+  /** Payouts in flight at once in one pass: the configured value, capped by what the rail allows. */
+  const concurrency = Math.max(
+    1,
+    Math.min(deps.payoutConcurrency ?? DEFAULT_PAYOUT_CONCURRENCY, provider.maxPayoutConcurrency ?? Number.MAX_SAFE_INTEGER),
+  );
+  /** A drain claims this many bills at a time: enough to keep every lane busy, few enough to finish well within the lease. */
+  const drainBatch = Math.max(50, concurrency * 8);
+  const wakeListeners = new Set<() => void>();
+  const wake = () => {
+    for (const listener of wakeListeners) {
+      try {
+        listener();
+      } catch (err) {
+        deps.log?.error({ err }, 'payout wake-up listener failed');
+      }
+    }
+  };
 
   /** The payout currency of `code`. @throws VALIDATION_FAILED for an unknown or non-USDT currency */
   async function payoutCurrency(code: string): Promise<ProviderCurrency> {
@@ -314,8 +350,11 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
           },
           tx,
         );
+        // Delivered on commit only: every instance's payout worker wakes (payout-wake.ts).
+        await tx.execute(sql`select pg_notify(${PAYOUT_WAKE_CHANNEL}, ${provider.name})`);
         return updated;
       });
+      if (bill.status === WithdrawStatus.Processing) wake();
       if (bill.status === WithdrawStatus.Expired) throw errors.conflict('This withdrawal has expired. Please create a new one.');
       return { bill: toWithdrawBill(bill) };
     },
@@ -351,11 +390,15 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       return apply(bill, outcome);
     },
 
-    /** One pass of the payout worker: claim, send, apply. Safe on several instances at once. */
+    /**
+     * One batch of the payout worker: claim up to `limit` bills, send them with at most the pass's
+     * concurrency in flight (oldest confirmation first), apply each outcome. Safe on several
+     * instances at once: a bill is claimed by one of them (SKIP LOCKED plus the lease).
+     */
     async runPayouts(limit = 10): Promise<PayoutRunSummary> {
       const claimed = await this.claimPayouts(limit);
       const summary: PayoutRunSummary = { claimed: claimed.length, succeeded: 0, refunded: 0, pending: 0, failedToRun: 0 };
-      for (const bill of claimed) {
+      await eachLimited(claimed, concurrency, async (bill) => {
         try {
           summary[await this.processPayout(bill)]++;
         } catch (err) {
@@ -363,8 +406,75 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
           summary.failedToRun++;
           deps.log?.error({ err, billId: bill.id }, 'payout failed to run; will retry after the lease');
         }
-      }
+      });
       return summary;
+    },
+
+    /**
+     * The payout worker's pass: `payoutConcurrency` lanes send payouts from a queue of claimed bills,
+     * which is refilled (one claim of a batch at a time) whenever it runs low, until a claim finds
+     * nothing (every bill touched leaves the queue or gets a lease in the future, so the pass ends).
+     * No lane waits for a batch's slowest payout. When `signal` aborts (shutdown), nothing more is
+     * claimed and the lanes finish the bills already claimed. A failed claim ends the pass (logged;
+     * the next tick tries again).
+     * @returns the pass's summary
+     */
+    async drainPayouts(signal?: AbortSignal): Promise<PayoutRunSummary> {
+      const total: PayoutRunSummary = { claimed: 0, succeeded: 0, refunded: 0, pending: 0, failedToRun: 0 };
+      const queue: repo.WithdrawBillRow[] = [];
+      let exhausted = false;
+      let claiming: Promise<void> | null = null;
+      const refill = (): Promise<void> =>
+        (claiming ??= (async () => {
+          try {
+            const rows = await this.claimPayouts(drainBatch);
+            total.claimed += rows.length;
+            if (!rows.length) exhausted = true;
+            queue.push(...rows);
+          } catch (err) {
+            exhausted = true;
+            deps.log?.error({ err }, 'payout claim failed; the next pass tries again');
+          } finally {
+            claiming = null;
+          }
+        })());
+      const lane = async () => {
+        for (;;) {
+          if (signal?.aborted) exhausted = true;
+          if (!exhausted && queue.length <= concurrency) {
+            if (queue.length === 0) await refill();
+            else void refill();
+          }
+          const bill = queue.shift();
+          if (!bill) {
+            if (exhausted) return;
+            if (claiming) await claiming;
+            continue;
+          }
+          try {
+            total[await this.processPayout(bill)]++;
+          } catch (err) {
+            // Left claimed: the lease runs out and a later pass resumes it.
+            total.failedToRun++;
+            deps.log?.error({ err, billId: bill.id }, 'payout failed to run; will retry after the lease');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, lane));
+      return total;
+    },
+
+    /** Payouts this instance sends at once (`PAYOUT_CONCURRENCY` capped by the provider). */
+    payoutConcurrency: concurrency,
+
+    /**
+     * Calls `listener` after a bill is confirmed on this instance (its payout is queued). Other
+     * instances hear of it through `NOTIFY coffer_payouts` (payout-wake.ts).
+     * @returns a function that removes the listener
+     */
+    onPayoutWork(listener: () => void): () => void {
+      wakeListeners.add(listener);
+      return () => wakeListeners.delete(listener);
     },
 
     /** Expires unconfirmed bills past 15 minutes and forgets old wrong-password attempts. @returns bills expired */

@@ -2,6 +2,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ledgerEntries, ledgerTransactions, records, sandboxPayouts, withdrawBills } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, topUp, type TestApp, type TestUser } from '../../test/harness';
+import { createWorkerRunner } from '../../worker-runner';
 import { verifyLedger } from '../ledger/ledger.verify';
 
 let t: TestApp;
@@ -353,6 +354,59 @@ describe('payouts', () => {
     expect(s1.claimed + s2.claimed).toBeGreaterThanOrEqual(2);
     for (const bill of [a, b]) expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
     expect(await assets(user)).toEqual({ available: '1000.00', freeze: '0.00' });
+  });
+
+  it('a drain pays the whole queue in one pass, with at most the configured payouts in flight', async () => {
+    const w = services().withdrawals;
+    expect(w.payoutConcurrency).toBe(16);
+    const user = await funded(String(2500 * 70));
+    const bills = [];
+    for (let i = 0; i < 70; i++) bills.push(await confirmed(user));
+    const provider = services().provider;
+    const real = provider.sendPayout.bind(provider);
+    let inFlight = 0;
+    let peak = 0;
+    const sent = new Map<string, number>();
+    const send = vi.spyOn(provider, 'sendPayout').mockImplementation(async (req) => {
+      sent.set(req.payoutId, (sent.get(req.payoutId) ?? 0) + 1);
+      peak = Math.max(peak, ++inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 2));
+        return await real(req);
+      } finally {
+        inFlight--;
+      }
+    });
+    try {
+      // One drain pays every queued bill: none waits for a later tick.
+      const s = await w.drainPayouts();
+      expect(s.succeeded).toBeGreaterThanOrEqual(70);
+    } finally {
+      send.mockRestore();
+    }
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(16);
+    for (const bill of bills) {
+      expect(sent.get(bill.id)).toBe(1);
+      expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
+    }
+  });
+
+  it('the worker wakes on a confirmed bill without waiting for its tick', async () => {
+    const payouts = t.app.ctx.workers.find((w) => w.name === 'payouts')!;
+    // An interval of an hour: only the wake-up can pay the bill within the test.
+    const runner = createWorkerRunner([{ ...payouts, intervalMs: 3_600_000 }], t.app.log);
+    runner.start();
+    try {
+      const user = await funded('3000');
+      const bill = await confirmed(user);
+      await vi.waitFor(async () => expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess'), {
+        timeout: 5_000,
+        interval: 20,
+      });
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('a provider error leaves the bill claimed; a later pass completes it', async () => {

@@ -79,6 +79,12 @@ export interface PaymentProvider {
   readonly name: 'sandbox' | 'evm' | 'nowpayments';
   /** True only for the sandbox: enables `/api/dev/sandbox/pay` and the web's 'Simulate payment'. */
   readonly sandbox: boolean;
+  /**
+   * The most payouts this rail may have in flight at once from one worker pass (`PAYOUT_CONCURRENCY`
+   * is capped by it); unset: no limit of its own. `evm` says 1 (its nonces are allocated serially
+   * per signer), `nowpayments` a few (one gateway account, rate-limited).
+   */
+  readonly maxPayoutConcurrency?: number;
   /** The enabled currencies. Coffer caches the answer for 5 minutes (SPEC 9). */
   listCurrencies(): Promise<ProviderCurrency[]>;
   /** USD per whole unit of `code` (e.g. "1" for USDT, "60000" for BTC). */

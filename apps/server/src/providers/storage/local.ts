@@ -4,8 +4,12 @@
  * (`/files/...`, see modules/storage/storage.routes.ts), signed with HMAC-SHA256 and expiring.
  *
  * Bodies are streamed: a part PUT goes through an MD5 + byte-count transform straight to a temp
- * file (never a whole file in memory) and answers the part's MD5 as its ETag, as S3 does;
- * completion concatenates the parts by streaming and computes the object's size and MD5 on the way.
+ * file (never a whole file in memory) and answers the part's MD5 as its ETag, as S3 does. Each stored
+ * part is announced to the assembler thread (./assembler.ts), which appends the parts in order to
+ * a file of the upload's (`assembled-*`) and hashes them as they arrive; completion then renames that file
+ * into place with its MD5. When the assembler does not hold exactly the listed parts (a part re-sent
+ * with other bytes, another instance, a restart), completion concatenates the parts by streaming and
+ * computes the object's size and MD5 on the way, as before.
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -14,6 +18,7 @@ import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../lib/clock';
+import { announcePart, dropAssembly, finishAssembly } from './assembler';
 import { sealedKey, StorageError, type PresignedPut, type StorageProvider, type StoredPart } from './types';
 
 /** Object keys are `/`-separated segments of safe characters; nothing else reaches the file system. */
@@ -152,12 +157,18 @@ export class LocalStorage implements StorageProvider {
     dest: string,
     maxBytes: number,
     createDir = true,
-  ): Promise<{ etag: string; size: number; md5: string }> {
+  ): Promise<{ etag: string; size: number; md5: string; ino: number; mtimeNs: string }> {
     await this.ensureDirs();
     const tmpFile = path.join(this.tmp, randomUUID());
     const counter = new HashCounter(maxBytes);
+    let ino = 0;
+    let mtimeNs = '';
     try {
       await pipeline(body, counter, createWriteStream(tmpFile, { highWaterMark: 1024 * 1024 }));
+      // The file's identity (kept by the rename): the assembler takes this version of a part only.
+      const st = await stat(tmpFile, { bigint: true });
+      ino = Number(st.ino);
+      mtimeNs = String(st.mtimeNs);
       if (createDir) await mkdir(path.dirname(dest), { recursive: true });
       await rename(tmpFile, dest);
     } catch (err) {
@@ -168,7 +179,7 @@ export class LocalStorage implements StorageProvider {
       throw err;
     }
     const md5 = counter.hash.digest('hex');
-    return { etag: `"${md5}"`, size: counter.bytes, md5 };
+    return { etag: `"${md5}"`, size: counter.bytes, md5, ino, mtimeNs };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -187,7 +198,7 @@ export class LocalStorage implements StorageProvider {
     const dir = this.uploadDir(uploadId);
     const meta = await stat(path.join(dir, 'meta.json')).catch(() => null);
     if (!meta) throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
-    const { etag, size } = await this.writeStream(body, path.join(dir, `${partNumber}.part`), maxBytes, false);
+    const { etag, size, ino, mtimeNs } = await this.writeStream(body, path.join(dir, `${partNumber}.part`), maxBytes, false);
     // The part's ETag and size, written atomically beside it.
     const sidecar = path.join(dir, `${partNumber}.json`);
     const tmpSidecar = path.join(this.tmp, randomUUID());
@@ -197,6 +208,7 @@ export class LocalStorage implements StorageProvider {
       if (err.code === 'ENOENT') throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
       throw err;
     });
+    announcePart(dir, { partNumber, etag, size, ino, mtimeNs });
     return etag;
   }
 
@@ -258,6 +270,21 @@ export class LocalStorage implements StorageProvider {
         throw new StorageError('InvalidPart', `The ETag of part ${p.partNumber} does not match the uploaded part`);
       }
     }
+    const dest = this.objectPath(key);
+    // Fast path: the assembler holds exactly the listed parts, in order, already appended and hashed.
+    const assembled = await finishAssembly(dir);
+    if (
+      assembled &&
+      assembled.parts.length === parts.length &&
+      assembled.parts.every(
+        (a, i) => a.partNumber === parts[i]!.partNumber && normalizeEtag(a.etag) === normalizeEtag(parts[i]!.etag),
+      )
+    ) {
+      await mkdir(path.dirname(dest), { recursive: true });
+      await rename(assembled.file, dest);
+      await rm(dir, { recursive: true, force: true });
+      return { size: assembled.size, md5: assembled.md5 };
+    }
     const files = parts.map((p) => path.join(dir, `${p.partNumber}.part`));
     const tmpFile = path.join(this.tmp, randomUUID());
     const counter = new HashCounter();
@@ -266,7 +293,6 @@ export class LocalStorage implements StorageProvider {
     }
     try {
       await pipeline(Readable.from(concat()), counter, createWriteStream(tmpFile, { highWaterMark: 1024 * 1024 }));
-      const dest = this.objectPath(key);
       await mkdir(path.dirname(dest), { recursive: true });
       await rename(tmpFile, dest);
     } catch (err) {
@@ -278,7 +304,9 @@ export class LocalStorage implements StorageProvider {
   }
 
   async abortMultipart(_key: string, uploadId: string): Promise<void> {
-    await rm(this.uploadDir(uploadId), { recursive: true, force: true });
+    const dir = this.uploadDir(uploadId);
+    dropAssembly(dir);
+    await rm(dir, { recursive: true, force: true });
   }
 
   async head(key: string): Promise<{ size: number } | null> {

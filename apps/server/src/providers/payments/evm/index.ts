@@ -69,6 +69,8 @@ export function createEvmProvider(settings: EvmSettings, deps: EvmProviderDeps):
   return {
     name: 'evm',
     sandbox: false,
+    // Nonces are chosen under one lock per chain and signer (payouts.ts): sends stay serial.
+    maxPayoutConcurrency: 1,
     chains,
     watcher: () => current,
 

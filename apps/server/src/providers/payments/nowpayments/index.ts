@@ -88,6 +88,9 @@ export function mapPayoutStatus(w: { status: string; hash?: string | null; error
 
 const FINAL_PAYMENT_STATUSES = ['finished', 'partially_paid', 'failed', 'refunded', 'expired', 'review'];
 /** Gateway withdrawal statuses that never change again (a later report never overwrites them). */
+/** Payouts one worker pass asks the gateway for at once. */
+export const NOWPAYMENTS_MAX_PAYOUT_CONCURRENCY = 4;
+
 const FINAL_PAYOUT_STATUSES = ['finished', 'failed', 'rejected'];
 /**
  * After a payout request whose answer was lost, Coffer asks again only this long after it was sent
@@ -505,6 +508,9 @@ export function createNowPaymentsProvider(
   return {
     name: 'nowpayments',
     sandbox: false,
+    // One gateway account: a few requests at once, each payout its own batch (its intent row and
+    // idempotency stay per payout; see docs/decisions/0022-payouts-and-uploads-at-the-limit.md).
+    maxPayoutConcurrency: NOWPAYMENTS_MAX_PAYOUT_CONCURRENCY,
     handlePayment,
 
     async listCurrencies(): Promise<ProviderCurrency[]> {
