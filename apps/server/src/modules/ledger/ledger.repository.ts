@@ -1,6 +1,6 @@
 /** Ledger persistence: accounts, transactions, entries. Only the ledger service calls this. */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/index';
 import { newId } from '../../lib/ids';
 
@@ -85,6 +85,27 @@ export async function userBalances(db: DbOrTx, userId: string): Promise<Record<U
     .select({ kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
     .from(ledgerAccounts)
     .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, ['available', 'frozen'])));
+  const out: Record<UserAccountKind, bigint> = { available: 0n, frozen: 0n };
+  for (const r of rows) out[r.kind as UserAccountKind] = r.balance;
+  return out;
+}
+
+const balancesStatements = new WeakMap<Db, ReturnType<typeof prepareUserBalances>>();
+const prepareUserBalances = (db: Db) =>
+  db
+    .select({ kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.userId, sql.placeholder('userId')), inArray(ledgerAccounts.kind, ['available', 'frozen'])))
+    .prepare('ledger_user_balances');
+
+/**
+ * {@link userBalances} outside a transaction (get/me, assets) as a prepared statement: the SQL is
+ * built once per database handle and, on PostgreSQL, parsed and planned once per pooled connection.
+ */
+export async function userBalancesPrepared(db: Db, userId: string): Promise<Record<UserAccountKind, bigint>> {
+  let statement = balancesStatements.get(db);
+  if (!statement) balancesStatements.set(db, (statement = prepareUserBalances(db)));
+  const rows = await statement.execute({ userId });
   const out: Record<UserAccountKind, bigint> = { available: 0n, frozen: 0n };
   for (const r of rows) out[r.kind as UserAccountKind] = r.balance;
   return out;

@@ -337,9 +337,9 @@ export function createLedgerService(deps: { db: Db }) {
       await repo.ensureUserAccounts(tx ?? deps.db, userId);
     },
 
-    /** The user's balances in minor units. */
+    /** The user's balances in minor units (read inside `tx` when given; a prepared statement otherwise). */
     balances(userId: string, tx?: DbOrTx): Promise<{ available: bigint; frozen: bigint }> {
-      return repo.userBalances(tx ?? deps.db, userId);
+      return tx ? repo.userBalances(tx, userId) : repo.userBalancesPrepared(deps.db, userId);
     },
   };
 }
