@@ -15,11 +15,12 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
-import { formatPointsLabel, soldCount } from '../lib/format';
+import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
 import { ResourceList } from './resource-list';
 import { CollectionStatusBadge } from './status-badge';
+import { formatPointsLabel } from '../../../lib/points';
 
 // Owner-only controls load only for owners.
 const OwnerActions = lazy(() => import('./owner-actions').then((m) => ({ default: m.OwnerActions })));

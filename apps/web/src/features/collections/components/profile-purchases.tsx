@@ -21,9 +21,9 @@ import { formatDateTime } from '../../../lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
 import { useMyOrders } from '../api/get-my-orders';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
-import { formatPointsLabel } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { ResourceList } from './resource-list';
+import { formatPointsLabel } from '../../../lib/points';
 
 function PurchasedFiles({ collectionId, viewerId }: { collectionId: string; viewerId: string }) {
   const detail = useCollectionDetail(collectionId, viewerId);

@@ -28,7 +28,6 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { getErrorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { formatPoints } from '../../../lib/format';
 import { CONFIRM_FAILED, useConfirmWithdraw } from '../api/confirm-withdraw';
 import { CREATE_WITHDRAW_FAILED, useCreateWithdraw } from '../api/create-withdraw';
 import { useEstimateWithdrawFee } from '../api/estimate-withdraw-fee';
@@ -54,6 +53,7 @@ import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf } from './currency-pickers';
 import { DetailList, DetailRow } from './detail-rows';
 import { LoadError } from './load-error';
+import { formatPoints } from '../../../lib/points';
 
 /**
  * SPEC 9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1": '1 USD = 1 USDT', shown by the

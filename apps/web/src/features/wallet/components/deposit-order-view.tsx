@@ -22,7 +22,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { cn } from '../../../lib/cn';
-import { formatDateTime, formatPoints } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { getDepositBill } from '../api/get-deposit-bill';
 import { refreshRecordLists } from '../api/get-records';
 import { simulatePayment } from '../api/simulate-payment';
@@ -40,6 +40,7 @@ import {
 } from '../utils/display';
 import { toastWalletError } from '../utils/errors';
 import { DetailList, DetailRow } from './detail-rows';
+import { formatPoints } from '../../../lib/points';
 
 /** SPEC 8 "Top-up and orders". */
 export const DepositTexts = {

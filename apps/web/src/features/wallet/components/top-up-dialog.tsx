@@ -17,7 +17,6 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { getErrorMessage } from '../../../lib/api-client';
-import { formatPoints } from '../../../lib/format';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCurrencies } from '../api/get-currencies';
 import { useMinAmount } from '../api/get-min-amount';
@@ -29,6 +28,7 @@ import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf, TokenChooser } from './currency-pickers';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
 import { LoadError } from './load-error';
+import { formatPoints } from '../../../lib/points';
 
 /** SPEC 8 "Top-up and orders". */
 export const TopUpTexts = {

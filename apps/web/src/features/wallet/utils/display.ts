@@ -15,7 +15,8 @@ import {
   type Currency,
 } from '@coffer/contract';
 import type { BadgeTone } from '../../../components/ui/badge';
-import { formatPoints, toDate, type DateInput } from '../../../lib/format';
+import { toDate, type DateInput } from '../../../lib/format';
+import { formatPoints, groupThousands } from '../../../lib/points';
 
 /** SPEC 9: network names are shown upper-case. */
 export const networkLabel = (network: string | null | undefined): string => (network ?? '').toUpperCase();
@@ -34,13 +35,6 @@ export function currencyLabel(c: Pick<Currency, 'network'> & { symbol?: string; 
 export function symbolOfCode(code: string | null | undefined): string {
   const upper = (code ?? '').toUpperCase();
   return upper.startsWith('USDT') ? 'USDT' : upper;
-}
-
-function groupThousands(fixed: string): string {
-  const negative = fixed.startsWith('-');
-  const [whole = '0', frac] = fixed.replace('-', '').split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
 }
 
 /** USD with 2 decimals and thousands separators ('1234.5' -> '1,234.50'); '-' when missing or bad. */
