@@ -14,6 +14,7 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Pagination } from '../../../components/ui/pagination';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { STATUS_PALETTE } from '../../../components/ui/status-palette';
 import { usePagedQuery } from '../../../hooks/use-paged-query';
 import { cn } from '../../../lib/cn';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -124,7 +125,11 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
                   </Link>
                 </td>
                 <td className="px-4 py-2.5">
-                  {o.status === OrderStatus.Paid ? <Badge tone="green">Paid</Badge> : <Badge tone="amber">Pending</Badge>}
+                  {o.status === OrderStatus.Paid ? (
+                    <Badge tone={STATUS_PALETTE.Paid}>Paid</Badge>
+                  ) : (
+                    <Badge tone={STATUS_PALETTE.Pending}>Pending</Badge>
+                  )}
                 </td>
                 <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
                   {formatPointsLabel(o.amount)}
