@@ -9,6 +9,7 @@
  */
 import { ErrorReason, SESSION_EXPIRED_SUPPRESS_MS, SUCCESS_CODE } from '@coffer/contract/constants';
 import toast from 'react-hot-toast';
+import { failureMessage, type MessagePreference } from './error-message';
 import { getAccessToken } from './storage';
 
 /** SPEC 8, session and generic. */
@@ -191,20 +192,19 @@ export const ucPath = (p: string): string => `/api/uc/v1/account${p}`;
 export const slPath = (p: string): string => `/sl/v1${p}`;
 
 /**
- * The text to show for a failed call or action: the error's message (already mapped by SPEC 8's
- * rules for ApiError), else `fallback` (e.g. 'Failed to login').
+ * The text to show for a failed call or action (the policy of ./error-message.ts): the error's
+ * message (already mapped by SPEC 8's rules for ApiError), else `fallback` (e.g. 'Failed to
+ * login'); with `prefer` 'server', the server's msg or `fallback` unless 403, 404 or 5xx.
  */
-export function getErrorMessage(error: unknown, fallback: string = ErrorMessages.unexpected): string {
-  if (error instanceof ApiError) return error.message || fallback;
-  if (error instanceof Error && error.message) return error.message;
-  return fallback;
+export function getErrorMessage(error: unknown, fallback: string = ErrorMessages.unexpected, prefer?: MessagePreference): string {
+  return failureMessage(error, error instanceof ApiError ? error : null, fallback, prefer);
 }
 
 /**
  * Shows a failure toast unless the failure already ended the session (whose message the client
  * showed, throttled).
  */
-export function toastError(error: unknown, fallback?: string): void {
+export function toastError(error: unknown, fallback?: string, prefer?: MessagePreference): void {
   if (error instanceof ApiError && error.sessionExpired) return;
-  toast.error(getErrorMessage(error, fallback));
+  toast.error(getErrorMessage(error, fallback, prefer));
 }

@@ -18,7 +18,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { PageContainer } from '../../../components/ui/page';
 import { Pagination } from '../../../components/ui/pagination';
 import { usePagedQuery } from '../../../hooks/use-paged-query';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { useMyCollections } from '../api/get-my-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MyCollectionCard } from './my-collection-card';
@@ -36,9 +36,9 @@ export const MyCollectionsTexts = {
 
 /** SPEC 8: the server msg, else 'Failed to load collections'; 403, 404 and 5xx read as the client's texts. */
 function loadErrorText(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 403 || error.status === 404 || error.status >= 500)) return error.message;
-  if (error instanceof ApiError && error.msg) return error.msg;
-  return MyCollectionsTexts.loadFailed;
+  return error instanceof ApiError
+    ? getErrorMessage(error, MyCollectionsTexts.loadFailed, 'server')
+    : MyCollectionsTexts.loadFailed;
 }
 
 export function MyCollections({ userId }: { userId: string | null | undefined }) {

@@ -26,7 +26,7 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
-import { getErrorMessage } from '../../../lib/api-client';
+import { getErrorMessage, toastError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { CONFIRM_FAILED, useConfirmWithdraw } from '../api/confirm-withdraw';
 import { CREATE_WITHDRAW_FAILED, useCreateWithdraw } from '../api/create-withdraw';
@@ -49,7 +49,6 @@ import {
   validateMemo,
   WalletMessages,
 } from '../utils/rules';
-import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf } from './currency-pickers';
 import { DetailList, DetailRow } from './detail-rows';
 import { LoadError } from './load-error';
@@ -156,7 +155,7 @@ function CashOutFlow({
           }
         },
         onError: (err) => {
-          toastWalletError(err, CashOutTexts.createFailed);
+          toastError(err, CashOutTexts.createFailed, 'server');
           onStep(1);
         },
       },
@@ -306,7 +305,7 @@ function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d:
     if (!currency || !canEstimate) return;
     estimate.mutate(
       { currency: currency.code, amount: sendAmount },
-      { onError: (err) => toastWalletError(err, CashOutTexts.feeFailed) },
+      { onError: (err) => toastError(err, CashOutTexts.feeFailed, 'server') },
     );
   }
 
@@ -495,7 +494,7 @@ function ConfirmStep({
       { billId: bill.id, password },
       {
         onSuccess: (confirmed) => onConfirmed(confirmed ?? bill),
-        onError: (err) => toastWalletError(err, CashOutTexts.confirmFailed),
+        onError: (err) => toastError(err, CashOutTexts.confirmFailed, 'server'),
       },
     );
   }

@@ -38,9 +38,9 @@ import {
   secondsLeft,
   symbolOfCode,
 } from '../utils/display';
-import { toastWalletError } from '../utils/errors';
 import { DetailList, DetailRow } from './detail-rows';
 import { formatPoints } from '../../../lib/points';
+import { toastError } from '../../../lib/api-client';
 
 /** SPEC 8 "Top-up and orders". */
 export const DepositTexts = {
@@ -123,7 +123,7 @@ export function DepositOrderView({
       if (fresh.status === DepositStatus.Success) markConfirmed();
       else toast(DepositTexts.notCompleted, { icon: '⏳' });
     } catch (err) {
-      toastWalletError(err, DepositTexts.checkFailed);
+      toastError(err, DepositTexts.checkFailed, 'server');
     } finally {
       setChecking(false);
     }
@@ -134,7 +134,7 @@ export function DepositOrderView({
     try {
       await simulatePayment(bill.id);
     } catch (err) {
-      toastWalletError(err, 'Failed to simulate payment');
+      toastError(err, 'Failed to simulate payment', 'server');
       setSimulating(false);
       return;
     }
