@@ -1,8 +1,49 @@
 // ESLint flat config: typescript-eslint plus the import boundaries of STYLE.md
 // (bulletproof-react's no-restricted-paths / no-cycle, server's routes -> service -> repository).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// A web feature never imports another feature (STYLE.md, bulletproof-react): shared code moves down
+// into apps/web/src/components, lib or hooks, and app/ composes features. One block per directory
+// of apps/web/src/features; each repeats the web block's server patterns, since a later block's
+// no-restricted-imports replaces an earlier one for the files both match.
+const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const webFeatureBoundaries = WEB_FEATURES.map((feature) => {
+  const others = WEB_FEATURES.filter((f) => f !== feature).join('|');
+  const message = `features/${feature} may not import another feature; move shared code to src/components, lib or hooks, or compose in src/app.`;
+  return {
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@coffer/server*', '**/apps/server/**'] },
+            ...(others
+              ? [
+                  // '@/features/wallet/...', '../../../features/wallet/...'
+                  { regex: `(^|/)features/(${others})(/|$)`, message },
+                  // '../../wallet/...' (climbing out of this feature into a sibling)
+                  { regex: `^(\\.\\./)+(${others})(/|$)`, message },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  };
+});
+// Shared hooks sit below the features, as components and lib do.
+webFeatureBoundaries.push({
+  files: ['apps/web/src/hooks/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: ['@coffer/server*', '**/apps/server/**', '**/features/**', '**/app/**'] }],
+  },
+});
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', '**/migrations/**', 'e2e/screenshots/**', '**/*.d.ts'] },
@@ -35,6 +76,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['**/features/**', '**/app/**'] }],
     },
   },
+  ...webFeatureBoundaries,
   {
     // A module may call another module's service, never its repository.
     files: ['apps/server/src/modules/**/*.routes.ts'],

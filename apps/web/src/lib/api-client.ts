@@ -17,6 +17,7 @@ import {
   type EndpointKey,
 } from '@coffer/contract/constants';
 import toast from 'react-hot-toast';
+import { failureMessage, type MessagePreference } from './error-message';
 import { getAccessToken } from './storage';
 
 /** SPEC 8, session and generic. */
@@ -205,20 +206,19 @@ async function postEnvelope(path: string, body: unknown, options: RequestOptions
 }
 
 /**
- * The text to show for a failed call or action: the error's message (already mapped by SPEC 8's
- * rules for ApiError), else `fallback` (e.g. 'Failed to login').
+ * The text to show for a failed call or action (the policy of ./error-message.ts): the error's
+ * message (already mapped by SPEC 8's rules for ApiError), else `fallback` (e.g. 'Failed to
+ * login'); with `prefer` 'server', the server's msg or `fallback` unless 403, 404 or 5xx.
  */
-export function getErrorMessage(error: unknown, fallback: string = ErrorMessages.unexpected): string {
-  if (error instanceof ApiError) return error.message || fallback;
-  if (error instanceof Error && error.message) return error.message;
-  return fallback;
+export function getErrorMessage(error: unknown, fallback: string = ErrorMessages.unexpected, prefer?: MessagePreference): string {
+  return failureMessage(error, error instanceof ApiError ? error : null, fallback, prefer);
 }
 
 /**
  * Shows a failure toast unless the failure already ended the session (whose message the client
  * showed, throttled).
  */
-export function toastError(error: unknown, fallback?: string): void {
+export function toastError(error: unknown, fallback?: string, prefer?: MessagePreference): void {
   if (error instanceof ApiError && error.sessionExpired) return;
-  toast.error(getErrorMessage(error, fallback));
+  toast.error(getErrorMessage(error, fallback, prefer));
 }

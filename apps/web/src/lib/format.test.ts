@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatFileSize, formatPoints, formatRelative, formatShortDate, toDate } from './format';
+import { formatDate, formatDateTime, formatFileSize, formatRelative, formatShortDate, toDate } from './format';
 
 // 2026-03-05T14:07:09Z
 const MS = 1_772_719_629_000;
@@ -64,15 +64,5 @@ describe('file size formatting (SPEC 3)', () => {
     for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, 'abc', '', null, undefined]) {
       expect(formatFileSize(bad as never)).toBe('Invalid file size');
     }
-  });
-});
-
-describe('points formatting (SPEC 9, 2 decimals)', () => {
-  it('shows two decimals with thousands separators, from decimal strings', () => {
-    expect(formatPoints('12.5')).toBe('12.50');
-    expect(formatPoints('1234567.891')).toBe('1,234,567.89');
-    expect(formatPoints('0')).toBe('0.00');
-    expect(formatPoints(undefined)).toBe('0.00');
-    expect(formatPoints('junk')).toBe('0.00');
   });
 });

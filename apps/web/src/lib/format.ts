@@ -1,10 +1,11 @@
 /**
- * Display formatting of SPEC 3 ("Formats") and SPEC 9 ("Timestamps", "File size base").
+ * Display formatting of SPEC 3 ("Formats") and SPEC 9 ("Timestamps", "File size base"); points
+ * are formatted in points.ts.
  *
  * Date inputs may be a number, a digit string or a date string. Numbers and digit strings above
  * 1e12 are milliseconds, otherwise seconds. Anything that does not give a valid date formats as ''.
  */
-import { FILE_SIZE_BASE, MS_TIMESTAMP_THRESHOLD, roundHalfUp } from '@coffer/contract/constants';
+import { FILE_SIZE_BASE, MS_TIMESTAMP_THRESHOLD } from '@coffer/contract/constants';
 import { format, formatDistanceToNow } from 'date-fns';
 
 export type DateInput = number | string | Date | null | undefined;
@@ -65,19 +66,4 @@ export function formatFileSize(bytes: number | string | null | undefined): strin
   const i = Math.min(SIZE_UNITS.length - 1, Math.max(0, Math.floor(Math.log(n) / Math.log(FILE_SIZE_BASE))));
   const value = n / FILE_SIZE_BASE ** i;
   return `${parseFloat(value.toFixed(2))} ${SIZE_UNITS[i]}`;
-}
-
-/**
- * Points (P-coin) for display with 2 decimals (SPEC 9 "Decimals"): '1234.5' -> '1,234.50'.
- * Works on decimal strings (no float maths); a bad value shows as '0.00'.
- */
-export function formatPoints(value: string | number | null | undefined): string {
-  try {
-    const fixed = roundHalfUp(value === null || value === undefined || value === '' ? '0' : value, 2);
-    const [whole = '0', frac = '00'] = fixed.replace('-', '').split('.');
-    const sign = fixed.startsWith('-') ? '-' : '';
-    return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
-  } catch {
-    return '0.00';
-  }
 }

@@ -1,7 +1,6 @@
 /**
- * Status badge with the colours of STYLE.md, one meaning each everywhere: Created slate, Draft
- * amber, Published green, Archived zinc, Deleted red; Pending/Processing amber,
- * Success/Completed green, Failure/Failed red, Refunded blue.
+ * Badge with the tones of STYLE.md. Which status gets which tone is status-palette.ts's (one
+ * meaning per colour everywhere).
  */
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
@@ -18,17 +17,7 @@ const tones: Record<BadgeTone, string> = {
   brand: 'bg-brand-50 text-brand-700 ring-brand-600/25 dark:bg-brand-500/15 dark:text-brand-300',
 };
 
-/** The tone of a status word or wire value (collection, record, deposit or withdraw status). */
-export function statusTone(status: string | null | undefined): BadgeTone {
-  const s = (status ?? '').toLowerCase();
-  if (/(success|completed|published|paid|confirmed)/.test(s)) return 'green';
-  if (/(failure|failed|deleted|expired)/.test(s)) return 'red';
-  if (/refunded/.test(s)) return 'blue';
-  if (/(pending|processing|draft)/.test(s)) return 'amber';
-  if (/archived/.test(s)) return 'zinc';
-  return 'slate';
-}
-
+/** A rounded label in one of the tones; status badges take theirs from status-palette.ts. */
 export function Badge({ tone = 'slate', className, children, icon }: { tone?: BadgeTone; className?: string; children: ReactNode; icon?: ReactNode }) {
   return (
     <span className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', tones[tone], className)}>

@@ -12,9 +12,8 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button, buttonVariants } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
-import { formatPoints } from '../../../lib/format';
 import { isInsufficientBalance, useBuyCollection } from '../api/buy-collection';
-import { formatPointsLabel } from '../lib/format';
+import { formatPoints, formatPointsLabel } from '../../../lib/points';
 
 export interface Viewer {
   /** Null for visitors. */

@@ -15,15 +15,15 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
-import { formatPointsLabel, soldCount } from '../lib/format';
+import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
 import { ResourceList } from './resource-list';
 import { CollectionStatusBadge } from './status-badge';
+import { formatPointsLabel } from '../../../lib/points';
 
-// Owner-only controls (and the uploader behind them) load only for owners.
+// Owner-only controls load only for owners.
 const OwnerActions = lazy(() => import('./owner-actions').then((m) => ({ default: m.OwnerActions })));
-const AddFiles = lazy(() => import('./owner-actions').then((m) => ({ default: m.AddFiles })));
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -76,7 +76,21 @@ export function CollectionNotFound({ error }: { error?: unknown }) {
   );
 }
 
-export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; viewer: Viewer; onTopUp?: () => void }) {
+/**
+ * @param addFiles the owner's 'Add files' uploader for a collection id (the uploads feature's,
+ *   wired in by the route; lazy there so that only owners load it); no section without it
+ */
+export function CollectionDetailView({
+  id,
+  viewer,
+  onTopUp,
+  addFiles,
+}: {
+  id: string;
+  viewer: Viewer;
+  onTopUp?: () => void;
+  addFiles?: (collectionId: string) => ReactNode;
+}) {
   const query = useCollectionDetail(id, viewer.id);
   if (query.isPending) return <CollectionDetailSkeleton />;
   if (query.isError) return <CollectionNotFound error={query.error} />;
@@ -173,14 +187,12 @@ export function CollectionDetailView({ id, viewer, onTopUp }: { id: string; view
             </h2>
             <ResourceList resources={resources} collectionId={collection.id} canDownload={canDownload} />
           </section>
-          {isOwner && collection.status !== CollectionStatus.Deleted ? (
+          {addFiles && isOwner && collection.status !== CollectionStatus.Deleted ? (
             <section aria-labelledby="add-files-heading" className="space-y-3">
               <h2 id="add-files-heading" className="font-semibold text-slate-900 dark:text-white">
                 Add files
               </h2>
-              <Suspense fallback={<Skeleton className="h-40 w-full rounded-2xl" />}>
-                <AddFiles collectionId={collection.id} />
-              </Suspense>
+              <Suspense fallback={<Skeleton className="h-40 w-full rounded-2xl" />}>{addFiles(collection.id)}</Suspense>
             </section>
           ) : null}
         </div>

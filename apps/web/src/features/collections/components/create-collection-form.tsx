@@ -4,11 +4,14 @@
  * create the collection (banner first), wait for the uploads, attach every uploaded file
  * (collection/resource/add); 'Publish' then publishes it. The collection is created once: after a
  * failure (a file that did not upload) pressing again goes on with the same collection.
+ *
+ * The files come from the uploads feature through {@link CollectionFiles}: features do not import
+ * each other, so app/routes/upload.tsx wires the upload queue in.
  */
 import { COLLECTION_DESC_MAX, CollectionAmountSchema, CollectionTitleSchema, type Collection } from '@coffer/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Send, Save } from 'lucide-react';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -19,11 +22,8 @@ import { getErrorMessage, toastError } from '../../../lib/api-client';
 import { useCreateCollection } from '../api/create-collection';
 import { collectionKeys } from '../api/keys';
 import { usePublishCollection } from '../api/publish-collection';
-import { addResourceToCollection } from '../api/uploads';
-import { useUploadQueue } from '../hooks/use-upload-queue';
-import type { UploadQueue } from '../lib/upload-queue';
+import { addResourceToCollection } from '../api/add-resource';
 import { BannerPicker } from './banner-picker';
-import { FileUploader } from './file-uploader';
 
 interface FormErrors {
   title?: string;
@@ -47,8 +47,24 @@ export const UploadTexts = {
   needFile: 'Add at least one file to publish',
 } as const;
 
-/** @param makeQueue builds the upload queue (tests pass one with fake hashing and transport) */
-export function CreateCollectionForm({ makeQueue }: { makeQueue?: () => UploadQueue } = {}) {
+/** A file once its upload settled: 'done' ones carry the resource the server verified. */
+export interface SettledFile {
+  status: string;
+  resource: { id: string } | null;
+}
+
+/** What the create form needs of the files being uploaded (provided by the uploads feature). */
+export interface CollectionFiles {
+  /** Files added and not cancelled (publishing needs at least one). */
+  liveCount: number;
+  /** Resolves once no file is waiting, hashing or uploading, with every file. */
+  whenSettled(): Promise<readonly SettledFile[]>;
+  /** The picker with a row and progress bar per file. */
+  picker: ReactNode;
+}
+
+/** @param files the files being uploaded (app/routes/upload.tsx builds them from the upload queue) */
+export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
   const descId = useId();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -62,7 +78,6 @@ export function CreateCollectionForm({ makeQueue }: { makeQueue?: () => UploadQu
   const [formError, setFormError] = useState<string | null>(null);
   const created = useRef<Collection | null>(null);
   const attached = useRef(new Set<string>());
-  const { queue, snapshot } = useUploadQueue(makeQueue);
   const create = useCreateCollection();
   const publish = usePublishCollection();
   const busy = phase !== 'idle';
@@ -75,8 +90,7 @@ export function CreateCollectionForm({ makeQueue }: { makeQueue?: () => UploadQu
     const a = CollectionAmountSchema.safeParse(amount.trim() === '' ? undefined : amount.trim());
     if (amount.trim() === '') next.amount = 'Price is required';
     else if (!a.success) next.amount = a.error.issues[0]?.message;
-    const live = snapshot.items.filter((i) => i.status !== 'cancelled');
-    if (forPublish && live.length === 0) next.files = UploadTexts.needFile;
+    if (forPublish && files.liveCount === 0) next.files = UploadTexts.needFile;
     return next;
   }
 
@@ -97,7 +111,7 @@ export function CreateCollectionForm({ makeQueue }: { makeQueue?: () => UploadQu
       }
       const collection = created.current;
       enter('uploading');
-      const items = await queue.whenSettled();
+      const items = await files.whenSettled();
       if (items.some((i) => i.status === 'failed')) {
         setFormError(UploadTexts.failedFiles);
         return;
@@ -171,7 +185,7 @@ export function CreateCollectionForm({ makeQueue }: { makeQueue?: () => UploadQu
 
         <Card className="space-y-4 p-5 sm:p-6">
           <h2 className="font-semibold text-slate-900 dark:text-white">Files</h2>
-          <FileUploader queue={queue} snapshot={snapshot} />
+          {files.picker}
           {errors.files ? (
             <p role="alert" className="text-sm text-red-600 dark:text-red-400">
               {errors.files}

@@ -2,8 +2,9 @@ import type { Collection } from '@coffer/contract';
 import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { formatPointsLabel, soldCount } from '../lib/format';
+import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
+import { formatPointsLabel } from '../../../lib/points';
 
 /** A storefront card: banner, title, seller, price and sold count; the whole card links to the collection. */
 export function MarketCard({ collection, eager }: { collection: Collection; eager?: boolean }) {

@@ -9,19 +9,19 @@
  * The route (which owns the login guard) passes the signed-in user's id: the list is fetched
  * only when one exists (SPEC 6).
  */
-import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import { CircleAlert, FolderOpen, Plus } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { buttonVariants } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageContainer } from '../../../components/ui/page';
-import { ApiError } from '../../../lib/api-client';
+import { Pagination } from '../../../components/ui/pagination';
+import { usePagedQuery } from '../../../hooks/use-paged-query';
+import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { useMyCollections } from '../api/get-my-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MyCollectionCard } from './my-collection-card';
-import { clampPage, Pagination, pagingOf } from './pagination';
 
 export const MyCollectionsTexts = {
   heading: 'My Collections',
@@ -36,17 +36,15 @@ export const MyCollectionsTexts = {
 
 /** SPEC 8: the server msg, else 'Failed to load collections'; 403, 404 and 5xx read as the client's texts. */
 function loadErrorText(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 403 || error.status === 404 || error.status >= 500)) return error.message;
-  if (error instanceof ApiError && error.msg) return error.msg;
-  return MyCollectionsTexts.loadFailed;
+  return error instanceof ApiError
+    ? getErrorMessage(error, MyCollectionsTexts.loadFailed, 'server')
+    : MyCollectionsTexts.loadFailed;
 }
 
 export function MyCollections({ userId }: { userId: string | null | undefined }) {
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
-  const query = useMyCollections(userId, { page, size });
-  const paging = pagingOf(query.data);
-  const { totalCount: count, totalPages } = paging;
+  // SPEC 4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
+  const { query, paging, pagination } = usePagedQuery((p) => useMyCollections(userId, p), { keepInRange: true });
+  const { totalCount: count } = paging;
   const collections = query.data?.collections ?? [];
 
   useEffect(() => {
@@ -54,11 +52,6 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
       toast.error(MyCollectionsTexts.loadFailed, { id: 'my-collections-load' });
     }
   }, [query.isError, query.error]);
-
-  // SPEC 4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
-  useEffect(() => {
-    if (query.data && !query.isPlaceholderData && page > 0 && page > totalPages - 1) setPage(clampPage(page, totalPages));
-  }, [query.data, query.isPlaceholderData, page, totalPages]);
 
   const loading = query.isPending && Boolean(userId);
 
@@ -117,19 +110,7 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
         />
       )}
 
-      {totalPages > 1 ? (
-        <Pagination
-          className="mt-8"
-          page={page}
-          size={size}
-          {...paging}
-          onPageChange={(p) => setPage(clampPage(p, totalPages))}
-          onSizeChange={(s) => {
-            setSize(s);
-            setPage(0);
-          }}
-        />
-      ) : null}
+      {pagination ? <Pagination className="mt-8" {...pagination} /> : null}
     </PageContainer>
   );
 }

@@ -4,7 +4,7 @@
  * amounts.
  */
 import type { Collection } from '@coffer/contract';
-import { COLLECTIONS_PAGE_SIZE, OrderStatus } from '@coffer/contract/constants';
+import { OrderStatus } from '@coffer/contract/constants';
 import { ChevronDown, ShoppingBag } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -12,17 +12,19 @@ import { Badge } from '../../../components/ui/badge';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { Pagination } from '../../../components/ui/pagination';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { STATUS_PALETTE } from '../../../components/ui/status-palette';
+import { usePagedQuery } from '../../../hooks/use-paged-query';
 import { cn } from '../../../lib/cn';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
 import { useMyOrders } from '../api/get-my-orders';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
-import { formatPointsLabel } from '../lib/format';
 import { BannerImage } from './banner-image';
-import { clampPage, Pagination, pagingOf } from './pagination';
 import { ResourceList } from './resource-list';
+import { formatPointsLabel } from '../../../lib/points';
 
 function PurchasedFiles({ collectionId, viewerId }: { collectionId: string; viewerId: string }) {
   const detail = useCollectionDetail(collectionId, viewerId);
@@ -79,11 +81,7 @@ function PurchasedRow({ collection, viewerId }: { collection: Collection; viewer
 }
 
 function OrdersTable({ enabled }: { enabled: boolean }) {
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
-  const orders = useMyOrders(enabled, { page, size });
-  const paging = pagingOf(orders.data);
-  const { totalPages } = paging;
+  const { query: orders, pagination } = usePagedQuery((p) => useMyOrders(enabled, p));
   if (orders.isPending) return <Skeleton className="h-32 w-full rounded-xl" />;
   if (orders.isError)
     return (
@@ -127,7 +125,11 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
                   </Link>
                 </td>
                 <td className="px-4 py-2.5">
-                  {o.status === OrderStatus.Paid ? <Badge tone="green">Paid</Badge> : <Badge tone="amber">Pending</Badge>}
+                  {o.status === OrderStatus.Paid ? (
+                    <Badge tone={STATUS_PALETTE.Paid}>Paid</Badge>
+                  ) : (
+                    <Badge tone={STATUS_PALETTE.Pending}>Pending</Badge>
+                  )}
                 </td>
                 <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
                   {formatPointsLabel(o.amount)}
@@ -137,30 +139,14 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
           </tbody>
         </table>
       </div>
-      {totalPages > 1 ? (
-        <Pagination
-          page={page}
-          size={size}
-          {...paging}
-          noun="orders"
-          onPageChange={(p) => setPage(clampPage(p, totalPages))}
-          onSizeChange={(s) => {
-            setSize(s);
-            setPage(0);
-          }}
-        />
-      ) : null}
+      {pagination ? <Pagination {...pagination} noun="orders" /> : null}
     </div>
   );
 }
 
 export function ProfilePurchases({ userId }: { userId: string }) {
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
   const enabled = Boolean(userId);
-  const purchased = usePurchasedCollections(enabled, { page, size });
-  const paging = pagingOf(purchased.data);
-  const { totalPages } = paging;
+  const { query: purchased, pagination } = usePagedQuery((p) => usePurchasedCollections(enabled, p));
 
   return (
     <div className="space-y-10">
@@ -201,18 +187,7 @@ export function ProfilePurchases({ userId }: { userId: string }) {
             ))}
           </ul>
         )}
-        {totalPages > 1 ? (
-          <Pagination
-            page={page}
-            size={size}
-            {...paging}
-            onPageChange={(p) => setPage(clampPage(p, totalPages))}
-            onSizeChange={(s) => {
-              setSize(s);
-              setPage(0);
-            }}
-          />
-        ) : null}
+        {pagination ? <Pagination {...pagination} /> : null}
       </section>
       <section aria-labelledby="orders-heading" className="space-y-4">
         <h2 id="orders-heading" className="text-lg font-semibold text-slate-900 dark:text-white">

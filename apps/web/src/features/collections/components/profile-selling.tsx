@@ -1,22 +1,18 @@
 /** The profile's Selling tab: that user's published collections (user/collections), paginated. */
-import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import { Store } from 'lucide-react';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { Pagination } from '../../../components/ui/pagination';
+import { usePagedQuery } from '../../../hooks/use-paged-query';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { clampPage, Pagination, pagingOf } from './pagination';
 
 export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boolean }) {
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState<number>(COLLECTIONS_PAGE_SIZE);
-  const query = useUserCollections(userId, { page, size });
-  const paging = pagingOf(query.data);
-  const { totalCount: count, totalPages } = paging;
+  const { query, paging, pagination } = usePagedQuery((p) => useUserCollections(userId, p));
+  const { totalCount: count } = paging;
 
   return (
     <section aria-labelledby="selling-heading" className="space-y-5">
@@ -66,18 +62,7 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
           ))}
         </CollectionGrid>
       )}
-      {totalPages > 1 ? (
-        <Pagination
-          page={page}
-          size={size}
-          {...paging}
-          onPageChange={(p) => setPage(clampPage(p, totalPages))}
-          onSizeChange={(s) => {
-            setSize(s);
-            setPage(0);
-          }}
-        />
-      ) : null}
+      {pagination ? <Pagination {...pagination} /> : null}
     </section>
   );
 }

@@ -13,11 +13,11 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatDate, formatFileSize } from '../../../lib/format';
 import { useResourceDetail } from '../api/get-resource-detail';
-import { formatPointsLabel } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, type Viewer } from './buy-button';
 import { DownloadButton } from './download-button';
 import { FileTypeIcon } from './file-icon';
+import { formatPointsLabel } from '../../../lib/points';
 
 export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer: Viewer; onTopUp?: () => void }) {
   const query = useResourceDetail(id, viewer.id);

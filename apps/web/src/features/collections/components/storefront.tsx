@@ -12,11 +12,11 @@ import { Button, buttonVariants } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Input } from '../../../components/ui/input';
 import { PageContainer } from '../../../components/ui/page';
+import { clampPage, Pagination, pagingOf } from '../../../components/ui/pagination';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useMarketCollections } from '../api/get-market-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { clampPage, Pagination, pagingOf } from './pagination';
 
 const TAGLINE = 'Trade digital resources with ease. Upload, buy, and sell your digital assets.';
 const MARKET_PAGE_SIZES = [12, 24, 48] as const;

@@ -12,10 +12,10 @@ import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { formatPoints } from '../../../lib/format';
 import { getAssetsQueryOptions } from '../api/get-assets';
 import { RecordDetailDialog } from './record-detail-dialog';
 import { TransactionList } from './transaction-list';
+import { formatPoints } from '../../../lib/points';
 
 /** SPEC 2 tab labels, in order. */
 export const RECORD_TABS: { cate: RecordCate; label: string }[] = [

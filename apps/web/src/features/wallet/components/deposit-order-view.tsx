@@ -22,7 +22,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { cn } from '../../../lib/cn';
-import { formatDateTime, formatPoints } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { getDepositBill } from '../api/get-deposit-bill';
 import { refreshRecordLists } from '../api/get-records';
 import { simulatePayment } from '../api/simulate-payment';
@@ -38,8 +38,9 @@ import {
   secondsLeft,
   symbolOfCode,
 } from '../utils/display';
-import { toastWalletError } from '../utils/errors';
 import { DetailList, DetailRow } from './detail-rows';
+import { formatPoints } from '../../../lib/points';
+import { toastError } from '../../../lib/api-client';
 
 /** SPEC 8 "Top-up and orders". */
 export const DepositTexts = {
@@ -122,7 +123,7 @@ export function DepositOrderView({
       if (fresh.status === DepositStatus.Success) markConfirmed();
       else toast(DepositTexts.notCompleted, { icon: '⏳' });
     } catch (err) {
-      toastWalletError(err, DepositTexts.checkFailed);
+      toastError(err, DepositTexts.checkFailed, 'server');
     } finally {
       setChecking(false);
     }
@@ -133,7 +134,7 @@ export function DepositOrderView({
     try {
       await simulatePayment(bill.id);
     } catch (err) {
-      toastWalletError(err, 'Failed to simulate payment');
+      toastError(err, 'Failed to simulate payment', 'server');
       setSimulating(false);
       return;
     }

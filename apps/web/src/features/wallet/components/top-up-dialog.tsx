@@ -16,8 +16,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { getErrorMessage } from '../../../lib/api-client';
-import { formatPoints } from '../../../lib/format';
+import { getErrorMessage, toastError } from '../../../lib/api-client';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCurrencies } from '../api/get-currencies';
 import { useMinAmount } from '../api/get-min-amount';
@@ -25,10 +24,10 @@ import { usePublicConfig } from '../api/get-public-config';
 import { refreshRecordLists } from '../api/get-records';
 import { networkLabel } from '../utils/display';
 import { parseDecimalInput, plainDecimal, topUpPoints, validateTopUpAmount } from '../utils/rules';
-import { toastWalletError } from '../utils/errors';
 import { NetworkTabs, networksOf, TokenChooser } from './currency-pickers';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
 import { LoadError } from './load-error';
+import { formatPoints } from '../../../lib/points';
 
 /** SPEC 8 "Top-up and orders". */
 export const TopUpTexts = {
@@ -139,7 +138,7 @@ export function TopUpForm({ onCreated }: { onCreated: (bill: DepositBill) => voi
           toast.success(TopUpTexts.created);
           onCreated(bill);
         },
-        onError: (err) => toastWalletError(err, TopUpTexts.createFailed),
+        onError: (err) => toastError(err, TopUpTexts.createFailed, 'server'),
       },
     );
   }

@@ -14,8 +14,9 @@ import {
   roundDown,
   type Currency,
 } from '@coffer/contract';
-import type { BadgeTone } from '../../../components/ui/badge';
-import { formatPoints, toDate, type DateInput } from '../../../lib/format';
+import { statusView, type StatusView } from '../../../components/ui/status-palette';
+import { toDate, type DateInput } from '../../../lib/format';
+import { formatPoints, groupThousands } from '../../../lib/points';
 
 /** SPEC 9: network names are shown upper-case. */
 export const networkLabel = (network: string | null | undefined): string => (network ?? '').toUpperCase();
@@ -34,13 +35,6 @@ export function currencyLabel(c: Pick<Currency, 'network'> & { symbol?: string; 
 export function symbolOfCode(code: string | null | undefined): string {
   const upper = (code ?? '').toUpperCase();
   return upper.startsWith('USDT') ? 'USDT' : upper;
-}
-
-function groupThousands(fixed: string): string {
-  const negative = fixed.startsWith('-');
-  const [whole = '0', frac] = fixed.replace('-', '').split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
 }
 
 /** USD with 2 decimals and thousands separators ('1234.5' -> '1,234.50'); '-' when missing or bad. */
@@ -97,22 +91,19 @@ export function recordTypeLabel(type: string): string {
   }
 }
 
-export interface StatusView {
-  label: string;
-  tone: BadgeTone;
-}
+export type { StatusView };
 
 /** SPEC 4 "Record status badges": Pending (also for unknown values), Success, Failed, Refunded. */
 export function recordStatusView(status: string | null | undefined): StatusView {
   switch (status) {
     case RecordStatus.Success:
-      return { label: 'Success', tone: 'green' };
+      return statusView('Success');
     case RecordStatus.Failure:
-      return { label: 'Failed', tone: 'red' };
+      return statusView('Failed');
     case RecordStatus.Refunded:
-      return { label: 'Refunded', tone: 'blue' };
+      return statusView('Refunded');
     default:
-      return { label: 'Pending', tone: 'amber' };
+      return statusView('Pending');
   }
 }
 
@@ -132,19 +123,19 @@ export function depositPhase(status: string | null | undefined): DepositPhase {
 export function depositStatusView(status: string | null | undefined): StatusView {
   switch (depositPhase(status)) {
     case 'success':
-      return { label: 'Success', tone: 'green' };
+      return statusView('Success');
     case 'processing':
-      return { label: 'Processing', tone: 'amber' };
+      return statusView('Processing');
     default:
-      return { label: 'Order Expired', tone: 'red' };
+      return statusView('Order Expired');
   }
 }
 
 /** SPEC 4 "Withdraw bill status": Completed; Failed (failure, refunded); Processing otherwise. */
 export function withdrawStatusView(status: string | null | undefined): StatusView {
-  if (status === WithdrawStatus.Success) return { label: 'Completed', tone: 'green' };
-  if (status === WithdrawStatus.Failure || status === WithdrawStatus.Refunded) return { label: 'Failed', tone: 'red' };
-  return { label: 'Processing', tone: 'amber' };
+  if (status === WithdrawStatus.Success) return statusView('Completed');
+  if (status === WithdrawStatus.Failure || status === WithdrawStatus.Refunded) return statusView('Failed');
+  return statusView('Processing');
 }
 
 /**

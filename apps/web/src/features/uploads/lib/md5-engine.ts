@@ -1,9 +1,9 @@
 /**
- * The bridge to Coffer's MD5 worker (src/workers/md5.worker.ts): one lazily started worker per
+ * The bridge to Coffer's MD5 worker (features/uploads/workers/md5.worker.ts): one lazily started worker per
  * page, jobs matched by id, cancellation through an AbortSignal. Tests replace the engine with
  * their own {@link Md5Engine}; jsdom has no Worker.
  */
-import type { Md5WorkerRequest, Md5WorkerResponse } from '../../../workers/md5.worker';
+import type { Md5WorkerRequest, Md5WorkerResponse } from '../workers/md5.worker';
 
 export interface Md5JobOptions {
   signal?: AbortSignal;
@@ -31,7 +31,7 @@ const pending = new Map<number, Pending>();
 
 function getWorker(): Worker {
   if (worker) return worker;
-  worker = new Worker(new URL('../../../workers/md5.worker.ts', import.meta.url), { type: 'module', name: 'coffer-md5' });
+  worker = new Worker(new URL('../workers/md5.worker.ts', import.meta.url), { type: 'module', name: 'coffer-md5' });
   worker.onmessage = (event: MessageEvent<Md5WorkerResponse>) => {
     const msg = event.data;
     const job = pending.get(msg.id);

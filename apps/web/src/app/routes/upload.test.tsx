@@ -3,12 +3,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
-import { server } from '../../../test/server';
-import { ok } from '../../../test/render';
-import type { UploadTransport } from '../api/uploads';
-import { UploadQueue } from '../lib/upload-queue';
-import { makeCollection, renderWithProviders } from '../test/helpers';
-import { CreateCollectionForm } from './create-collection-form';
+import { makeCollection, renderWithProviders } from '../../features/collections/test/helpers';
+import type { UploadTransport } from '../../features/uploads/api/uploads';
+import { UploadQueue } from '../../features/uploads/lib/upload-queue';
+import { ok } from '../../test/render';
+import { server } from '../../test/server';
+import { UploadPage } from './upload';
 
 const created = makeCollection({ title: 'Field kit', status: 'Created', amount: 40 });
 const resource: Resource = { id: '0190f3a2-0000-7000-8000-0000000000f1', collection_id: null, name: 'notes.txt', size: 10, md5: 'a'.repeat(32), content_type: 'text/plain', created_at: 1 };
@@ -39,7 +39,7 @@ function serveCreate() {
 }
 
 function renderForm() {
-  return renderWithProviders(<CreateCollectionForm makeQueue={makeQueue} />, { path: '/upload', routePath: '/upload' });
+  return renderWithProviders(<UploadPage makeQueue={makeQueue} />, { path: '/upload', routePath: '/upload' });
 }
 
 async function fill(user: ReturnType<typeof userEvent.setup>, { title = 'Field kit', price = '40' } = {}) {
@@ -76,7 +76,7 @@ describe('Create collection', () => {
   test('Publish creates, attaches the uploaded file, publishes, toasts both and opens the collection', async () => {
     const calls = serveCreate();
     const user = userEvent.setup();
-    const { router } = renderWithProviders(<CreateCollectionForm makeQueue={makeQueue} />, { path: '/upload', routePath: '*' });
+    const { router } = renderWithProviders(<UploadPage makeQueue={makeQueue} />, { path: '/upload', routePath: '*' });
     await fill(user);
     await user.upload(screen.getByLabelText('Choose files'), new File(['0123456789'], 'notes.txt', { type: 'text/plain' }));
     await screen.findByText('1 of 1 file uploaded');
@@ -94,7 +94,7 @@ describe('Create collection', () => {
   test('Save as draft creates and attaches without publishing', async () => {
     const calls = serveCreate();
     const user = userEvent.setup();
-    const { router } = renderWithProviders(<CreateCollectionForm makeQueue={makeQueue} />, { path: '/upload', routePath: '*' });
+    const { router } = renderWithProviders(<UploadPage makeQueue={makeQueue} />, { path: '/upload', routePath: '*' });
     await fill(user);
     await user.upload(screen.getByLabelText('Choose files'), new File(['0123456789'], 'notes.txt', { type: 'text/plain' }));
     await user.click(screen.getByRole('button', { name: 'Save as draft' }));

@@ -5,9 +5,9 @@
  * - upload/part/url {upload_id, part_number (from 1)} -> {url, size}
  * - upload/parts {upload_id} -> {parts [{part_number, etag, size}], part_size, part_count} (resume)
  * - complete/upload {upload_id, parts [{part_number, etag}]} -> the resource (verified size + MD5)
- * - collection/resource/add {collection_id, resource_id} -> the resource
  * A presigned PUT answers the part's ETag in a header, as S3 does (read through XMLHttpRequest,
- * which also reports upload progress).
+ * which also reports upload progress). Attaching a resource to a collection is a collection call
+ * (features/collections/api/add-resource.ts).
  */
 import type { Resource } from '@coffer/contract';
 import { callApi } from '../../../lib/api-client';
@@ -86,8 +86,3 @@ export const httpUploadTransport: UploadTransport = {
   complete: (uploadId, parts, signal) => callApi('completeUpload', { upload_id: uploadId, parts }, { signal }),
   put: xhrPut,
 };
-
-/** Attaches a completed upload's resource to a collection (owner only). */
-export function addResourceToCollection(collectionId: string, resourceId: string): Promise<Resource> {
-  return callApi('collectionResourceAdd', { collection_id: collectionId, resource_id: resourceId });
-}

@@ -1,6 +1,6 @@
 import { MD5_MAX_FILE_BYTES } from '@coffer/contract/constants';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { md5OfBlob, md5OfBlobParts } from '../../../workers/md5-core';
+import { md5OfBlob, md5OfBlobParts } from '../workers/md5-core';
 import { calculateFileMd5, hashFileParts, Md5Error, Md5Messages } from './file-md5';
 import type { Md5Engine } from './md5-engine';
 

@@ -1,16 +1,18 @@
 /**
- * The pagination bar of SPEC 2 (My Collections): 'Showing X to Y of N collections', a page-size
+ * The pagination bar of every paged list (SPEC 2 My Collections; the store, Selling, My Purchases
+ * and My orders): 'Showing X to Y of N collections', a page-size
  * selector (5, 10, 20, 50), Previous and Next (disabled at the ends) and 'Page P of T'.
  * The total count, page count and next-page flag are the server's (SPEC 3 Pagination: every paged
  * answer carries totalCount, totalPages and hasNextPage; see {@link pagingOf}); nothing is worked
- * out here. Render it only when there is more than one page (the caller decides).
+ * out here. Render it only when there is more than one page (the caller decides;
+ * {@link usePagedQuery} does it for lists whose page lives in state).
  */
 import type { PageFields } from '@coffer/contract';
 import { COLLECTIONS_PAGE_SIZE_OPTIONS } from '@coffer/contract/constants';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useId } from 'react';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
+import { Button } from './button';
+import { cn } from '../../lib/cn';
 
 /** What a paged list shows of the paging, read from the server's answer (none before the first answer). */
 export interface Paging {
@@ -41,6 +43,7 @@ export interface PaginationProps extends Paging {
   className?: string;
 }
 
+/** The bar; `page` is from 0 and `onPageChange` gets the page asked for (clamp it, see {@link clampPage}). */
 export function Pagination({
   page,
   size,

@@ -1,0 +1,70 @@
+/**
+ * App-layer glue between the collection screens (features/collections) and the uploads
+ * (features/uploads), which may not import each other: the create form's files, built from an
+ * upload queue, and the owner's 'Add files' on a collection page.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Button } from '../../components/ui/button';
+import { toastError } from '../../lib/api-client';
+import { addResourceToCollection } from '../../features/collections/api/add-resource';
+import { collectionKeys } from '../../features/collections/api/keys';
+import type { CollectionFiles } from '../../features/collections/components/create-collection-form';
+import { FileUploader } from '../../features/uploads/components/file-uploader';
+import { useUploadQueue } from '../../features/uploads/hooks/use-upload-queue';
+import type { UploadQueue } from '../../features/uploads/lib/upload-queue';
+
+/**
+ * The create form's files: one upload queue for the page's lifetime (see useUploadQueue).
+ * @param makeQueue builds the queue (tests pass one with fake hashing and transport)
+ */
+export function useCollectionFiles(makeQueue?: () => UploadQueue): CollectionFiles {
+  const { queue, snapshot } = useUploadQueue(makeQueue);
+  return useMemo(
+    () => ({
+      liveCount: snapshot.items.filter((i) => i.status !== 'cancelled').length,
+      whenSettled: () => queue.whenSettled(),
+      picker: <FileUploader queue={queue} snapshot={snapshot} />,
+    }),
+    [queue, snapshot],
+  );
+}
+
+/** Upload more files into an unpublished (or published) collection of one's own. */
+export function AddFiles({ collectionId }: { collectionId: string }) {
+  const client = useQueryClient();
+  const { queue, snapshot } = useUploadQueue();
+  const [attaching, setAttaching] = useState(false);
+  const ready = snapshot.items.filter((i) => i.status === 'done' && i.resource);
+  const busy = snapshot.overall.active > 0;
+
+  async function attach() {
+    setAttaching(true);
+    try {
+      for (const item of ready) {
+        await addResourceToCollection(collectionId, item.resource!.id);
+        queue.remove(item.id);
+      }
+      toast.success(`${ready.length} file${ready.length === 1 ? '' : 's'} added`);
+      await client.invalidateQueries({ queryKey: collectionKeys.detail(collectionId) });
+    } catch (err) {
+      toastError(err, 'Failed to add the files');
+    } finally {
+      setAttaching(false);
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      <FileUploader queue={queue} snapshot={snapshot} disabled={attaching} />
+      {snapshot.items.length > 0 ? (
+        <div className="flex justify-end">
+          <Button onClick={() => void attach()} disabled={ready.length === 0 || busy} isLoading={attaching}>
+            Add {ready.length || ''} file{ready.length === 1 ? '' : 's'} to the collection
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+/** The cash-out modal's texts and the draft step 1 hands to step 2 (see cash-out-dialog.tsx). */
+import { USD_PER_CRYPTO_UNIT, WITHDRAW_ASSET, type Currency } from '@coffer/contract';
+import { CONFIRM_FAILED } from '../api/confirm-withdraw';
+import { CREATE_WITHDRAW_FAILED } from '../api/create-withdraw';
+
+/**
+ * SPEC 9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1": '1 USD = 1 USDT', shown by the
+ * amount in USD (step 1) and by the amount and USDT received (step 2), next to '1 USD = 100 P-coin'.
+ */
+export const USD_CRYPTO_RATE_TEXT = `1 USD = ${USD_PER_CRYPTO_UNIT} ${WITHDRAW_ASSET}`;
+
+/** SPEC 8 "Cash-out" fallbacks. */
+export const CashOutTexts = {
+  feeFailed: 'Failed to estimate fee',
+  createFailed: CREATE_WITHDRAW_FAILED,
+  confirmFailed: CONFIRM_FAILED,
+  creating: 'Creating order...',
+} as const;
+
+/** What step 1 hands to step 2. */
+export interface CashOutDraft {
+  currency: Currency;
+  usd: string;
+  sendAmount: string;
+  address: string;
+  memo: string;
+  rate: string;
+}

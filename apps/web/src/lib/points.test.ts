@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatPoints, formatPointsLabel, groupThousands } from './points';
+
+describe('points formatting (SPEC 9, 2 decimals)', () => {
+  it('shows two decimals with thousands separators, from decimal strings', () => {
+    expect(formatPoints('12.5')).toBe('12.50');
+    expect(formatPoints('1234567.891')).toBe('1,234,567.89');
+    expect(formatPoints('0')).toBe('0.00');
+    expect(formatPoints(undefined)).toBe('0.00');
+    expect(formatPoints('junk')).toBe('0.00');
+  });
+
+  it('keeps the sign of a negative amount in front of the separators', () => {
+    expect(formatPoints('-1234.5')).toBe('-1,234.50');
+  });
+});
+
+describe("'N Points' labels (SPEC 2)", () => {
+  it('shows whole numbers as they are and others with 2 decimals', () => {
+    expect(formatPointsLabel(12)).toBe('12 Points');
+    expect(formatPointsLabel(12.5)).toBe('12.50 Points');
+    expect(formatPointsLabel('7')).toBe('7 Points');
+  });
+
+  it("reads a bad value as '0 Points'", () => {
+    for (const bad of [Number.NaN, -3, 'abc', null, undefined]) expect(formatPointsLabel(bad)).toBe('0 Points');
+  });
+});
+
+describe('thousands separators', () => {
+  it('groups the whole part only and keeps the sign and the fraction', () => {
+    expect(groupThousands('1234567.891')).toBe('1,234,567.891');
+    expect(groupThousands('-1000')).toBe('-1,000');
+    expect(groupThousands('999.5')).toBe('999.5');
+  });
+});
