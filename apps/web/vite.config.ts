@@ -1,9 +1,13 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const api = process.env.COFFER_API ?? 'http://127.0.0.1:8080';
+
+/** '@/x' is src/x (tsconfig.json "paths" and vitest.config.ts say the same); '@coffer/...' is untouched. */
+export const srcAlias = { find: /^@\//, replacement: `${fileURLToPath(new URL('./src/', import.meta.url))}` };
 
 /**
  * Preloads the Latin Inter font the first paint's text needs (ADR 0016): its hashed file name is
@@ -34,6 +38,7 @@ function preloadLatinFont(): Plugin {
 export default defineConfig({
   // Precompressed .br and .gz files beside each asset: the server sends them as they are (no per-request CPU).
   plugins: [react(), tailwindcss(), preloadLatinFont(), compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 1024 })],
+  resolve: { alias: [srcAlias] },
   server: {
     port: 5173,
     proxy: {

@@ -1,8 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { srcAlias } from './vite.config';
 
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: [srcAlias] },
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],

@@ -7,9 +7,9 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Toaster } from 'react-hot-toast';
 import { RouterProvider } from 'react-router';
-import { setSessionExpiredHandler } from '../lib/api-client';
-import { clearSessionQueries, createQueryClient } from '../lib/query-client';
-import { useAuthStore } from '../features/auth/stores/auth-store';
+import { setSessionExpiredHandler } from '@/lib/api-client';
+import { clearSessionQueries, createQueryClient } from '@/lib/query-client';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { createAppRouter } from './router';
 
 type AppRouter = ReturnType<typeof createAppRouter>;

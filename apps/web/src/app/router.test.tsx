@@ -5,12 +5,12 @@ import { http, HttpResponse } from 'msw';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Outlet, type RouteObject } from 'react-router';
-import { RequireAuth } from '../features/auth/components/require-auth';
-import { useAuthStore } from '../features/auth/stores/auth-store';
+import { RequireAuth } from '@/features/auth/components/require-auth';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { AppLayout } from './layout/app-layout';
 import LoginRoute from './routes/auth/login';
-import { fail, ok, renderApp, signIn, signOutStore, testUser } from '../test/render';
-import { server } from '../test/server';
+import { fail, ok, renderApp, signIn, signOutStore, testUser } from '@/test/render';
+import { server } from '@/test/server';
 
 const me = (body: unknown, status = 200) => http.post('*/api/uc/v1/account/get/me', () => HttpResponse.json(body as Record<string, unknown>, { status }));
 const assets = http.post('*/api/uc/v1/account/assets', () => HttpResponse.json(ok({ asset: { available: '12.5', freeze: '0' } })));

@@ -5,7 +5,7 @@
  */
 import { lazy } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
-import { RequireAuth } from '../features/auth/components/require-auth';
+import { RequireAuth } from '@/features/auth/components/require-auth';
 import { AppLayout } from './layout/app-layout';
 import { RouteErrorScreen } from './layout/error-boundary';
 

@@ -8,7 +8,7 @@ import type { PageFields } from '@coffer/contract';
 import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { clampPage, pagingOf, type Paging, type PaginationProps } from '../components/ui/pagination';
+import { clampPage, pagingOf, type Paging, type PaginationProps } from '@/components/ui/pagination';
 
 /** The page asked of the server: `page` from 0, `size` items per page. */
 export interface PageParams {

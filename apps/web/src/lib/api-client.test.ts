@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { server } from '../test/server';
+import { server } from '@/test/server';
 import { ApiError, callApi, ErrorMessages, expireSession, getErrorMessage, setSessionExpiredHandler } from './api-client';
 import { setAccessToken } from './storage';
 

@@ -6,11 +6,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { User } from '@coffer/contract';
-import { AppToaster, installSessionExpiry } from '../app/provider';
-import { routes as appRoutes } from '../app/router';
-import { useAuthStore } from '../features/auth/stores/auth-store';
-import { createQueryClient } from '../lib/query-client';
-import { setAccessToken } from '../lib/storage';
+import { AppToaster, installSessionExpiry } from '@/app/provider';
+import { routes as appRoutes } from '@/app/router';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { createQueryClient } from '@/lib/query-client';
+import { setAccessToken } from '@/lib/storage';
 
 export function renderApp(path: string, { routes = appRoutes }: { routes?: RouteObject[] } = {}) {
   const queryClient = createQueryClient();

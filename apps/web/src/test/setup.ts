@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { resetSessionExpiryThrottle } from '../lib/api-client';
+import { resetSessionExpiryThrottle } from '@/lib/api-client';
 import { server } from './server';
 
 // Lazy pages and a busy machine can take more than the default 1 s to settle.

@@ -4,9 +4,9 @@
  */
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { PageLoader } from '../../components/ui/loading-overlay';
-import { useMe } from '../../features/auth/api/get-me';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { PageLoader } from '@/components/ui/loading-overlay';
+import { useMe } from '@/features/auth/api/get-me';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { AppErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
 import { TopBar } from './top-bar';

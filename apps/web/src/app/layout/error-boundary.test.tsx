@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderApp, signOutStore } from '../../test/render';
+import { renderApp, signOutStore } from '@/test/render';
 import { AppLayout } from './app-layout';
 import { RouteErrorScreen } from './error-boundary';
 

@@ -7,7 +7,7 @@ import { QueryErrorResetBoundary } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { useRouteError } from 'react-router';
-import { ErrorFallback } from '../../components/ui/error-fallback';
+import { ErrorFallback } from '@/components/ui/error-fallback';
 
 export const UNEXPECTED_ERROR_TOAST = 'An unexpected error occurred. Please try again.';
 

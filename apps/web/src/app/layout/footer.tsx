@@ -3,8 +3,8 @@
  * a copyright line with the current year, and a Start Now link to /login for visitors only.
  */
 import { Link } from 'react-router';
-import { buttonVariants } from '../../components/ui/button';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { buttonVariants } from '@/components/ui/button';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { Logo } from './logo';
 
 const TAGLINE = 'Trade digital resources with ease. Upload, buy, and sell your digital assets.';

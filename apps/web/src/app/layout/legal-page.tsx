@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PageContainer } from '../../components/ui/page';
+import { PageContainer } from '@/components/ui/page';
 
 /** The frame of the legal pages: a readable column with a title, date and numbered sections. */
 export function LegalPage({ title, updated, intro, sections }: { title: string; updated: string; intro: ReactNode; sections: { heading: string; body: ReactNode }[] }) {

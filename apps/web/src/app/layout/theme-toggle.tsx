@@ -1,7 +1,7 @@
 import { Moon, Sun } from 'lucide-react';
 import { useState } from 'react';
-import { currentTheme, setTheme, type ThemeChoice } from '../../lib/theme';
-import { cn } from '../../lib/cn';
+import { currentTheme, setTheme, type ThemeChoice } from '@/lib/theme';
+import { cn } from '@/lib/cn';
 
 /** Switches between the light and dark themes (the first visit follows prefers-color-scheme). */
 export function ThemeToggle({ className }: { className?: string }) {

@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
-import { ok, renderApp, signIn, signOutStore, testUser } from '../../test/render';
-import { server } from '../../test/server';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { ok, renderApp, signIn, signOutStore, testUser } from '@/test/render';
+import { server } from '@/test/server';
 
 beforeEach(() => signOutStore());
 

@@ -1,5 +1,5 @@
 import type { User } from '@coffer/contract';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** A round avatar: the image when set, else the initial on a tinted disc. */
 export function UserAvatar({ user, className }: { user: Pick<User, 'nickname' | 'username' | 'avatar'>; className?: string }) {

@@ -6,14 +6,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../components/ui/button';
-import { toastError } from '../../lib/api-client';
-import { addResourceToCollection } from '../../features/collections/api/add-resource';
-import { collectionKeys } from '../../features/collections/api/keys';
-import type { CollectionFiles } from '../../features/collections/components/create-collection-form';
-import { FileUploader } from '../../features/uploads/components/file-uploader';
-import { useUploadQueue } from '../../features/uploads/hooks/use-upload-queue';
-import type { UploadQueue } from '../../features/uploads/lib/upload-queue';
+import { Button } from '@/components/ui/button';
+import { toastError } from '@/lib/api-client';
+import { addResourceToCollection } from '@/features/collections/api/add-resource';
+import { collectionKeys } from '@/features/collections/api/keys';
+import type { CollectionFiles } from '@/features/collections/components/create-collection-form';
+import { FileUploader } from '@/features/uploads/components/file-uploader';
+import { useUploadQueue } from '@/features/uploads/hooks/use-upload-queue';
+import type { UploadQueue } from '@/features/uploads/lib/upload-queue';
 
 /**
  * The create form's files: one upload queue for the page's lifetime (see useUploadQueue).

@@ -5,12 +5,12 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
-import type { Viewer } from '../../features/collections/components/buy-button';
-import { getAssetsQueryOptions } from '../../features/wallet/api/get-assets';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import type { Viewer } from '@/features/collections/components/buy-button';
+import { getAssetsQueryOptions } from '@/features/wallet/api/get-assets';
 
 // The Top-up modal's code loads the first time it opens.
-const TopUpDialog = lazy(() => import('../../features/wallet/components/top-up-dialog').then((m) => ({ default: m.TopUpDialog })));
+const TopUpDialog = lazy(() => import('@/features/wallet/components/top-up-dialog').then((m) => ({ default: m.TopUpDialog })));
 
 export function useViewerWallet(): { viewer: Viewer; openTopUp: () => void; topUp: ReactNode } {
   const user = useAuthStore((s) => (s.isAuthenticated ? s.user : null));

@@ -6,7 +6,7 @@
  */
 import { lazy } from 'react';
 import { useParams } from 'react-router';
-import { CollectionDetailView, CollectionNotFound } from '../../features/collections/components/collection-detail';
+import { CollectionDetailView, CollectionNotFound } from '@/features/collections/components/collection-detail';
 import { useViewerWallet } from './collection-wallet';
 
 const AddFiles = lazy(() => import('./collection-uploads').then((m) => ({ default: m.AddFiles })));

@@ -1,5 +1,5 @@
-import { Storefront } from '../../features/collections/components/storefront';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { Storefront } from '@/features/collections/components/storefront';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 
 /** Home (/): the storefront of published collections. */
 export default function HomeRoute() {

@@ -1,5 +1,5 @@
-import { MyCollections } from '../../features/collections/components/my-collections';
-import { useAuthStore } from '../../features/auth/stores/auth-store';
+import { MyCollections } from '@/features/collections/components/my-collections';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 
 /** /mycollections — My Collections (SPEC 2; guarded by the route table). */
 export default function MyCollectionsRoute() {

@@ -1,7 +1,7 @@
 import { Compass } from 'lucide-react';
 import { Link } from 'react-router';
-import { buttonVariants } from '../../components/ui/button';
-import { PageContainer } from '../../components/ui/page';
+import { buttonVariants } from '@/components/ui/button';
+import { PageContainer } from '@/components/ui/page';
 
 /** `*` — the not-found page. */
 export default function NotFoundRoute() {

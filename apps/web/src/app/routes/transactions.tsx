@@ -1,5 +1,5 @@
-import { useAuthStore } from '../../features/auth/stores/auth-store';
-import { TransactionsPage } from '../../features/wallet/components/transactions-page';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { TransactionsPage } from '@/features/wallet/components/transactions-page';
 
 /** /transactions — transaction history (guarded): features/wallet's page for the signed-in user. */
 export default function TransactionsRoute() {

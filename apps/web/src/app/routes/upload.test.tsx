@@ -3,11 +3,11 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
-import { makeCollection, renderWithProviders } from '../../features/collections/test/helpers';
-import type { UploadTransport } from '../../features/uploads/api/uploads';
-import { UploadQueue } from '../../features/uploads/lib/upload-queue';
-import { ok } from '../../test/render';
-import { server } from '../../test/server';
+import { makeCollection, renderWithProviders } from '@/features/collections/test/helpers';
+import type { UploadTransport } from '@/features/uploads/api/uploads';
+import { UploadQueue } from '@/features/uploads/lib/upload-queue';
+import { ok } from '@/test/render';
+import { server } from '@/test/server';
 import { UploadPage } from './upload';
 
 const created = makeCollection({ title: 'Field kit', status: 'Created', amount: 40 });

@@ -1,5 +1,5 @@
-import { CreateCollectionForm } from '../../features/collections/components/create-collection-form';
-import type { UploadQueue } from '../../features/uploads/lib/upload-queue';
+import { CreateCollectionForm } from '@/features/collections/components/create-collection-form';
+import type { UploadQueue } from '@/features/uploads/lib/upload-queue';
 import { useCollectionFiles } from './collection-uploads';
 
 /**

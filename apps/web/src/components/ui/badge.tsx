@@ -3,7 +3,7 @@
  * meaning per colour everywhere).
  */
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 export type BadgeTone = 'slate' | 'amber' | 'green' | 'zinc' | 'red' | 'blue' | 'brand';
 

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** A rounded card with a soft border. */
 export function Card({ className, ...props }: ComponentProps<'div'>) {

@@ -1,7 +1,7 @@
 import { Check, Copy } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 export interface CopyButtonProps {
   /** The text put on the clipboard. */

@@ -1,7 +1,7 @@
 /** Dropdown menu on Radix (keyboard navigation, typeahead, Escape, focus return). */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 export const DropdownMenu = Menu.Root;
 export const DropdownMenuTrigger = Menu.Trigger;

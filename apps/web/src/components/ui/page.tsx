@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** The page column: centred, max 7xl, with the layout's side padding. */
 export function PageContainer({ className, children }: { className?: string; children: ReactNode }) {

@@ -12,7 +12,7 @@ import { COLLECTIONS_PAGE_SIZE_OPTIONS } from '@coffer/contract/constants';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from './button';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** What a paged list shows of the paging, read from the server's answer (none before the first answer). */
 export interface Paging {

@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** A pulsing placeholder block; size it with classes (`h-4 w-32`). */
 export function Skeleton({ className }: { className?: string }) {

@@ -1,7 +1,7 @@
 /** Tabs on Radix Tabs (arrow keys move between tabs). */
 import * as TabsPrimitive from '@radix-ui/react-tabs';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 
 export const Tabs = TabsPrimitive.Root;
 

@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router';
-import { AuthShell } from '../../../features/auth/components/auth-shell';
-import { ForgotPasswordForm } from '../../../features/auth/components/forgot-password-form';
+import { AuthShell } from '@/features/auth/components/auth-shell';
+import { ForgotPasswordForm } from '@/features/auth/components/forgot-password-form';
 
 /** /forgot-password — a code by mail, then a new password; back to /login when done. */
 export default function ForgotPasswordRoute() {

@@ -1,8 +1,8 @@
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { AuthShell } from '../../../features/auth/components/auth-shell';
-import { LoginForm } from '../../../features/auth/components/login-form';
-import { rememberedPath } from '../../../features/auth/components/require-auth';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
+import { AuthShell } from '@/features/auth/components/auth-shell';
+import { LoginForm } from '@/features/auth/components/login-form';
+import { rememberedPath } from '@/features/auth/components/require-auth';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 
 /** /login — after success, back to the location the guard remembered (else home). */
 export default function LoginRoute() {

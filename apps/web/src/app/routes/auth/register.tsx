@@ -1,8 +1,8 @@
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { AuthShell } from '../../../features/auth/components/auth-shell';
-import { RegisterForm } from '../../../features/auth/components/register-form';
-import { rememberedPath } from '../../../features/auth/components/require-auth';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
+import { AuthShell } from '@/features/auth/components/auth-shell';
+import { RegisterForm } from '@/features/auth/components/register-form';
+import { rememberedPath } from '@/features/auth/components/require-auth';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 
 /** /register — a new account is signed in at once and goes where the guard remembered (else home). */
 export default function RegisterRoute() {

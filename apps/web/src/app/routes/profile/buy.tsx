@@ -1,6 +1,6 @@
 import { Lock } from 'lucide-react';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { ProfilePurchases } from '../../../features/collections/components/profile-purchases';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ProfilePurchases } from '@/features/collections/components/profile-purchases';
 import { useProfileContext } from './context';
 
 /**

@@ -6,13 +6,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { Navigate, useNavigate } from 'react-router';
-import { Card } from '../../../components/ui/card';
-import { clearSessionQueries } from '../../../lib/query-client';
-import { ChangePasswordForm } from '../../../features/auth/components/change-password-form';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
-import { AvatarUpload } from '../../../features/profile/components/avatar-upload';
-import { DeleteAccountDialog } from '../../../features/profile/components/delete-account-dialog';
-import { NicknameForm } from '../../../features/profile/components/nickname-form';
+import { Card } from '@/components/ui/card';
+import { clearSessionQueries } from '@/lib/query-client';
+import { ChangePasswordForm } from '@/features/auth/components/change-password-form';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { AvatarUpload } from '@/features/profile/components/avatar-upload';
+import { DeleteAccountDialog } from '@/features/profile/components/delete-account-dialog';
+import { NicknameForm } from '@/features/profile/components/nickname-form';
 import { useProfileContext } from './context';
 
 function Section({ title, description, children, danger }: { title: string; description?: string; children: ReactNode; danger?: boolean }) {

@@ -6,16 +6,16 @@
  */
 import { UserX } from 'lucide-react';
 import { Link, NavLink, Outlet, useParams } from 'react-router';
-import { Badge } from '../../../components/ui/badge';
-import { buttonVariants } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { PageContainer } from '../../../components/ui/page';
-import { tabTriggerClasses } from '../../../components/ui/tabs';
-import { getErrorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
-import { useAuthStore } from '../../../features/auth/stores/auth-store';
-import { useProfile } from '../../../features/profile/api/get-profile';
-import { ProfileHeader, ProfileHeaderSkeleton } from '../../../features/profile/components/profile-header';
+import { Badge } from '@/components/ui/badge';
+import { buttonVariants } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageContainer } from '@/components/ui/page';
+import { tabTriggerClasses } from '@/components/ui/tabs';
+import { getErrorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useProfile } from '@/features/profile/api/get-profile';
+import { ProfileHeader, ProfileHeaderSkeleton } from '@/features/profile/components/profile-header';
 import type { ProfileOutletContext } from './context';
 
 export default function ProfileLayoutRoute() {

@@ -1,4 +1,4 @@
-import { ProfileSelling } from '../../../features/collections/components/profile-selling';
+import { ProfileSelling } from '@/features/collections/components/profile-selling';
 import { useProfileContext } from './context';
 
 /** /profile/:id?/selling — the user's published collections; `userId` and `isOwn` come from the profile frame. */

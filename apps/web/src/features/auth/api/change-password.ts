@@ -6,8 +6,8 @@
 import type { AccessTokenData } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '../../../lib/api-client';
-import { hashPassword } from '../../../lib/md5';
+import { callApi, toastError } from '@/lib/api-client';
+import { hashPassword } from '@/lib/md5';
 import { useAuthStore } from '../stores/auth-store';
 
 export async function changePassword(input: { current: string; next: string }): Promise<AccessTokenData> {

@@ -7,8 +7,8 @@
 import type { User } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { ApiError, callApi, ErrorMessages, expireSession } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-client';
+import { ApiError, callApi, ErrorMessages, expireSession } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-client';
 import { useAuthStore } from '../stores/auth-store';
 
 export const meQueryKey = [...queryKeys.user, 'me'] as const;

@@ -5,8 +5,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
-import { callApi } from '../../../lib/api-client';
-import { clearSessionQueries } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { clearSessionQueries } from '@/lib/query-client';
 import { useAuthStore } from '../stores/auth-store';
 
 export async function logout(): Promise<void> {

@@ -2,8 +2,8 @@
 import type { AccessTokenData } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '../../../lib/api-client';
-import { hashPassword } from '../../../lib/md5';
+import { callApi, toastError } from '@/lib/api-client';
+import { hashPassword } from '@/lib/md5';
 import { startSession } from './session';
 
 export interface RegisterInput {

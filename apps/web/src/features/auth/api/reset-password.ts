@@ -5,8 +5,8 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '../../../lib/api-client';
-import { hashPassword } from '../../../lib/md5';
+import { callApi, toastError } from '@/lib/api-client';
+import { hashPassword } from '@/lib/md5';
 
 export function sendResetCode(email: string): Promise<unknown> {
   return callApi('sendMail', { email: email.trim(), type: 'reset_password' });

@@ -3,7 +3,7 @@
  * server answers replaces the stored one (all other sessions are revoked).
  */
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useChangePassword } from '../api/change-password';
 import { PasswordField } from './password-field';
 import { confirmPasswordError, currentPasswordError, isValid, passwordError } from './validation';

@@ -4,8 +4,8 @@
  */
 import { RESET_CODE_LENGTH } from '@coffer/contract/constants';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/input';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/input';
 import { useResetPassword, useSendResetCode } from '../api/reset-password';
 import { PasswordField } from './password-field';
 import { confirmPasswordError, emailError, isValid, passwordError } from './validation';

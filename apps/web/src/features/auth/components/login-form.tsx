@@ -2,8 +2,8 @@
 import { PasswordMessages } from '@coffer/contract';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/input';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/input';
 import { useLogin } from '../api/login';
 import { PasswordField } from './password-field';
 import { isValid } from './validation';

@@ -1,6 +1,6 @@
 import { Eye, EyeOff } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Field, Input, type InputProps } from '../../../components/ui/input';
+import { Field, Input, type InputProps } from '@/components/ui/input';
 
 export interface PasswordFieldProps extends Omit<InputProps, 'type'> {
   label: string;

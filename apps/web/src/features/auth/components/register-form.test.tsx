@@ -6,8 +6,8 @@ import { http, HttpResponse } from 'msw';
 import { Toaster } from 'react-hot-toast';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient } from '../../../lib/query-client';
-import { server } from '../../../test/server';
+import { createQueryClient } from '@/lib/query-client';
+import { server } from '@/test/server';
 import { ChangePasswordForm } from './change-password-form';
 import { RegisterForm } from './register-form';
 

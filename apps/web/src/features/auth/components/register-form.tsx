@@ -3,8 +3,8 @@
  * with the SPEC 5 rules and messages (checked on blur and on submit).
  */
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/input';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/input';
 import { useRegister } from '../api/register';
 import { PasswordField } from './password-field';
 import { confirmPasswordError, emailError, isValid, passwordError, usernameError } from './validation';

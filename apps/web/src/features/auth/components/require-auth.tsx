@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { LoadingOverlay } from '../../../components/ui/loading-overlay';
+import { LoadingOverlay } from '@/components/ui/loading-overlay';
 import { useMe } from '../api/get-me';
 import { useAuthStore } from '../stores/auth-store';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testUser } from '../../../test/render';
+import { testUser } from '@/test/render';
 import { useAuthStore } from './auth-store';
 
 describe('auth store (SPEC 3, Session)', () => {

@@ -8,7 +8,7 @@
 import type { User } from '@coffer/contract';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { AUTH_STORAGE_KEY, getAccessToken, setAccessToken } from '../../../lib/storage';
+import { AUTH_STORAGE_KEY, getAccessToken, setAccessToken } from '@/lib/storage';
 
 export interface Assets {
   available: string;

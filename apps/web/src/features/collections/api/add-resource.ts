@@ -3,7 +3,7 @@
  * attaches a completed upload (features/uploads) to a collection of one's own.
  */
 import type { Resource } from '@coffer/contract';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 
 /** Attaches a completed upload's resource to a collection (owner only). */
 export function addResourceToCollection(collectionId: string, resourceId: string): Promise<Resource> {

@@ -9,8 +9,8 @@ import type { Order } from '@coffer/contract';
 import { ErrorReason, OrderStatus } from '@coffer/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { ApiError, callApi, toastError } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-client';
+import { ApiError, callApi, toastError } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-client';
 import { resourceKeys } from './keys';
 
 export async function buyCollection(collectionId: string): Promise<Order> {

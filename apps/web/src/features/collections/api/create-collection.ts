@@ -8,7 +8,7 @@ import type { Collection, CollectionCreateRequest } from '@coffer/contract';
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, isImageContentType } from '@coffer/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 import { addToMyCollections } from './my-collections-cache';
 
 export const BannerMessages = {

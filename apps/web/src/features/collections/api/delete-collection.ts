@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '../../../lib/api-client';
+import { callApi, toastError } from '@/lib/api-client';
 import { collectionKeys } from './keys';
 import { removeFromMyCollections } from './my-collections-cache';
 

@@ -4,7 +4,7 @@
  * its own name (the server answers it as an attachment with that name).
  */
 import { useMutation } from '@tanstack/react-query';
-import { callApi, toastError } from '../../../lib/api-client';
+import { callApi, toastError } from '@/lib/api-client';
 
 export interface DownloadTarget {
   collectionId: string;

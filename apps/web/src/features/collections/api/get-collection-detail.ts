@@ -4,7 +4,7 @@
  */
 import type { Collection, PublicUser, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 import { collectionKeys } from './keys';
 
 export interface CollectionDetail {

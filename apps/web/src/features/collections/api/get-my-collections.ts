@@ -4,7 +4,7 @@
  */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export function getMyCollections(p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {

@@ -4,7 +4,7 @@
  */
 import type { OrderPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export type { OrderPage };

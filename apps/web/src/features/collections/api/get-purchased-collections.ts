@@ -1,7 +1,7 @@
 /** POST /sl/v1/my/purchased/collections {paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (SPEC 7): what the caller bought. */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export function getPurchasedCollections(p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {

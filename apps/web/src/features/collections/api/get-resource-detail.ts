@@ -1,7 +1,7 @@
 /** POST /sl/v1/resource/detail {resource_id} -> {resource, collection, purchased} (DESIGN 8). */
 import type { Collection, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 import { resourceKeys } from './keys';
 
 export interface ResourceDetail {

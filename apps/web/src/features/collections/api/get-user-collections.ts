@@ -1,7 +1,7 @@
 /** POST /sl/v1/user/collections {user_id, paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage}: a user's published collections (DESIGN 8). */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 import { collectionKeys, type PageParams } from './keys';
 
 export function getUserCollections(userId: string, p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {

@@ -3,7 +3,7 @@
  * ['resources', ...] so that session expiry and logout drop them (SPEC 4).
  */
 import type { MarketSort } from '@coffer/contract';
-import { queryKeys } from '../../../lib/query-client';
+import { queryKeys } from '@/lib/query-client';
 
 export interface PageParams {
   /** From 0. */

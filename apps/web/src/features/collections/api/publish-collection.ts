@@ -5,7 +5,7 @@
 import type { Collection } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '../../../lib/api-client';
+import { callApi, toastError } from '@/lib/api-client';
 import { collectionKeys } from './keys';
 import { replaceInMyCollections } from './my-collections-cache';
 

@@ -1,6 +1,6 @@
 import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /**
  * A collection's banner at 16:9, or the 'No Banner' placeholder (SPEC 2) when there is none or

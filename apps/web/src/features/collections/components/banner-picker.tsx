@@ -5,7 +5,7 @@
 import { IMAGE_CONTENT_TYPES } from '@coffer/contract/constants';
 import { ImagePlus, X } from 'lucide-react';
 import { useEffect, useId, useMemo } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { bannerFileError } from '../api/create-collection';
 
 export interface BannerPickerProps {

@@ -10,10 +10,10 @@ import { cmp, sub, CollectionStatus } from '@coffer/contract/constants';
 import { Coins, ShoppingCart, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Button, buttonVariants } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
 import { isInsufficientBalance, useBuyCollection } from '../api/buy-collection';
-import { formatPoints, formatPointsLabel } from '../../../lib/points';
+import { formatPoints, formatPointsLabel } from '@/lib/points';
 
 export interface Viewer {
   /** Null for visitors. */

@@ -7,20 +7,20 @@ import { CollectionStatus } from '@coffer/contract/constants';
 import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { buttonVariants } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { PageContainer } from '../../../components/ui/page';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format';
+import { buttonVariants } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageContainer } from '@/components/ui/page';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ApiError, getErrorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
 import { ResourceList } from './resource-list';
 import { CollectionStatusBadge } from './status-badge';
-import { formatPointsLabel } from '../../../lib/points';
+import { formatPointsLabel } from '@/lib/points';
 
 // Owner-only controls load only for owners.
 const OwnerActions = lazy(() => import('./owner-actions').then((m) => ({ default: m.OwnerActions })));

@@ -1,6 +1,6 @@
 import { SKELETON_CARD_COUNT } from '@coffer/contract/constants';
 import type { ComponentType, ReactNode } from 'react';
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 import { CollectionCardSkeleton } from './my-collection-card';
 
 /** The grid of STYLE.md / SPEC 9: 1 column on phones, 2 from sm, 3 from lg, 4 from xl. */

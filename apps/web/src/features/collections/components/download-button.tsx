@@ -1,5 +1,5 @@
 import { Download } from 'lucide-react';
-import { Button, type ButtonProps } from '../../../components/ui/button';
+import { Button, type ButtonProps } from '@/components/ui/button';
 import { useDownloadResource, type DownloadTarget } from '../api/download-resource';
 
 /** 'Download' for one resource: asks for a short-lived URL, then the browser saves the file under its name. */

@@ -1,10 +1,10 @@
 import type { Collection } from '@coffer/contract';
 import { Link } from 'react-router';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
-import { formatPointsLabel } from '../../../lib/points';
+import { formatPointsLabel } from '@/lib/points';
 
 /** A storefront card: banner, title, seller, price and sold count; the whole card links to the collection. */
 export function MarketCard({ collection, eager }: { collection: Collection; eager?: boolean }) {

@@ -6,13 +6,13 @@
 import type { Collection } from '@coffer/contract';
 import { ArrowRight, Clock } from 'lucide-react';
 import { Link } from 'react-router';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { formatRelative } from '../../../lib/format';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatRelative } from '@/lib/format';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { CollectionStatusBadge } from './status-badge';
-import { formatPointsLabel } from '../../../lib/points';
+import { formatPointsLabel } from '@/lib/points';
 
 /** `eager`: the card is in the first screenful (its banner may be the LCP element): load it at once, high priority. */
 export function MyCollectionCard({ collection, eager }: { collection: Collection; eager?: boolean }) {

@@ -7,8 +7,8 @@ import { CollectionStatus } from '@coffer/contract/constants';
 import { Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
 import { useDeleteCollection } from '../api/delete-collection';
 import { usePublishCollection } from '../api/publish-collection';
 

@@ -1,11 +1,11 @@
 /** The profile's Selling tab: that user's published collections (user/collections), paginated. */
 import { Store } from 'lucide-react';
 import { Link } from 'react-router';
-import { buttonVariants } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Pagination } from '../../../components/ui/pagination';
-import { usePagedQuery } from '../../../hooks/use-paged-query';
-import { getErrorMessage } from '../../../lib/api-client';
+import { buttonVariants } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Pagination } from '@/components/ui/pagination';
+import { usePagedQuery } from '@/hooks/use-paged-query';
+import { getErrorMessage } from '@/lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';

@@ -4,20 +4,20 @@
  */
 import { ArrowRight, FileQuestion } from 'lucide-react';
 import { Link } from 'react-router';
-import { buttonVariants } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { CopyButton } from '../../../components/ui/copy-button';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { PageContainer } from '../../../components/ui/page';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import { formatDate, formatFileSize } from '../../../lib/format';
+import { buttonVariants } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageContainer } from '@/components/ui/page';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ApiError, getErrorMessage } from '@/lib/api-client';
+import { formatDate, formatFileSize } from '@/lib/format';
 import { useResourceDetail } from '../api/get-resource-detail';
 import { BannerImage } from './banner-image';
 import { BuyButton, type Viewer } from './buy-button';
 import { DownloadButton } from './download-button';
 import { FileTypeIcon } from './file-icon';
-import { formatPointsLabel } from '../../../lib/points';
+import { formatPointsLabel } from '@/lib/points';
 
 export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer: Viewer; onTopUp?: () => void }) {
   const query = useResourceDetail(id, viewer.id);

@@ -1,6 +1,6 @@
 import type { Resource } from '@coffer/contract';
 import { Link } from 'react-router';
-import { formatFileSize } from '../../../lib/format';
+import { formatFileSize } from '@/lib/format';
 import { DownloadButton } from './download-button';
 import { FileTypeIcon } from './file-icon';
 

@@ -1,4 +1,4 @@
-import { Badge } from '../../../components/ui/badge';
+import { Badge } from '@/components/ui/badge';
 import { collectionStatusMeta } from '../lib/status';
 
 /** A collection's status badge with its icon and colour (SPEC 4, STYLE.md). */

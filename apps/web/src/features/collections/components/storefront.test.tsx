@@ -3,8 +3,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { server } from '../../../test/server';
-import { ok } from '../../../test/render';
+import { server } from '@/test/server';
+import { ok } from '@/test/render';
 import { makeCollection, renderWithProviders } from '../test/helpers';
 import { Storefront } from './storefront';
 

@@ -8,12 +8,12 @@ import { MARKET_SORTS, MarketSort, SKELETON_CARD_COUNT } from '@coffer/contract/
 import { ArrowRight, PackageOpen, Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Button, buttonVariants } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Input } from '../../../components/ui/input';
-import { PageContainer } from '../../../components/ui/page';
-import { clampPage, Pagination, pagingOf } from '../../../components/ui/pagination';
-import { getErrorMessage } from '../../../lib/api-client';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { PageContainer } from '@/components/ui/page';
+import { clampPage, Pagination, pagingOf } from '@/components/ui/pagination';
+import { getErrorMessage } from '@/lib/api-client';
 import { useMarketCollections } from '../api/get-market-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';

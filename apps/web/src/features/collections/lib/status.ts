@@ -5,8 +5,8 @@
  */
 import { CollectionStatus } from '@coffer/contract/constants';
 import { Archive, CircleCheck, CirclePlus, PencilLine, Trash2, type LucideIcon } from 'lucide-react';
-import type { BadgeTone } from '../../../components/ui/badge';
-import { STATUS_PALETTE } from '../../../components/ui/status-palette';
+import type { BadgeTone } from '@/components/ui/badge';
+import { STATUS_PALETTE } from '@/components/ui/status-palette';
 
 export interface StatusMeta {
   status: CollectionStatus;

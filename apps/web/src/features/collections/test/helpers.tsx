@@ -4,8 +4,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { AppToaster } from '../../../app/provider';
-import { createQueryClient } from '../../../lib/query-client';
+import { AppToaster } from '@/app/provider';
+import { createQueryClient } from '@/lib/query-client';
 
 /** Renders `ui` at `path` in a memory router with a fresh QueryClient and the toaster. */
 export function renderWithProviders(ui: ReactNode, { path = '/', routePath = '*' }: { path?: string; routePath?: string } = {}) {

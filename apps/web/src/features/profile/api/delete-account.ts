@@ -3,8 +3,8 @@
  * balance remains or a withdrawal is in flight; its msg is shown as is.
  */
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { hashPassword } from '../../../lib/md5';
+import { callApi } from '@/lib/api-client';
+import { hashPassword } from '@/lib/md5';
 
 export async function deleteAccount(password: string): Promise<unknown> {
   return callApi('accountDelete', { password: await hashPassword(password) });

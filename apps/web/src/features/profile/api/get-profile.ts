@@ -1,8 +1,8 @@
 /** A user's public profile (POST /api/uc/v1/account/profile {user_id} -> {id, username, nickname, avatar, created_at}). */
 import type { PublicUser } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { queryKeys, queryPresets } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { queryKeys, queryPresets } from '@/lib/query-client';
 
 export function getProfile(userId: string, signal?: AbortSignal): Promise<PublicUser> {
   return callApi('profile', { user_id: userId }, { signal });

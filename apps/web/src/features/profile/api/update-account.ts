@@ -7,7 +7,7 @@ import type { User } from '@coffer/contract';
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, isImageContentType } from '@coffer/contract/constants';
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '../../../lib/api-client';
+import { callApi, toastError } from '@/lib/api-client';
 
 export function changeAccount(input: { nickname?: string; avatar?: string }): Promise<User> {
   return callApi('accountChange', input);

@@ -7,7 +7,7 @@ import { IMAGE_CONTENT_TYPES } from '@coffer/contract/constants';
 import { Camera } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { avatarFileError, useUploadAvatar } from '../api/update-account';
 import { ProfileAvatar } from './profile-avatar';
 

@@ -4,10 +4,10 @@
  */
 import { PasswordMessages } from '@coffer/contract';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../../components/ui/dialog';
-import { Field, Input } from '../../../components/ui/input';
-import { getErrorMessage } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/components/ui/dialog';
+import { Field, Input } from '@/components/ui/input';
+import { getErrorMessage } from '@/lib/api-client';
 import { useDeleteAccount } from '../api/delete-account';
 
 export function DeleteAccountDialog({ onDeleted }: { onDeleted: () => void }) {

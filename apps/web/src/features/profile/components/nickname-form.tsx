@@ -2,8 +2,8 @@ import type { User } from '@coffer/contract';
 import { NicknameSchema } from '@coffer/contract';
 import { Pencil } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/input';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/input';
 import { useChangeNickname } from '../api/update-account';
 
 /** Shows the nickname with an Edit button; editing saves through account/change. */

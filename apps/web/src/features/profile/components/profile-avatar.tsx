@@ -1,4 +1,4 @@
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** A large round avatar: the image, else the first letter of the name. */
 export function ProfileAvatar({ src, name, className }: { src?: string | null; name: string; className?: string }) {

@@ -1,5 +1,5 @@
 import { CalendarDays } from 'lucide-react';
-import { formatDate } from '../../../lib/format';
+import { formatDate } from '@/lib/format';
 import { ProfileAvatar } from './profile-avatar';
 
 export interface ProfileHeaderUser {

@@ -10,7 +10,7 @@
  * (features/collections/api/add-resource.ts).
  */
 import type { Resource } from '@coffer/contract';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 
 export interface StartUploadBody {
   file_name: string;

@@ -5,9 +5,9 @@
  */
 import { CircleAlert, CircleCheck, FileUp, RotateCcw, Trash2, UploadCloud, X } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
-import { formatFileSize } from '../../../lib/format';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
+import { formatFileSize } from '@/lib/format';
 import type { UploadItem, UploadQueue, UploadSnapshot } from '../lib/upload-queue';
 import { formatSpeed, percentOf } from '../lib/upload-progress';
 import { ProgressBar } from './progress-bar';

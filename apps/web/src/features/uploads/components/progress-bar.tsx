@@ -1,4 +1,4 @@
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** A labelled progress bar (role progressbar, 0-100). */
 export function ProgressBar({ value, label, tone = 'brand', className }: { value: number; label: string; tone?: 'brand' | 'green' | 'red' | 'slate'; className?: string }) {

@@ -8,7 +8,7 @@
  * Both answer the resource complete/upload returns (the server verified size and MD5).
  */
 import type { Resource } from '@coffer/contract';
-import { ApiError, getErrorMessage } from '../../../lib/api-client';
+import { ApiError, getErrorMessage } from '@/lib/api-client';
 import type { StartUploadBody, UploadTransport } from '../api/uploads';
 import { isAbort, type PartSlots } from './part-slots';
 import { MAX_PARTS_IN_FLIGHT, normalizeEtag, PART_ATTEMPTS, type UploadItem } from './upload-item';

@@ -1,7 +1,7 @@
 import type { Resource } from '@coffer/contract';
 import { partSizeFor } from '@coffer/contract/constants';
 import { describe, expect, test, vi } from 'vitest';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import type { UploadTransport } from '../api/uploads';
 import { addSample, formatSpeed, percentOf, speedOf, summarize } from './upload-progress';
 import { MAX_PARTS_IN_FLIGHT, UploadQueue } from './upload-queue';

@@ -17,7 +17,7 @@
  * send-file.ts.
  */
 import { MD5_MAX_FILE_BYTES, partSizeFor } from '@coffer/contract/constants';
-import { getErrorMessage } from '../../../lib/api-client';
+import { getErrorMessage } from '@/lib/api-client';
 import { httpUploadTransport, type UploadTransport } from '../api/uploads';
 import { calculateFileMd5, hashFileParts } from './file-md5';
 import { defaultSleep, isAbort, PartSlots } from './part-slots';

@@ -4,8 +4,8 @@
  */
 import { PaymentMessages, type WithdrawBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { hashPassword } from '../../../lib/md5';
+import { callApi } from '@/lib/api-client';
+import { hashPassword } from '@/lib/md5';
 
 /** SPEC 8 fallback of a failed confirm. */
 export const CONFIRM_FAILED = 'Confirm failed';

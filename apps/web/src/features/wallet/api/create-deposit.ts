@@ -4,7 +4,7 @@
  */
 import { PaymentMessages, type DepositBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 
 export interface CreateDepositInput {
   /** Points, 2 decimals, e.g. '2500.00'. */

@@ -4,7 +4,7 @@
  */
 import type { WithdrawBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 
 export interface CreateWithdrawInput {
   currency: string;

@@ -4,7 +4,7 @@
  */
 import { PaymentMessages, type FeeEstimateResult } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 
 /** @throws Error 'currency & amount required' (SPEC 8) when either is missing; ApiError */
 export async function estimateWithdrawFee(input: { currency: string; amount: string }): Promise<FeeEstimateResult> {

@@ -5,8 +5,8 @@
 import type { Currency } from '@coffer/contract';
 import { CURRENCY_LIST_CACHE_MS, WITHDRAW_ASSET } from '@coffer/contract/constants';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-client';
 
 export async function getCurrencies(signal?: AbortSignal): Promise<Currency[]> {
   const data = await callApi('currencyList', {}, { signal });

@@ -4,8 +4,8 @@
  */
 import type { DepositBill } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-client';
 
 /** SPEC 8 "Top-up and orders". */
 export const MISSING_BILL_INFO = 'Missing user or bill information';

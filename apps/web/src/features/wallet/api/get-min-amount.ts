@@ -4,8 +4,8 @@
  */
 import { PaymentMessages, type MinAmountResult } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-client';
 
 /** @throws Error 'Currency is required' (SPEC 8) without a currency; ApiError on a failed call */
 export async function getMinAmount(currency: string, signal?: AbortSignal): Promise<MinAmountResult> {

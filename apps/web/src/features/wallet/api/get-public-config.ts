@@ -4,8 +4,8 @@
  */
 import type { PublicConfig } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { queryPresets } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { queryPresets } from '@/lib/query-client';
 
 export const publicConfigQueryKey = ['config', 'public'] as const;
 

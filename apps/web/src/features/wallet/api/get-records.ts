@@ -7,8 +7,8 @@
  */
 import { pageFields, RECORDS_PAGE_SIZE, RecordCate, RecordStatus, type RecordListData } from '@coffer/contract';
 import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-client';
 
 export interface RecordsFilter {
   cate: RecordCate;

@@ -4,8 +4,8 @@
  */
 import type { WithdrawBill } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-client';
+import { callApi } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-client';
 import { MISSING_BILL_INFO } from './get-deposit-bill';
 
 /** SPEC 8 "Cash-out": the detail failed to load. */

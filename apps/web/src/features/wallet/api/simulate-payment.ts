@@ -4,7 +4,7 @@
  */
 import type { DepositBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from '@/lib/api-client';
 
 export async function simulatePayment(billId: string): Promise<DepositBill> {
   const data = await callApi('sandboxPay', { bill_id: billId });

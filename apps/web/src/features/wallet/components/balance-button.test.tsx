@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../test/server';
+import { server } from '@/test/server';
 import { mockWalletApi, ok, on, renderWallet, USER_ID } from '../testing/wallet-test-utils';
 import { BalanceButton } from './balance-button';
 

@@ -8,11 +8,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
+import { ApiError } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
 import { getAssetsQueryOptions } from '../api/get-assets';
 import type { WalletView } from './wallet-dialogs';
-import { formatPoints } from '../../../lib/points';
+import { formatPoints } from '@/lib/points';
 
 // The modals (QR code, forms) load on first open, not with every page.
 const WalletDialogs = lazy(() => import('./wallet-dialogs').then((m) => ({ default: m.WalletDialogs })));

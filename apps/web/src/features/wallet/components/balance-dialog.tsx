@@ -9,13 +9,13 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowDownToLine, ArrowUpFromLine } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { getAssetsQueryOptions } from '../api/get-assets';
 import { RecordDetailDialog } from './record-detail-dialog';
 import { TransactionList } from './transaction-list';
-import { formatPoints } from '../../../lib/points';
+import { formatPoints } from '@/lib/points';
 
 /** SPEC 2 tab labels, in order. */
 export const RECORD_TABS: { cate: RecordCate; label: string }[] = [

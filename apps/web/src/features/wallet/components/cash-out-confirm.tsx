@@ -2,14 +2,14 @@
 import { PaymentMessages, type WithdrawBill } from '@coffer/contract';
 import { ArrowLeft } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Field, Input } from '../../../components/ui/input';
-import { Spinner } from '../../../components/ui/spinner';
-import { toastError } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Field, Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { toastError } from '@/lib/api-client';
 import { useConfirmWithdraw } from '../api/confirm-withdraw';
 import { currencyLabel, formatCrypto, formatUsd, netUsd } from '../utils/display';
 import { DetailList, DetailRow } from './detail-rows';
-import { formatPoints } from '../../../lib/points';
+import { formatPoints } from '@/lib/points';
 import { CashOutTexts, USD_CRYPTO_RATE_TEXT, type CashOutDraft } from './cash-out-texts';
 
 /** Step 2: the created order, the login password and Confirm. */

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { server } from '../../../test/server';
+import { server } from '@/test/server';
 import { fail, mockWalletApi, ok, on, renderWallet, TRON_ADDRESS, USER_ID, withdrawBill } from '../testing/wallet-test-utils';
 import { CashOutDialog } from './cash-out-dialog';
 

@@ -4,11 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, Circle } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
-import { Field, Input } from '../../../components/ui/input';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { getErrorMessage, toastError } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
+import { Button } from '@/components/ui/button';
+import { Field, Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { getErrorMessage, toastError } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
 import { useEstimateWithdrawFee } from '../api/estimate-withdraw-fee';
 import { useCurrencies, withdrawCurrencies } from '../api/get-currencies';
 import { useMinAmount } from '../api/get-min-amount';
@@ -29,7 +29,7 @@ import {
 } from '../utils/rules';
 import { NetworkTabs, networksOf } from './currency-pickers';
 import { LoadError } from './load-error';
-import { formatPoints } from '../../../lib/points';
+import { formatPoints } from '@/lib/points';
 import { CashOutTexts, USD_CRYPTO_RATE_TEXT, type CashOutDraft } from './cash-out-texts';
 
 /** The state of step 1 (kept while step 2 shows). */

@@ -4,8 +4,8 @@
  */
 import type { Currency } from '@coffer/contract';
 import type { ReactNode } from 'react';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { cn } from '../../../lib/cn';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { cn } from '@/lib/cn';
 import { currencyLabel, networkLabel } from '../utils/display';
 
 /** The distinct networks of `currencies`, in their order. */

@@ -18,11 +18,11 @@ import { ArrowLeft, CircleCheck, FlaskConical, TriangleAlert } from 'lucide-reac
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { CopyButton } from '../../../components/ui/copy-button';
-import { cn } from '../../../lib/cn';
-import { formatDateTime } from '../../../lib/format';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
+import { cn } from '@/lib/cn';
+import { formatDateTime } from '@/lib/format';
 import { getDepositBill } from '../api/get-deposit-bill';
 import { refreshRecordLists } from '../api/get-records';
 import { simulatePayment } from '../api/simulate-payment';
@@ -39,8 +39,8 @@ import {
   symbolOfCode,
 } from '../utils/display';
 import { DetailList, DetailRow } from './detail-rows';
-import { formatPoints } from '../../../lib/points';
-import { toastError } from '../../../lib/api-client';
+import { formatPoints } from '@/lib/points';
+import { toastError } from '@/lib/api-client';
 
 /** SPEC 8 "Top-up and orders". */
 export const DepositTexts = {

@@ -3,8 +3,8 @@
  * a monospace face, copyable values with a copy button and its toasts.
  */
 import type { ReactNode } from 'react';
-import { CopyButton } from '../../../components/ui/copy-button';
-import { cn } from '../../../lib/cn';
+import { CopyButton } from '@/components/ui/copy-button';
+import { cn } from '@/lib/cn';
 
 export function DetailList({ children, className }: { children: ReactNode; className?: string }) {
   return (

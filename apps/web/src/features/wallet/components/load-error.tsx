@@ -3,8 +3,8 @@
  * 'Try again' button that refetches. Used by the currency lists, record lists and bill details.
  * `detail`, when given, is a second line under the text (e.g. SPEC 8's 404 text under a screen's own).
  */
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
 
 export function LoadError({
   message,

@@ -7,9 +7,9 @@
 import type { TransactionRecord } from '@coffer/contract';
 import { RecordType } from '@coffer/contract/constants';
 import { useState } from 'react';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { ApiError } from '../../../lib/api-client';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ApiError } from '@/lib/api-client';
 import { useDepositBill } from '../api/get-deposit-bill';
 import { usePublicConfig } from '../api/get-public-config';
 import { useWithdrawBill, WITHDRAW_DETAIL_FAILED } from '../api/get-withdraw-bill';

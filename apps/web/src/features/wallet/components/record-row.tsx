@@ -5,9 +5,9 @@
 import type { TransactionRecord } from '@coffer/contract';
 import { Direction, RecordType } from '@coffer/contract/constants';
 import { ArrowDownLeft, ArrowUpRight, ChevronRight } from 'lucide-react';
-import { Badge } from '../../../components/ui/badge';
-import { cn } from '../../../lib/cn';
-import { formatShortDate } from '../../../lib/format';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/cn';
+import { formatShortDate } from '@/lib/format';
 import { recordStatusView, recordTypeLabel, signedAmount } from '../utils/display';
 
 /** SPEC 3: TopUp and CashOut records have a bill to open. */

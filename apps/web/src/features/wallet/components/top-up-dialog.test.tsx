@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { server } from '../../../test/server';
+import { server } from '@/test/server';
 import { BILL_ID, depositBill, fail, mockWalletApi, ok, on, record, renderWallet, USER_ID } from '../testing/wallet-test-utils';
 import { TopUpDialog } from './top-up-dialog';
 import { TransactionsPage } from './transactions-page';

@@ -12,11 +12,11 @@ import { RecordCate, WITHDRAW_ASSET } from '@coffer/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input } from '../../../components/ui/input';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { getErrorMessage, toastError } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { getErrorMessage, toastError } from '@/lib/api-client';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCurrencies } from '../api/get-currencies';
 import { useMinAmount } from '../api/get-min-amount';
@@ -27,7 +27,7 @@ import { parseDecimalInput, plainDecimal, topUpPoints, validateTopUpAmount } fro
 import { NetworkTabs, networksOf, TokenChooser } from './currency-pickers';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
 import { LoadError } from './load-error';
-import { formatPoints } from '../../../lib/points';
+import { formatPoints } from '@/lib/points';
 
 /** SPEC 8 "Top-up and orders". */
 export const TopUpTexts = {

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { server } from '../../../test/server';
+import { server } from '@/test/server';
 import {
   BILL_ID,
   depositBill,

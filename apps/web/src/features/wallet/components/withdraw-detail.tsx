@@ -4,11 +4,11 @@
  */
 import type { WithdrawBill } from '@coffer/contract';
 import { CircleCheck, CircleX, Clock } from 'lucide-react';
-import { cn } from '../../../lib/cn';
-import { formatDateTime } from '../../../lib/format';
+import { cn } from '@/lib/cn';
+import { formatDateTime } from '@/lib/format';
 import { currencyLabel, formatCrypto, formatUsd, netUsd, networkLabel, withdrawStatusView } from '../utils/display';
 import { DetailList, DetailRow } from './detail-rows';
-import { formatPoints } from '../../../lib/points';
+import { formatPoints } from '@/lib/points';
 
 export function WithdrawDetail({ bill }: { bill: WithdrawBill }) {
   const status = withdrawStatusView(bill.status);

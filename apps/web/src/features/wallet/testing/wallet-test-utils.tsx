@@ -11,9 +11,9 @@ import { http, HttpResponse, type JsonBodyType } from 'msw';
 import type { ReactNode } from 'react';
 import toast, { Toaster } from 'react-hot-toast';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { createQueryClient } from '../../../lib/query-client';
-import { setAccessToken } from '../../../lib/storage';
-import { server } from '../../../test/server';
+import { createQueryClient } from '@/lib/query-client';
+import { setAccessToken } from '@/lib/storage';
+import { server } from '@/test/server';
 
 export const USER_ID = '0190f3a2-0000-7000-8000-000000000001';
 export const BILL_ID = '0190f3a2-0000-7000-8000-0000000000b1';

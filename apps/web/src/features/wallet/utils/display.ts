@@ -14,9 +14,9 @@ import {
   roundDown,
   type Currency,
 } from '@coffer/contract';
-import { statusView, type StatusView } from '../../../components/ui/status-palette';
-import { toDate, type DateInput } from '../../../lib/format';
-import { formatPoints, groupThousands } from '../../../lib/points';
+import { statusView, type StatusView } from '@/components/ui/status-palette';
+import { toDate, type DateInput } from '@/lib/format';
+import { formatPoints, groupThousands } from '@/lib/points';
 
 /** SPEC 9: network names are shown upper-case. */
 export const networkLabel = (network: string | null | undefined): string => (network ?? '').toUpperCase();
