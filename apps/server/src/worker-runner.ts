@@ -4,7 +4,15 @@
  * "Graceful shutdown"). `server.ts` starts it when `WORKERS` is on; `/readyz` reads {@link WorkerRunner.state}.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Worker } from './app';
+
+/** A background job the server runs on an interval (payout worker, expiry sweeper...). */
+export interface Worker {
+  name: string;
+  /** Milliseconds between runs. */
+  intervalMs: number;
+  /** One pass; must be safe to run on several instances at once. */
+  tick(): Promise<unknown>;
+}
 
 export interface WorkerRunnerState {
   /** `start()` was called and `stop()` was not. */

@@ -23,6 +23,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toPage } from '../../lib/page';
+import { isRetryableTxError } from '../../lib/pg-errors';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
 import type { LedgerService } from '../ledger/ledger.service';
@@ -38,19 +39,6 @@ export interface OrdersDeps {
   collections: CollectionsService;
   /** PLATFORM_FEE_BPS: the platform's share of each sale in basis points. */
   feeBps: number;
-}
-
-const PG_DEADLOCK = '40P01';
-const PG_SERIALIZATION = '40001';
-
-function isRetryable(err: unknown): boolean {
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === PG_DEADLOCK || code === PG_SERIALIZATION) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** The platform fee of a sale: floor(price * bps / 10000), minor units. */
@@ -192,7 +180,7 @@ export function createOrdersService(deps: OrdersDeps) {
         try {
           return await settle(buyerId, orderId);
         } catch (err) {
-          if (attempt < 4 && !(err instanceof AppError) && isRetryable(err)) continue;
+          if (attempt < 4 && !(err instanceof AppError) && isRetryableTxError(err)) continue;
           throw err;
         }
       }
