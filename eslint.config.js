@@ -2,6 +2,7 @@
 // (bulletproof-react's no-restricted-paths / no-cycle, server's routes -> service -> repository).
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -45,6 +46,35 @@ webFeatureBoundaries.push({
   },
 });
 
+/** The server's modules (apps/server/src/modules/<name>), read from disk so a new module is covered at once. */
+const serverModules = readdirSync(new URL('./apps/server/src/modules/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+/**
+ * One block per server module: its files (tests aside) never import another module's repository;
+ * they call that module's service, or are handed a function by the composition root (services.ts).
+ * Routes files are left to the stricter block below (no repository at all): a later block's
+ * no-restricted-imports would replace theirs.
+ */
+const moduleBoundaries = serverModules.map((name) => ({
+  files: [`apps/server/src/modules/${name}/**/*.ts`],
+  ignores: ['**/*.test.ts', '**/*.routes.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: serverModules
+          .filter((other) => other !== name)
+          .map((other) => ({
+            group: [`**/${other}/*.repository`, `**/modules/${other}/*.repository`],
+            message: `modules/${name} may not import modules/${other}'s repository: call its service, or take a function built in services.ts.`,
+          })),
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', '**/migrations/**', 'e2e/screenshots/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -54,6 +84,21 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // No import cycles (type-only imports aside) in the server, the contract and the web app.
+    // Resolution: Node's, with TypeScript's extensions (the code imports relative paths without extensions).
+    files: ['apps/server/**/*.ts', 'packages/contract/**/*.ts', 'apps/web/**/*.{ts,tsx}'],
+    plugins: { import: importPlugin },
+    settings: {
+      'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      // Packages are not parsed: a cycle through node_modules is not ours, and parsing them is slow.
+      'import/ignore': ['node_modules'],
+    },
+    rules: {
+      'import/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {
@@ -84,6 +129,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['**/*.repository', '**/db/schema/**'] }],
     },
   },
+  ...moduleBoundaries,
   {
     files: ['apps/server/src/providers/**/*.ts'],
     rules: {

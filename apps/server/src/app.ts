@@ -1,5 +1,6 @@
 /**
- * Builds the Fastify app: plugins, providers, services and routes (DESIGN 1-3).
+ * Builds the Fastify app: plugins, providers, services and routes (DESIGN 1-3). The services are
+ * built by services.ts (the composition root); this file registers plugins and routes around them.
  * `buildApp` is what `server.ts` starts and what every API test drives through `app.inject`.
  */
 import { existsSync } from 'node:fs';
@@ -10,52 +11,31 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_TABLE } from '@coffer/contract';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { openDatabase, type Database } from './db/client';
 import type { Config } from './env';
 import { systemClock, type Clock } from './lib/clock';
+import { openSharedState, trustProxySetting } from './lib/shared-state';
 import { accountRoutes } from './modules/account/account.routes';
-import { createAccountService } from './modules/account/account.service';
-import { createLedgerService } from './modules/ledger/ledger.service';
-import { recordRoutes } from './modules/records/records.routes';
-import { createPaymentsModule } from './modules/payments/index';
+import { collectionsRoutes } from './modules/collections/collections.routes';
+import { depositRoutes } from './modules/deposits/deposits.routes';
+import { ordersRoutes } from './modules/orders/orders.routes';
 import { checkPaymentsMode } from './modules/payments/payments-mode';
-import { createRecordsService } from './modules/records/records.service';
+import { paymentRoutes } from './modules/payments/payments.routes';
+import { recordRoutes } from './modules/records/records.routes';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { filesPlugin } from './plugins/files';
 import { metricsPlugin } from './plugins/metrics';
 import { probesPlugin } from './plugins/probes';
 import { openApiOptions } from './plugins/openapi';
 import { securityHeadersPlugin } from './plugins/security-headers';
-import { createWorkerRunner, type WorkerRunner } from './worker-runner';
-import { createMailProvider } from './providers/mail/index';
-import { collectionsRoutes } from './modules/collections/collections.routes';
-import { createCollectionsService } from './modules/collections/collections.service';
-import { ordersRoutes } from './modules/orders/orders.routes';
-import { createOrdersService } from './modules/orders/orders.service';
-import { storageRoutes } from './modules/storage/storage.routes';
-import { createImagesService } from './modules/uploads/images.service';
-import { uploadsRoutes } from './modules/uploads/uploads.routes';
-import { createUploadsService } from './modules/uploads/uploads.service';
-import { createStorage } from './providers/storage/index';
-import { openSharedState, trustProxySetting, type SharedState } from './lib/shared-state';
-import { createPasswordBudget } from './modules/account/password-budget';
-
-/** A background job the server runs on an interval (payout worker, expiry sweeper...). */
-export interface Worker {
-  name: string;
-  /** Milliseconds between runs. */
-  intervalMs: number;
-  /** One pass; must be safe to run on several instances at once. `signal` aborts on shutdown (end the pass early). */
-  tick(signal?: AbortSignal): Promise<unknown>;
-  /** Optional: registers `run`, which starts a pass now (or right after the one in progress). */
-  wake?(run: () => void): void;
-}
+import { buildServices, type Services } from './services';
+export type { Services } from './services';
+import { createWorkerRunner, type Worker, type WorkerRunner } from './worker-runner';
 
 /** A route as registered (collected by an onRoute hook; the fuzz test walks every POST route). */
 export interface RegisteredRoute {
@@ -76,8 +56,6 @@ export interface AppContext {
   routes: RegisteredRoute[];
 }
 
-export type Services = Awaited<ReturnType<typeof buildServices>>;
-
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
@@ -85,24 +63,6 @@ declare module 'fastify' {
 }
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-
-async function buildServices(config: Config, database: Database, clock: Clock, log: FastifyBaseLogger, shared: SharedState) {
-  const db = database.db;
-  const mail = createMailProvider(config);
-  const ledger = createLedgerService({ db });
-  const records = createRecordsService({ db });
-  const storage = await createStorage(config, clock);
-  const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
-  const avatarUrl = (stored: string) => (images.idOf(stored) === stored ? images.url(stored) : stored);
-  const accounts = createAccountService({ db, clock, ledger, sessionTtlHours: config.SESSION_TTL_HOURS, mail, log, avatarUrl, checkAvatar: (userId, value) => images.claim(userId, value), passwordBudget: createPasswordBudget(shared.counters), revocations: shared.revocations });
-  const uploads = createUploadsService({ db, storage, clock, maxUploadBytes: config.MAX_UPLOAD_BYTES, quotaBytes: config.STORAGE_QUOTA_BYTES });
-  const collections = createCollectionsService({ db, clock, storage, uploads, images, avatarUrl });
-  const orders = createOrdersService({ db, clock, ledger, records, accounts, collections, feeBps: config.PLATFORM_FEE_BPS });
-  collections.bindPurchases(orders);
-  accounts.addDeletionHook((userId, tx) => collections.archivePublishedOf(userId, tx));
-  const payments = createPaymentsModule({ config, db, clock, ledger, records, accounts, log });
-  return { payments, ledger, records, accounts, mail, storage, images, uploads, collections, orders };
-}
 
 export interface BuildOptions {
   config: Config;
@@ -140,7 +100,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       ({
         level: config.LOG_LEVEL,
         redact: {
-          paths: ['req.headers.authorization', 'req.body.password', 'req.body.password_old', 'req.body.password_new', 'req.body.code'],
+          paths: [
+            'req.headers.authorization',
+            'req.body.password',
+            'req.body.password_old',
+            'req.body.password_new',
+            'req.body.code',
+          ],
           censor: '[redacted]',
         },
         ...(options.logStream ? { stream: options.logStream } : {}),
@@ -154,22 +120,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const shared = await openSharedState(config, database, clock, app.log);
   app.addHook('onClose', () => shared.close());
-  const services = await buildServices(config, database, clock, app.log, shared);
-  const workers: Worker[] = [];
-  workers.push(...services.payments.workers);
-  // Pending uploads untouched for a week are aborted and their parts dropped.
-  workers.push({ name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => services.uploads.abortStale(7 * 24 * 3_600_000) });
+  const built = await buildServices({ config, database, clock, log: app.log, shared });
+  const { services, workers } = built;
   const routes: RegisteredRoute[] = [];
   const runner = createWorkerRunner(workers, app.log);
   app.decorate('ctx', { config, database, clock, services, workers, runner, routes });
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method, url: r.url, bodySchema: r.schema?.body });
   });
-  app.addHook('onClose', async () => {
-    await services.accounts.mailSettled();
-    await services.mail.close();
-    await services.payments.close();
-  });
+  app.addHook('onClose', () => built.close());
 
   await app.register(errorHandlerPlugin);
   // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
@@ -199,7 +158,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // With REDIS_URL every instance counts in Redis: one budget behind a load balancer (docs/abuse.md).
     // A Redis outage lets requests through (skipOnError) rather than failing them; password budgets fall back to memory.
     ...(shared.redis ? { redis: shared.redis, nameSpace: `${config.REDIS_KEY_PREFIX}rl:`, skipOnError: true } : {}),
-    errorResponseBuilder: () => ({ ...ERROR_TABLE.RATE_LIMITED, statusCode: 429, msg: 'Too many attempts. Please try again later.', reason: 'RATE_LIMITED' }),
+    errorResponseBuilder: () => ({
+      ...ERROR_TABLE.RATE_LIMITED,
+      statusCode: 429,
+      msg: 'Too many attempts. Please try again later.',
+      reason: 'RATE_LIMITED',
+    }),
   });
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
   await app.register(swagger, openApiOptions());
@@ -208,14 +172,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(async (api) => {
     accountRoutes(api, services.accounts, { registrationsPerIpPerHour: config.REGISTRATIONS_PER_IP_PER_HOUR });
     recordRoutes(api, services.records);
-    await services.payments.routes(api);
+    await paymentRoutes(api, services.payments, services.deposits);
+    depositRoutes(api, services.deposits);
+    withdrawalRoutes(api, services.withdrawals);
+    await built.railRoutes(api);
     uploadsRoutes(api, services.uploads, services.images);
     collectionsRoutes(api, services.collections);
     ordersRoutes(api, services.orders);
   });
-  await app.register(async (files) => {
-    await storageRoutes(files, { storage: services.storage, images: services.images });
-  });
+  await app.register(filesPlugin, { storage: services.storage, images: services.images });
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
@@ -234,7 +199,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       // The web build writes .br and .gz beside each asset (vite-plugin-compression2).
       preCompressed: true,
       setHeaders(res, filePath) {
-        res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'Cache-Control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   } else {

@@ -3,7 +3,7 @@
  * one more pass right after it (never two at once), and stop aborts the pass's signal and waits for it.
  */
 import { describe, expect, it } from 'vitest';
-import type { Worker } from './app';
+import type { Worker } from './worker-runner';
 import { createWorkerRunner } from './worker-runner';
 
 const log = { error: () => undefined } as unknown as Parameters<typeof createWorkerRunner>[1];

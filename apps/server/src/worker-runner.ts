@@ -7,7 +7,17 @@
  * progress see their `signal` aborted (a draining worker ends after its current batch). `server.ts` starts it when `WORKERS` is on; `/readyz` reads {@link WorkerRunner.state}.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Worker } from './app';
+
+/** A background job the server runs on an interval (payout worker, expiry sweeper...). */
+export interface Worker {
+  name: string;
+  /** Milliseconds between runs. */
+  intervalMs: number;
+  /** One pass; must be safe to run on several instances at once. `signal` aborts on shutdown (end the pass early). */
+  tick(signal?: AbortSignal): Promise<unknown>;
+  /** Optional: registers `run`, which starts a pass now (or right after the one in progress). */
+  wake?(run: () => void): void;
+}
 
 export interface WorkerRunnerState {
   /** `start()` was called and `stop()` was not. */

@@ -291,7 +291,7 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       const { bill } = await as<{ bill: { id: string } }>(a, uc('/deposit'), { amount: e.points, pay_currency: e.currency });
       // Left unpaid past its 1800 s lifetime; the expiry job (a worker in `npm start`) marks it.
       clock.advance(31 * MINUTE);
-      await app.ctx.services.payments.deposits.expireDue();
+      await app.ctx.services.deposits.expireDue();
       const detail = await as<{ bill: { status: string } }>(a, uc('/deposit/bill/detail'), { user_id: a.id, bill_id: bill.id });
       if (detail.bill.status !== DepositStatus.Expired)
         throw new Error(`unpaid top-up of ${a.username} is ${detail.bill.status}`);
@@ -323,7 +323,7 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       });
       await as(a, uc('/withdraw/confirm'), { bill_id: bill.id, password });
       // The payout job (a worker in `npm start`): claim and send until this bill is final.
-      const withdrawals = app.ctx.services.payments.withdrawals;
+      const withdrawals = app.ctx.services.withdrawals;
       for (let i = 0; i < 20; i++) {
         clock.advance(MINUTE);
         for (const claimed of await withdrawals.claimPayouts(1)) await withdrawals.processPayout(claimed);

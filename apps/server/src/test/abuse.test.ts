@@ -96,7 +96,7 @@ describe('account deletion', () => {
     expect((await t.call(uc('/get/me'), {}, user.token)).body.code).toBe(10000);
     // The bill expires (the sweeper runs on a clock past its lifetime).
     t.clock.advance(bill.bill.expires_at - t.clock.now() + 1);
-    await t.app.ctx.services.payments.deposits.expireDue();
+    await t.app.ctx.services.deposits.expireDue();
     expect((await t.call(uc('/delete'), { password: md5(PASSWORD) }, user.token)).body.code).toBe(10000);
   });
 
@@ -248,7 +248,7 @@ describe('caps on creation', () => {
   it('caps open deposit bills per user (MAX_OPEN_DEPOSIT_BILLS) before asking the provider', async () => {
     const user = await createUser(t);
     for (let i = 0; i < 2; i++) await ok(t, uc('/deposit'), { amount: '100', pay_currency: 'usdttrc20' }, user.token);
-    const provider = t.app.ctx.services.payments.provider;
+    const provider = t.app.ctx.services.provider;
     const spy = vi.spyOn(provider, 'createDeposit');
     const third = await t.call(uc('/deposit'), { amount: '100', pay_currency: 'usdttrc20' }, user.token);
     expect(third.status).toBe(409);
@@ -263,7 +263,7 @@ describe('caps on creation', () => {
   });
 
   it('caches deposit/min-amount per currency for 30 s', async () => {
-    const provider = t.app.ctx.services.payments.provider;
+    const provider = t.app.ctx.services.provider;
     const spy = vi.spyOn(provider, 'minDeposit');
     const first = await ok(t, uc('/deposit/min-amount'), { currency_from: 'eth' });
     const again = await ok(t, uc('/deposit/min-amount'), { currency_from: 'eth' });

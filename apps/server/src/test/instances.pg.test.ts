@@ -126,8 +126,8 @@ describe.skipIf(!onPostgres)('two instances, one PostgreSQL and one Redis', () =
         return created.bill.id as string;
       }),
     );
-    const wa = a.app.ctx.services.payments.withdrawals;
-    const wb = b.app.ctx.services.payments.withdrawals;
+    const wa = a.app.ctx.services.withdrawals;
+    const wb = b.app.ctx.services.withdrawals;
     await Promise.all([wa.runPayouts(), wb.runPayouts(), wa.runPayouts(), wb.runPayouts()]);
     for (const [i, u] of users.entries()) {
       const bill = await ok(a, uc('/withdraw/bill/detail'), { user_id: u.id, bill_id: bills[i] }, u.token);

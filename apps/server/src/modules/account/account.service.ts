@@ -14,6 +14,7 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { findPgError, PG } from '../../lib/pg-errors';
 import { localBus, memoryCounters, type Revocation, type RevocationBus } from '../../lib/shared-state';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { MailProvider } from '../../providers/mail/index';
@@ -49,6 +50,14 @@ export interface AccountDeps {
   passwordBudget?: PasswordBudget;
   /** Carries revocations to every instance (lib/shared-state.ts); default: this process only. */
   revocations?: RevocationBus;
+  /**
+   * Checks run, in order, before an account is deleted (a withdrawal in flight, a deposit still
+   * Processing...); the first refusal answers CONFLICT with its message. Built by the composition
+   * root (services.ts) from the other modules' repositories.
+   */
+  deletionGuards?: readonly DeletionGuard[];
+  /** Work done, in order, in the deleting transaction (archive the user's published collections...). */
+  deletionHooks?: readonly DeletionHook[];
 }
 
 /** The one answer to every failed reset (unknown email, no code, wrong, expired, used up): no account enumeration. */
@@ -67,21 +76,10 @@ export function resetMail(code: string): { subject: string; text: string } {
   };
 }
 
-const PG_UNIQUE_VIOLATION = '23505';
-function uniqueViolation(err: unknown): string | null {
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    const o = e as { code?: string; constraint?: string; constraint_name?: string };
-    if (o.code === PG_UNIQUE_VIOLATION) return o.constraint ?? o.constraint_name ?? 'unique';
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
-}
-
 export function createAccountService(deps: AccountDeps) {
   const { db, clock, ledger } = deps;
-  const deletionGuards: DeletionGuard[] = [];
-  const deletionHooks: DeletionHook[] = [];
+  const deletionGuards = deps.deletionGuards ?? [];
+  const deletionHooks = deps.deletionHooks ?? [];
   const avatarUrl = deps.avatarUrl ?? ((s: string) => s);
   const log = deps.log ?? { info: () => undefined, error: () => undefined };
   /** Live sessions read in the last few seconds; revocations from any instance drop entries at once. */
@@ -144,15 +142,6 @@ export function createAccountService(deps: AccountDeps) {
   }
 
   return {
-    /** Lets other modules refuse a deletion (positive balance, withdrawal in flight...). */
-    addDeletionGuard(guard: DeletionGuard) {
-      deletionGuards.push(guard);
-    },
-    /** Lets other modules act in the deleting transaction. */
-    addDeletionHook(hook: DeletionHook) {
-      deletionHooks.push(hook);
-    },
-
     /**
      * Registers a user and opens a session.
      * @returns `{access_token}`
@@ -174,8 +163,9 @@ export function createAccountService(deps: AccountDeps) {
           return { access_token: await issueSession(user.id, tx) };
         });
       } catch (err) {
-        const constraint = uniqueViolation(err);
-        if (constraint) {
+        const unique = findPgError(err, [PG.UNIQUE_VIOLATION]);
+        if (unique) {
+          const constraint = unique.constraint ?? 'unique';
           throw errors.conflict(
             constraint.includes('email') ? 'This email is already registered' : 'This username is already taken',
           );

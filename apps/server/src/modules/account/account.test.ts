@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, uniq, type TestApp } from '../../test/harness';
+import { createAccountService } from './account.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -410,12 +411,22 @@ describe('delete (more)', () => {
     });
   });
 
-  it('runs the deletion guards other modules add', async () => {
+  it('runs the deletion guards it is given', async () => {
     const user = await createUser(t);
     const guard = async (userId: string) => (userId === user.id ? 'A withdrawal is still in progress' : null);
-    t.app.ctx.services.accounts.addDeletionGuard(guard);
-    const res = await t.call('/api/uc/v1/account/delete', { password: md5(PASSWORD) }, user.token);
-    expect(res.body).toMatchObject({ reason: 'CONFLICT', msg: 'A withdrawal is still in progress' });
+    const { services } = t.app.ctx;
+    const accounts = createAccountService({
+      db: t.app.ctx.database.db,
+      clock: t.clock,
+      ledger: services.ledger,
+      sessionTtlHours: 1,
+      mail: services.mail,
+      deletionGuards: [guard],
+    });
+    await expect(accounts.deleteAccount(user.id, md5(PASSWORD))).rejects.toMatchObject({
+      reason: 'CONFLICT',
+      message: 'A withdrawal is still in progress',
+    });
     expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.code).toBe(10000);
   });
 });

@@ -40,7 +40,7 @@ import { toResource } from '../uploads/uploads.service';
 import * as repo from './collections.repository';
 import { createReadCache } from './read-cache';
 
-/** What the collections service asks of the orders module. */
+/** What the collections service asks of the orders module (services.ts builds it from the orders repository). */
 export interface PurchaseLookup {
   /** True when `userId` has a paid order for the collection. */
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
@@ -54,14 +54,15 @@ export interface CollectionsDeps {
   images: ImagesService;
   /** Stored avatar value -> URL (as the account service answers it). */
   avatarUrl: (stored: string) => string;
+  /** Paid purchases: answers `purchased` on details and the buyers' download rights. */
+  purchases: PurchaseLookup;
 }
 
 const EDITABLE: Status[] = [CollectionStatus.Created, CollectionStatus.Draft];
 const PUBLISHABLE: Status[] = [CollectionStatus.Created, CollectionStatus.Draft];
 
 export function createCollectionsService(deps: CollectionsDeps) {
-  const { db, clock, storage, uploads, images } = deps;
-  let purchases: PurchaseLookup = { hasPaid: async () => false };
+  const { db, clock, storage, uploads, images, purchases } = deps;
   // Public reads, emptied by every write below (read-cache.ts states the staleness bound).
   const detailReads = createReadCache<{ row: repo.CollectionWithSeller; resources: Resource[] } | null>();
   const marketReads = createReadCache<Awaited<ReturnType<typeof repo.pageMarket>>>();
@@ -117,11 +118,6 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
   return {
     toCollection,
-
-    /** Lets the orders module answer `purchased` and download rights (bound once at start-up). */
-    bindPurchases(lookup: PurchaseLookup) {
-      purchases = lookup;
-    },
 
     /**
      * Creates a collection (status Created).

@@ -57,7 +57,7 @@ describe('currency/list and config', () => {
   });
 
   it('caches the provider list for 5 minutes', async () => {
-    const provider = t.app.ctx.services.payments.provider;
+    const provider = t.app.ctx.services.provider;
     t.clock.advance(5 * 60_000); // start from a fresh cache window
     const spy = vi.spyOn(provider, 'listCurrencies');
     try {
@@ -216,7 +216,7 @@ describe('expiry', () => {
     t.clock.advance(1_000_000);
     const fresh = await deposit(user, '300');
     t.clock.advance(800_000);
-    expect(await t.app.ctx.services.payments.deposits.expireDue()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.ctx.services.deposits.expireDue()).toBeGreaterThanOrEqual(1);
     expect((await topUpRecord(user, due.id)).status).toBe('RecordStatusFailure');
     expect((await topUpRecord(user, fresh.id)).status).toBe('RecordStatusPending');
     const freshBill = await t.call(uc('/deposit/bill/detail'), { user_id: user.id, bill_id: fresh.id }, user.token);
@@ -262,7 +262,7 @@ describe('payments (sandbox)', () => {
     const user = await createUser(t);
     const bill = await deposit(user, '700');
     t.clock.advance(1_900_000);
-    await t.app.ctx.services.payments.deposits.expireDue();
+    await t.app.ctx.services.deposits.expireDue();
     expect((await topUpRecord(user, bill.id)).status).toBe('RecordStatusFailure');
     const paid = await t.call(PAY, { bill_id: bill.id }, user.token);
     expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '700.00' });
@@ -286,10 +286,10 @@ describe('payments (sandbox)', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => t.call(PAY, { bill_id: bill.id }, user.token)));
     expect(results.every((r) => r.body.code === 10000)).toBe(true);
     expect(await assets(user)).toEqual({ available: '1234.56', freeze: '0.00' });
-    const deposits = t.app.ctx.services.payments.deposits;
+    const deposits = t.app.ctx.services.deposits;
     expect(await deposits.payments(bill.id)).toHaveLength(1);
     // The same payment reported through the service (as a watcher would) is also a no-op.
-    const provider = t.app.ctx.services.payments.provider as import('../../providers/payments/index').SandboxProvider;
+    const provider = t.app.ctx.services.provider as import('../../providers/payments/index').SandboxProvider;
     const again = await Promise.all(
       Array.from({ length: 20 }, () => deposits.creditPayment(provider.simulatePayment(bill.id, '12.3456'))),
     );
@@ -323,7 +323,7 @@ describe('payments (sandbox)', () => {
 });
 
 describe('late and non-exact payments of a non-stable coin (docs/decisions/0012-late-payment-pricing.md)', () => {
-  const sandbox = () => t.app.ctx.services.payments.provider as import('../../providers/payments/index').SandboxProvider;
+  const sandbox = () => t.app.ctx.services.provider as import('../../providers/payments/index').SandboxProvider;
   const withBtcAt = async (usd: string, run: () => Promise<void>) => {
     sandbox().setPrice('BTC', usd);
     try {
@@ -332,7 +332,7 @@ describe('late and non-exact payments of a non-stable coin (docs/decisions/0012-
       sandbox().setPrice('BTC', '60000');
     }
   };
-  const creditedPrice = async (billId: string) => (await t.app.ctx.services.payments.deposits.payments(billId)).map((p) => p.usdPrice);
+  const creditedPrice = async (billId: string) => (await t.app.ctx.services.deposits.payments(billId)).map((p) => p.usdPrice);
 
   it('exact and on time: the quote, whatever the price did meanwhile', async () => {
     const user = await createUser(t);

@@ -17,6 +17,7 @@
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { findPgError, PG } from '../../lib/pg-errors';
 import * as repo from './ledger.repository';
 import type { PlatformAccountKind, UserAccountKind } from './ledger.repository';
 
@@ -74,17 +75,6 @@ export interface PostResult {
   transactionId: string;
   /** True when the key had been posted before and nothing changed now. */
   replayed: boolean;
-}
-
-const PG_CHECK_VIOLATION = '23514';
-
-function isCheckViolation(err: unknown): boolean {
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    if (typeof e === 'object' && e && 'code' in e && (e as { code: unknown }).code === PG_CHECK_VIOLATION) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** Throws unless the postings are a valid double entry. */
@@ -191,7 +181,7 @@ export function createLedgerService(deps: { db: Db }) {
           if (isUser && amount !== 0n) await repo.applyToBalance(tx, id, amount);
         }
       } catch (err) {
-        if (isCheckViolation(err)) throw errors.insufficientBalance();
+        if (findPgError(err, [PG.CHECK_VIOLATION])) throw errors.insufficientBalance();
         throw err;
       }
     };

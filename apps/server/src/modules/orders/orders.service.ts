@@ -28,6 +28,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toPage } from '../../lib/page';
+import { isRetryableTxError } from '../../lib/pg-errors';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
 import type { LedgerService } from '../ledger/ledger.service';
@@ -52,19 +53,6 @@ export interface OrdersDeps {
  * batch holds the seller's row (docs/decisions/0021-purchases-group-commit.md).
  */
 export const MAX_BATCH = 64;
-
-const PG_DEADLOCK = '40P01';
-const PG_SERIALIZATION = '40001';
-
-function isRetryable(err: unknown): boolean {
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === PG_DEADLOCK || code === PG_SERIALIZATION) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /** The platform fee of a sale: floor(price * bps / 10000), minor units. */
 export function feeOf(priceMinor: bigint, feeBps: number): bigint {
@@ -154,7 +142,7 @@ export function createOrdersService(deps: OrdersDeps) {
         });
         return;
       } catch (err) {
-        if (attempt < 4 && isRetryable(err)) continue;
+        if (attempt < 4 && isRetryableTxError(err)) continue;
         if (groups.length > 1) {
           for (const g of groups) await runBatch([g]);
           return;

@@ -1,5 +1,5 @@
 /** Transaction records in the database. Only the records service calls this. */
-import type { Direction, RecordStatus } from '@coffer/contract';
+import type { Direction, RecordStatus, RecordType } from '@coffer/contract';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { records } from '../../db/schema/index';
@@ -35,4 +35,27 @@ export async function listRecords(db: DbOrTx, q: RecordQuery): Promise<{ rows: R
     .offset(q.offset);
   const [total] = await db.select({ n: count() }).from(records).where(where(q));
   return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** Inserts the record unless one exists for (user, type, biz id) (the unique key): repeating is a no-op. */
+export async function insertRecordIfAbsent(db: DbOrTx, row: typeof records.$inferInsert): Promise<void> {
+  await db.insert(records).values(row).onConflictDoNothing();
+}
+
+/** {@link insertRecordIfAbsent} for many rows in one statement (a purchase batch); an empty list is a no-op. */
+export async function insertRecordsIfAbsent(db: DbOrTx, rows: (typeof records.$inferInsert)[]): Promise<void> {
+  if (!rows.length) return;
+  await db.insert(records).values(rows).onConflictDoNothing();
+}
+
+/** Updates the record (user, type, biz id) with `set` (status, updatedAt, optionally amount); none there is a no-op. */
+export async function updateRecord(
+  db: DbOrTx,
+  key: { userId: string; type: RecordType; bizId: string },
+  set: { status: RecordStatus; updatedAt: Date; amount?: bigint },
+): Promise<void> {
+  await db
+    .update(records)
+    .set(set)
+    .where(and(eq(records.userId, key.userId), eq(records.type, key.type), eq(records.bizId, key.bizId)));
 }

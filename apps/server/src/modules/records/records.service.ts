@@ -12,9 +12,7 @@ import {
   type RecordStatus,
   type RecordType,
 } from '@coffer/contract';
-import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { records } from '../../db/schema/index';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toPage } from '../../lib/page';
@@ -75,19 +73,16 @@ export function createRecordsService(deps: { db: Db }) {
      * @param tx the flow's open transaction
      */
     async write(rec: NewRecord, tx?: DbOrTx): Promise<void> {
-      await (tx ?? deps.db)
-        .insert(records)
-        .values({
-          id: newId(),
-          userId: rec.userId,
-          bizId: rec.bizId,
-          type: rec.type,
-          direction: rec.direction,
-          amount: rec.amount,
-          status: rec.status,
-          ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
-        })
-        .onConflictDoNothing();
+      await repo.insertRecordIfAbsent(tx ?? deps.db, {
+        id: newId(),
+        userId: rec.userId,
+        bizId: rec.bizId,
+        type: rec.type,
+        direction: rec.direction,
+        amount: rec.amount,
+        status: rec.status,
+        ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
+      });
     },
 
     /**
@@ -97,21 +92,19 @@ export function createRecordsService(deps: { db: Db }) {
      */
     async writeMany(recs: NewRecord[], tx?: DbOrTx): Promise<void> {
       if (!recs.length) return;
-      await (tx ?? deps.db)
-        .insert(records)
-        .values(
-          recs.map((rec) => ({
-            id: newId(),
-            userId: rec.userId,
-            bizId: rec.bizId,
-            type: rec.type,
-            direction: rec.direction,
-            amount: rec.amount,
-            status: rec.status,
-            ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
-          })),
-        )
-        .onConflictDoNothing();
+      await repo.insertRecordsIfAbsent(
+        tx ?? deps.db,
+        recs.map((rec) => ({
+          id: newId(),
+          userId: rec.userId,
+          bizId: rec.bizId,
+          type: rec.type,
+          direction: rec.direction,
+          amount: rec.amount,
+          status: rec.status,
+          ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
+        })),
+      );
     },
 
     /** Sets the status (and optionally the amount) of the record (user, type, biz id). */
@@ -121,10 +114,11 @@ export function createRecordsService(deps: { db: Db }) {
       tx?: DbOrTx,
       patch: { amount?: bigint } = {},
     ): Promise<void> {
-      await (tx ?? deps.db)
-        .update(records)
-        .set({ status, updatedAt: new Date(), ...(patch.amount !== undefined ? { amount: patch.amount } : {}) })
-        .where(and(eq(records.userId, key.userId), eq(records.type, key.type), eq(records.bizId, key.bizId)));
+      await repo.updateRecord(tx ?? deps.db, key, {
+        status,
+        updatedAt: new Date(),
+        ...(patch.amount !== undefined ? { amount: patch.amount } : {}),
+      });
     },
   };
 }

@@ -4,7 +4,7 @@
  * (the `file-type` package) — never by the declared type — before it can be shown.
  *
  * The value handed to clients (`banner`, `avatar`) is the image's URL, `${PUBLIC_URL}/media/<id>`;
- * only verified images are served there (modules/storage/storage.routes.ts).
+ * only verified images are served there (plugins/files.ts).
  */
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, UPLOAD_URL_TTL_SECONDS, type ImageUploadRequest } from '@coffer/contract';
 import { fileTypeFromBuffer } from 'file-type';
@@ -53,6 +53,14 @@ export function createImagesService(deps: { db: Db; storage: StorageProvider; cl
   return {
     idOf,
     url,
+
+    /**
+     * The URL clients load for a stored avatar value: a bare image id becomes its `/media/<id>` URL;
+     * anything else (an older row holding a URL) is answered as stored.
+     */
+    avatarUrl(stored: string): string {
+      return idOf(stored) === stored ? url(stored) : stored;
+    },
 
     /**
      * Presigns the PUT of a new image.

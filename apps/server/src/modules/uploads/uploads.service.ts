@@ -30,7 +30,8 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { StorageError, type StorageProvider } from '../../providers/storage/index';
+import { fromStorageError, isStorageError } from '../../lib/storage-errors';
+import type { StorageProvider } from '../../providers/storage/index';
 import { isMediaType } from './media-type';
 import * as repo from './uploads.repository';
 
@@ -273,8 +274,7 @@ export function createUploadsService(deps: UploadsDeps) {
       try {
         parts = await storage.listParts(upload.storageKey, upload.storageUploadId!);
       } catch (err) {
-        if (err instanceof StorageError && err.code === 'NotImplemented') throw errors.conflict(err.message);
-        throw err;
+        throw fromStorageError(err, ['NotImplemented']);
       }
       return {
         parts: parts.map((p) => ({ part_number: p.partNumber, etag: p.etag, size: p.size })),
@@ -319,7 +319,7 @@ export function createUploadsService(deps: UploadsDeps) {
         // Check each part's presence and size first, so that a bad part is reported by number and
         // can be re-sent; a store without ListParts leaves it to the completion and the final checks.
         const listed = await storage.listParts(upload.storageKey, upload.storageUploadId!).catch((err: unknown) => {
-          if (err instanceof StorageError && err.code === 'NotImplemented') return null;
+          if (isStorageError(err, 'NotImplemented')) return null;
           throw err;
         });
         const stored = listed && new Map(listed.map((p) => [p.partNumber, p]));
@@ -336,9 +336,7 @@ export function createUploadsService(deps: UploadsDeps) {
         );
         return await finish(upload, assembled);
       } catch (err) {
-        let mapped = err;
-        if (err instanceof StorageError && err.code === 'InvalidPart') mapped = errors.validation(err.message);
-        if (err instanceof StorageError && err.code === 'NoSuchUpload') mapped = errors.notFound('The upload does not exist');
+        const mapped = fromStorageError(err, ['InvalidPart', 'NoSuchUpload']);
         // Still claimed (a part problem, not a discarded file): reopen so the client can fix it and retry.
         const fresh = await repo.findUpload(db, upload.id);
         if (fresh?.status === 'completing') await repo.moveUpload(db, upload.id, 'completing', 'pending');

@@ -64,7 +64,7 @@ describe.skipIf(!onPostgres)('payouts on two instances, one PostgreSQL', () => {
     const sends = new Map<string, number>();
     const count = (req: { payoutId: string }) => void sends.set(req.payoutId, (sends.get(req.payoutId) ?? 0) + 1);
     const spies = [a, b].map((t) => {
-      const provider = t.app.ctx.services.payments.provider;
+      const provider = t.app.ctx.services.provider;
       const real = provider.sendPayout.bind(provider);
       return vi.spyOn(provider, 'sendPayout').mockImplementation(async (req) => {
         count(req);
@@ -73,10 +73,10 @@ describe.skipIf(!onPostgres)('payouts on two instances, one PostgreSQL', () => {
     });
     try {
       const runs = await Promise.all([
-        a.app.ctx.services.payments.withdrawals.drainPayouts(),
-        b.app.ctx.services.payments.withdrawals.drainPayouts(),
-        a.app.ctx.services.payments.withdrawals.drainPayouts(),
-        b.app.ctx.services.payments.withdrawals.drainPayouts(),
+        a.app.ctx.services.withdrawals.drainPayouts(),
+        b.app.ctx.services.withdrawals.drainPayouts(),
+        a.app.ctx.services.withdrawals.drainPayouts(),
+        b.app.ctx.services.withdrawals.drainPayouts(),
       ]);
       // Every instance took part (150 bills are more than one batch of 128).
       expect(runs.reduce((n, r) => n + r.succeeded, 0)).toBeGreaterThanOrEqual(150);

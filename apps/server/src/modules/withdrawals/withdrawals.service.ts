@@ -484,13 +484,6 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       await repo.deletePasswordFailuresBefore(db, new Date(now - 24 * 3_600_000));
       return n;
     },
-
-    /** Deletion guard: a refusal while a confirmed withdrawal is in flight (DESIGN 3). */
-    async deletionGuard(userId: string, tx: Tx): Promise<string | null> {
-      return (await repo.hasInFlight(tx, userId))
-        ? 'A cash-out is still in progress. Please wait until it completes before deleting your account.'
-        : null;
-    },
   };
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ledgerEntries, ledgerTransactions, records, sandboxPayouts, withdrawBills } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, topUp, type TestApp, type TestUser } from '../../test/harness';
 import { createWorkerRunner } from '../../worker-runner';
+import { withdrawalInFlightGuard } from '../../services';
 import { verifyLedger } from '../ledger/ledger.verify';
 
 let t: TestApp;
@@ -16,7 +17,7 @@ const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const EVM_DEAD = '0x000000000000000000000000000000000000dEaD';
 const TON = `UQ${'A'.repeat(46)}`;
 
-const services = () => t.app.ctx.services.payments;
+const services = () => t.app.ctx.services;
 const db = () => t.app.ctx.database.db;
 
 async function funded(points: string): Promise<TestUser> {
@@ -467,14 +468,14 @@ describe('payouts', () => {
   it('refuses account deletion while a withdrawal is in flight', async () => {
     const user = await funded('3000');
     const bill = await confirmed(user);
-    const guard = await db().transaction((tx) => services().withdrawals.deletionGuard(user.id, tx));
+    const guard = await db().transaction((tx) => withdrawalInFlightGuard(user.id, tx));
     expect(guard).toBe('A cash-out is still in progress. Please wait until it completes before deleting your account.');
     // Through the API the frozen balance alone already refuses it.
     const res = await t.call(uc('/delete'), { password: md5(PASSWORD) }, user.token);
     expect(res.body.reason).toBe('CONFLICT');
     await drain();
     expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
-    expect(await db().transaction((tx) => services().withdrawals.deletionGuard(user.id, tx))).toBeNull();
+    expect(await db().transaction((tx) => withdrawalInFlightGuard(user.id, tx))).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * `local` storage (DESIGN 2, embedded default): objects under `<root>/objects/<key>`, multipart
  * uploads under `<root>/multipart/<upload id>/`, and S3-style presigned URLs served by the app itself
- * (`/files/...`, see modules/storage/storage.routes.ts), signed with HMAC-SHA256 and expiring.
+ * (`/files/...`, see plugins/files.ts), signed with HMAC-SHA256 and expiring.
  *
  * Bodies are streamed: a part PUT goes through an MD5 + byte-count transform straight to a temp
  * file (never a whole file in memory) and answers the part's MD5 as its ETag, as S3 does. Each stored

@@ -86,7 +86,7 @@ afterAll(async () => {
   await chain?.close();
 });
 
-const services = () => t.app.ctx.services.payments;
+const services = () => t.app.ctx.services;
 const provider = () => services().provider as EvmProvider;
 const db = () => t.app.ctx.database.db;
 /** `coffer_evm_payouts_behind_gap` as GET /metrics reports it to a loopback client. */

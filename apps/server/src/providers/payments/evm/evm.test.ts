@@ -70,7 +70,7 @@ afterAll(async () => {
   await chain?.close();
 });
 
-const provider = () => t.app.ctx.services.payments.provider as EvmProvider;
+const provider = () => t.app.ctx.services.provider as EvmProvider;
 const db = () => t.app.ctx.database.db;
 const tick = async () => {
   const passes = await provider().watcher()!.tick();
@@ -138,7 +138,7 @@ describe('the deposit watcher', () => {
       .update(evmScanState)
       .set({ lastBlock: transfer!.blockNumber - 2n })
       .where(eq(evmScanState.chainId, chain.chainId));
-    const restarted = provider().attach!({ credit: (p) => t.app.ctx.services.payments.deposits.creditPayment(p) });
+    const restarted = provider().attach!({ credit: (p) => t.app.ctx.services.deposits.creditPayment(p) });
     try {
       const again = (await restarted.workers![0]!.tick()) as { found: number; credited: number }[];
       expect(again[0]!.found).toBe(1);
@@ -147,7 +147,7 @@ describe('the deposit watcher', () => {
       await restarted.close?.();
     }
     expect((await assets(user)).available).toBe('2500.00');
-    expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
+    expect(await t.app.ctx.services.deposits.payments(bill.id)).toHaveLength(1);
   });
 
   it('credits a short payment at the value received', async () => {
@@ -187,7 +187,7 @@ describe('the deposit watcher', () => {
     expect(row!.status).toBe('ignored');
     // A week later the session has expired: read through the services.
     expect(await t.app.ctx.services.ledger.balances(user.id)).toEqual({ available: 0n, frozen: 0n });
-    const { bill } = await t.app.ctx.services.payments.deposits.detail(user.id, { user_id: user.id, bill_id: old.id });
+    const { bill } = await t.app.ctx.services.deposits.detail(user.id, { user_id: user.id, bill_id: old.id });
     expect(bill.status).toBe('DepositStatusExpired');
     expect(logs.some((l) => l.includes('after the late-payment window') && l.includes(old.id))).toBe(true);
   });
@@ -263,8 +263,8 @@ describe('payouts from the hot wallet', () => {
   it('sends the token to the address, settles after the confirmations, and never sends twice', async () => {
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const { user, bill } = await confirmedWithdrawal(t, '2000', to);
-    const payments = t.app.ctx.services.payments;
-    await payments.withdrawals.runPayouts(50);
+    const services = t.app.ctx.services;
+    await services.withdrawals.runPayouts(50);
     const [row] = await db().select().from(evmPayouts).where(eq(evmPayouts.payoutId, bill.id));
     expect(row!.status).toBe('broadcast');
     // The same payout asked again (a restart mid-way) re-sends the same signed transaction.
@@ -275,7 +275,7 @@ describe('payouts from the hot wallet', () => {
 
     await chain.mine(CONFIRMATIONS);
     t.clock.advance(20_000);
-    await payments.withdrawals.runPayouts(50);
+    await services.withdrawals.runPayouts(50);
     const done = await withdrawDetail(t, user, bill.id);
     expect(done).toMatchObject({ status: 'WithdrawStatusSuccess', txid: row!.txHash });
     expect(await chain.tokenBalance(to)).toBe(parseUnits(bill.currency_amount, 6));
@@ -294,7 +294,7 @@ describe('payouts from the hot wallet', () => {
     const second = await confirmedWithdrawal(t, points, to);
     await chain.stopMining();
     try {
-      await t.app.ctx.services.payments.withdrawals.runPayouts(50); // both simulate fine against the mined state
+      await t.app.ctx.services.withdrawals.runPayouts(50); // both simulate fine against the mined state
     } finally {
       await chain.startMining();
     }
@@ -303,7 +303,7 @@ describe('payouts from the hot wallet', () => {
     expect(Math.abs(rows[0]!.nonce! - rows[1]!.nonce!)).toBe(1);
     await chain.mine(CONFIRMATIONS);
     t.clock.advance(20_000);
-    await t.app.ctx.services.payments.withdrawals.runPayouts(50);
+    await t.app.ctx.services.withdrawals.runPayouts(50);
     const outcomes = [await withdrawDetail(t, first.user, first.bill.id), await withdrawDetail(t, second.user, second.bill.id)];
     expect(outcomes.map((b) => b.status).sort()).toEqual(['WithdrawStatusRefunded', 'WithdrawStatusSuccess']);
     const refunded = outcomes.find((b) => b.status === 'WithdrawStatusRefunded')!;
@@ -319,13 +319,13 @@ describe('payouts from the hot wallet', () => {
     try {
       const to = privateKeyToAccount(generatePrivateKey()).address;
       const noTokens = await confirmedWithdrawal(poor, '1500', to);
-      await poor.app.ctx.services.payments.withdrawals.runPayouts(50);
+      await poor.app.ctx.services.withdrawals.runPayouts(50);
       expect(await withdrawDetail(poor, noTokens.user, noTokens.bill.id)).toMatchObject({ status: 'WithdrawStatusRefunded' });
       expect(await assets2(poor, noTokens.user)).toEqual({ available: '1500.00', freeze: '0.00' });
 
       await chain.mint(privateKeyToAccount(emptyKey).address, usdt('100'));
       const noGas = await confirmedWithdrawal(poor, '1500', to);
-      await poor.app.ctx.services.payments.withdrawals.runPayouts(50);
+      await poor.app.ctx.services.withdrawals.runPayouts(50);
       const refunded = await withdrawDetail(poor, noGas.user, noGas.bill.id);
       expect(refunded.status).toBe('WithdrawStatusRefunded');
       expect(refunded.failure_reason).toMatch(/gas/);
@@ -363,7 +363,7 @@ describe('sweeping', () => {
     // The deposit is credited once; the sweep's transfer out of the address is no payment.
     await chain.mine(CONFIRMATIONS);
     await tick();
-    expect(await t.app.ctx.services.payments.deposits.payments(a.id)).toHaveLength(1);
+    expect(await t.app.ctx.services.deposits.payments(a.id)).toHaveLength(1);
     expect(await detail(user, a.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1200.00' });
   });
 });

@@ -61,7 +61,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const provider = () => t.app.ctx.services.payments.provider as NowPaymentsProvider;
+const provider = () => t.app.ctx.services.provider as NowPaymentsProvider;
 const db = () => t.app.ctx.database.db;
 const assets = async (user: TestUser) => (await t.call(uc('/assets'), { user_id: user.id }, user.token)).body.data.asset;
 const detail = async (user: TestUser, billId: string) =>
@@ -194,7 +194,7 @@ describe('IPN', () => {
       paid_currency_amount: '25.00000000',
     });
     expect((await assets(user)).available).toBe('2500.00');
-    expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
+    expect(await t.app.ctx.services.deposits.payments(bill.id)).toHaveLength(1);
     const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
     expect(row!.status).toBe('finished');
   });
@@ -303,7 +303,7 @@ describe('IPN cross-checks (a mismatch is recorded for review and credits nothin
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
     await provider().pollOpenPayments();
     expect((await assets(user)).available).toBe('700.00');
-    expect(await t.app.ctx.services.payments.deposits.payments(bill.id)).toHaveLength(1);
+    expect(await t.app.ctx.services.deposits.payments(bill.id)).toHaveLength(1);
     expect(await reviewsOf(id)).toHaveLength(0);
   });
 
@@ -345,7 +345,7 @@ describe('payouts', () => {
   }
   const withdrawDetail = async (user: TestUser, id: string) =>
     (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: id }, user.token)).body.data.bill;
-  const payouts = () => t.app.ctx.services.payments.withdrawals;
+  const payouts = () => t.app.ctx.services.withdrawals;
 
   it('asks the gateway for the fee', async () => {
     const user = await createUser(t);
@@ -433,7 +433,7 @@ describe('payouts under gateway faults (exactly once)', () => {
     expect(confirmed.body.code, JSON.stringify(confirmed.body)).toBe(10000);
     return { user, bill: confirmed.body.data.bill as { id: string; currency_amount: string } };
   }
-  const payouts = () => t.app.ctx.services.payments.withdrawals;
+  const payouts = () => t.app.ctx.services.withdrawals;
   const withdrawDetail = async (user: TestUser, id: string) =>
     (await t.call(uc('/withdraw/bill/detail'), { user_id: user.id, bill_id: id }, user.token)).body.data.bill;
   const payoutRow = async (id: string) =>

@@ -1,5 +1,6 @@
 /**
- * The app's own file endpoints (DESIGN 7 and 10):
+ * The files plugin: the app's own file endpoints (DESIGN 7 and 10), registered in its own
+ * encapsulated context (its content-type parsers stay inside it):
  *
  * - `local` storage's presigned URLs, which the app serves itself:
  *   `PUT /files/o/<key>` (whole object), `PUT /files/p/<upload id>/<part>` (a multipart part) and
@@ -17,10 +18,11 @@ import type { Readable } from 'node:stream';
 import send from '@fastify/send';
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors } from '../../lib/errors';
-import { LocalStorage, StorageError, type StorageProvider } from '../../providers/storage/index';
-import type { ImagesService } from '../uploads/images.service';
-import { isMediaType } from '../uploads/media-type';
+import { AppError, errors } from '../lib/errors';
+import { fromStorageError } from '../lib/storage-errors';
+import type { ImagesService } from '../modules/uploads/images.service';
+import { isMediaType } from '../modules/uploads/media-type';
+import { LocalStorage, StorageError, type StorageProvider } from '../providers/storage/index';
 
 const SANDBOX_CSP = "default-src 'none'; sandbox";
 
@@ -48,11 +50,9 @@ function linkRefused(): AppError {
  */
 function uploadError(err: unknown): unknown {
   if (err instanceof StorageError) {
-    if (err.code === 'EntityTooLarge') return errors.tooLarge(err.message);
-    if (err.code === 'Sealed') return errors.forbidden('This file was verified and can no longer be changed');
-    if (err.code === 'NoSuchUpload')
-      return errors.forbidden('This upload was completed or aborted; its parts can no longer be changed');
-    if (err.code === 'NoSuchKey') return errors.notFound('The file does not exist');
+    return fromStorageError(err, ['EntityTooLarge', 'Sealed', 'NoSuchUpload', 'NoSuchKey'], {
+      NoSuchUpload: () => errors.forbidden('This upload was completed or aborted; its parts can no longer be changed'),
+    });
   }
   const code = (err as { code?: string }).code;
   if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET') {
@@ -93,14 +93,19 @@ async function sendLocal(req: FastifyRequest, reply: FastifyReply, local: LocalS
   return reply.send(result.stream);
 }
 
-export interface StorageRoutesDeps {
+export interface FilesPluginOptions {
+  /** The configured storage; the `/files/...` routes exist only for `local`. */
   storage: StorageProvider;
+  /** Finds the verified images `/media/<id>` serves. */
   images: ImagesService;
 }
 
-/** Registers the file endpoints in their own encapsulated context (own content-type parsers). */
-export async function storageRoutes(app: FastifyInstance, deps: StorageRoutesDeps): Promise<void> {
-  const { storage, images } = deps;
+/**
+ * Registers `/media/:id` and, for `local` storage, the `/files/...` routes. Register it with
+ * `app.register` (not wrapped in fastify-plugin): its catch-all content-type parser must not leak.
+ */
+export async function filesPlugin(app: FastifyInstance, options: FilesPluginOptions): Promise<void> {
+  const { storage, images } = options;
 
   app.get('/media/:id', { config: { rateLimit: false } }, async (req, reply) => {
     const { id } = req.params as { id: string };

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, type TestApp, type TestUser } from '../../test/harness';
-import { md5hex, ok, PNG_1PX } from '../collections/collections.fixtures';
+import { createTestApp, createUser, type TestApp, type TestUser } from './harness';
+import { md5hex, ok, PNG_1PX } from '../modules/collections/collections.fixtures';
 
 const MiB = 1024 * 1024;
 let server: S3rver;

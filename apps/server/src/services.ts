@@ -1,0 +1,198 @@
+/**
+ * The composition root of the services (docs/decisions/0019-plain-wiring.md): builds every
+ * provider and service once, in dependency order, each given what it uses in its constructor. No
+ * service is completed after it is built (no bind or add-later calls), so what a service depends on
+ * is read from its constructor call below.
+ *
+ * This file may import repositories to build the small functions one module lends another (the
+ * deletion guards and hook of the account service, the purchases reader of collections); services
+ * themselves never import another module's repository (eslint.config.js).
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Database, Db } from './db/client';
+import type { Config } from './env';
+import type { Clock } from './lib/clock';
+import type { SharedState } from './lib/shared-state';
+import { createPasswordBudget } from './modules/account/password-budget';
+import { createAccountService, type DeletionGuard, type DeletionHook } from './modules/account/account.service';
+import { archivePublishedOf } from './modules/collections/collections.repository';
+import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
+import { countOpenBills } from './modules/deposits/deposits.repository';
+import { createDepositsService } from './modules/deposits/deposits.service';
+import { createLedgerService } from './modules/ledger/ledger.service';
+import { hasPaid } from './modules/orders/orders.repository';
+import { createOrdersService } from './modules/orders/orders.service';
+import { createPaymentsService } from './modules/payments/payments.service';
+import { createRecordsService } from './modules/records/records.service';
+import { createImagesService } from './modules/uploads/images.service';
+import { createUploadsService } from './modules/uploads/uploads.service';
+import { listenForPayoutWork, type PayoutWakeListener } from './modules/withdrawals/payout-wake';
+import { hasInFlight } from './modules/withdrawals/withdrawals.repository';
+import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
+import { createMailProvider } from './providers/mail/index';
+import { createPaymentProvider } from './providers/payments/index';
+import { createStorage } from './providers/storage/index';
+import type { Worker } from './worker-runner';
+
+/** Deletion guard: a refusal while a confirmed withdrawal is in flight (DESIGN 3). */
+export const withdrawalInFlightGuard: DeletionGuard = async (userId, tx) =>
+  (await hasInFlight(tx, userId))
+    ? 'A cash-out is still in progress. Please wait until it completes before deleting your account.'
+    : null;
+
+/**
+ * Deletion guard: a Processing deposit bill may still be paid, so deletion waits for it (a later
+ * payment is still credited, docs/abuse.md).
+ */
+export const openDepositGuard: DeletionGuard = async (userId, tx) =>
+  (await countOpenBills(tx, userId)) > 0
+    ? 'A deposit is still being processed. Please wait until it completes or expires before deleting your account.'
+    : null;
+
+/** Deletion hook: the deleted owner's published collections are archived in the deleting transaction. */
+export const archivePublishedCollections: DeletionHook = (userId, tx) => archivePublishedOf(tx, userId);
+
+/** The paid purchases collections asks about (`purchased`, download rights), read from the orders table. */
+export function paidPurchases(db: Db): PurchaseLookup {
+  return { hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId) };
+}
+
+export interface ServicesDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Counters and the revocation bus shared by every instance (lib/shared-state.ts). */
+  shared: SharedState;
+}
+
+/** Pending uploads untouched for this long are aborted and their parts dropped (milliseconds: a week). */
+const STALE_UPLOAD_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Builds the providers and services, the background workers and the payment rail's own routes.
+ * @returns `services` (the app's `ctx.services`), `workers` (for the worker runner), `railRoutes`
+ * (registers a rail's own routes, e.g. the NOWPayments IPN, on the API scope, when it has any) and
+ * `close` (waits for reset mails, closes the mail provider and the rail; call once when the app closes)
+ */
+export async function buildServices(deps: ServicesDeps) {
+  const { config, clock, log, shared } = deps;
+  const db = deps.database.db;
+
+  const mail = createMailProvider(config);
+  const ledger = createLedgerService({ db });
+  const records = createRecordsService({ db });
+  const storage = await createStorage(config, clock);
+  const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
+  const accounts = createAccountService({
+    db,
+    clock,
+    ledger,
+    sessionTtlHours: config.SESSION_TTL_HOURS,
+    mail,
+    log,
+    avatarUrl: images.avatarUrl,
+    checkAvatar: images.claim,
+    passwordBudget: createPasswordBudget(shared.counters),
+    revocations: shared.revocations,
+    deletionGuards: [withdrawalInFlightGuard, openDepositGuard],
+    deletionHooks: [archivePublishedCollections],
+  });
+  const uploads = createUploadsService({
+    db,
+    storage,
+    clock,
+    maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    quotaBytes: config.STORAGE_QUOTA_BYTES,
+  });
+  const collections = createCollectionsService({
+    db,
+    clock,
+    storage,
+    uploads,
+    images,
+    avatarUrl: images.avatarUrl,
+    purchases: paidPurchases(db),
+  });
+  const orders = createOrdersService({ db, clock, ledger, records, accounts, collections, feeBps: config.PLATFORM_FEE_BPS });
+  const provider = createPaymentProvider(config, { db, clock, log });
+  const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
+  const deposits = createDepositsService({
+    db,
+    clock,
+    ledger,
+    records,
+    payments,
+    log,
+    maxOpenBills: config.MAX_OPEN_DEPOSIT_BILLS,
+  });
+  const withdrawals = createWithdrawalsService({
+    db,
+    clock,
+    ledger,
+    records,
+    accounts,
+    payments,
+    log,
+    payoutConcurrency: config.PAYOUT_CONCURRENCY,
+  });
+  // A rail with machinery of its own (the evm chain watcher, the nowpayments IPN route) credits through the deposits service.
+  const rail = provider.attach?.({ credit: (payment) => deposits.creditPayment(payment) });
+
+  let wakeListener: PayoutWakeListener | null = null;
+  const workers: Worker[] = [
+    {
+      name: 'payouts',
+      // The fallback: leases that ran out, pending payouts to ask about again, a missed wake-up.
+      intervalMs: 2_000,
+      tick: (signal) => withdrawals.drainPayouts(signal),
+      // A confirmation wakes it at once: on this instance directly, on the others by NOTIFY (PostgreSQL).
+      wake(run) {
+        withdrawals.onPayoutWork(run);
+        const url = config.DATABASE_URL;
+        if (url && !url.startsWith('memory://') && !wakeListener) {
+          wakeListener = listenForPayoutWork(url, provider.name, run, log);
+        }
+      },
+    },
+    {
+      name: 'bill-expiry',
+      intervalMs: 15_000,
+      tick: async () => ({ deposits: await deposits.expireDue(), withdrawals: await withdrawals.expireDue() }),
+    },
+    ...(provider.pollPayments ? [{ name: 'deposit-watcher', intervalMs: 5_000, tick: () => deposits.pollProvider() }] : []),
+    ...(rail?.workers ?? []),
+    { name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => uploads.abortStale(STALE_UPLOAD_MS) },
+  ];
+
+  return {
+    services: {
+      mail,
+      storage,
+      provider,
+      ledger,
+      records,
+      images,
+      accounts,
+      uploads,
+      collections,
+      orders,
+      payments,
+      deposits,
+      withdrawals,
+    },
+    workers,
+    async railRoutes(app: FastifyInstance): Promise<void> {
+      await rail?.routes?.(app);
+    },
+    async close(): Promise<void> {
+      await accounts.mailSettled();
+      await mail.close();
+      await wakeListener?.close();
+      await rail?.close?.();
+    },
+  };
+}
+
+/** The services of one app (`app.ctx.services`). */
+export type Services = Awaited<ReturnType<typeof buildServices>>['services'];
