@@ -41,7 +41,7 @@ import { createWorkerRunner, type Worker, type WorkerRunner } from './worker-run
 export interface RegisteredRoute {
   method: string;
   url: string;
-  /** The route's body schema (a zod schema for `defineRoute` calls), if any. */
+  /** The route's body schema (a zod schema for `defineEndpoint` calls), if any. */
   bodySchema?: unknown;
 }
 
