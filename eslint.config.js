@@ -1,4 +1,4 @@
-// ESLint flat config: typescript-eslint plus the import boundaries of STYLE.md
+// ESLint flat config: typescript-eslint plus the import boundaries of docs/decisions/0009-shell-and-session.md
 // (bulletproof-react's no-restricted-paths / no-cycle, server's routes -> service -> repository).
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
@@ -6,7 +6,7 @@ import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// A web feature never imports another feature (STYLE.md, bulletproof-react): shared code moves down
+// A web feature never imports another feature (docs/decisions/0009-shell-and-session.md, bulletproof-react): shared code moves down
 // into apps/web/src/components, lib or hooks, and app/ composes features. One block per directory
 // of apps/web/src/features; each repeats the web block's server patterns, since a later block's
 // no-restricted-imports replaces an earlier one for the files both match.

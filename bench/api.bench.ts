@@ -106,7 +106,7 @@ const missingRoute = (res: { status: number; body: { msg: string } }) =>
   res.status === 404 && res.body.msg === 'The requested resource was not found.';
 
 /**
- * Publishes one collection with one small resource through the public calls (DESIGN 8), so that
+ * Publishes one collection with one small resource through the public calls (product §17), so that
  * collection/detail reads a real row. Returns its id, or a note saying which step failed.
  */
 async function publishedCollection(base: string, token: string): Promise<{ id?: string; note?: string }> {

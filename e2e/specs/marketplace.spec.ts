@@ -53,7 +53,7 @@ async function fund(user: TestUser, points: number) {
   await call(server.url, '/api/dev/sandbox/pay', { bill_id: bill.id }, user.token);
 }
 
-/** Serious or critical axe findings per screen (STYLE.md: none on any page). */
+/** Serious or critical axe findings per screen (product §21: none on any page). */
 const a11y: Record<string, unknown[]> = {};
 
 /** Both widths, same page state, and an axe check. */

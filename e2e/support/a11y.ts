@@ -1,5 +1,5 @@
 /**
- * Accessibility check with axe-core (STYLE.md: no serious or critical violation on any page).
+ * Accessibility check with axe-core (product §21: no serious or critical violation on any page).
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';

@@ -1,12 +1,12 @@
 /**
  * Talking to the server directly (fixtures): register users, log in, call any endpoint.
- * Passwords are sent as their MD5 digest, as the web app does (SPEC 5).
+ * Passwords are sent as their MD5 digest, as the web app does (product §5).
  */
 import { createHash, randomBytes } from 'node:crypto';
 
 export const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-/** A password that satisfies SPEC 5. */
+/** A password that satisfies product §5. */
 export const DEFAULT_PASSWORD = 'Coffer#2026';
 
 export interface TestUser {

@@ -1,5 +1,5 @@
 /**
- * Builds the Fastify app: plugins, providers, services and routes (DESIGN 1-3). The services are
+ * Builds the Fastify app: plugins, providers, services and routes (product §10-§12). The services are
  * built by services.ts (the composition root); this file registers plugins and routes around them.
  * `buildApp` is what `server.ts` starts and what every API test drives through `app.inject`.
  */
@@ -139,7 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        // wasm-unsafe-eval lets the web app compile WebAssembly (hash-wasm MD5 of passwords and files, SPEC 5); it does not allow eval.
+        // wasm-unsafe-eval lets the web app compile WebAssembly (hash-wasm MD5 of passwords and files, product §5); it does not allow eval.
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(config.S3_ENDPOINT ? [config.S3_ENDPOINT] : [])],

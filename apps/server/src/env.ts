@@ -1,5 +1,5 @@
 /**
- * Configuration (DESIGN 9), parsed once at boot with zod. Nothing else reads `process.env`.
+ * Configuration (product §18), parsed once at boot with zod. Nothing else reads `process.env`.
  * A bad value makes {@link loadConfig} throw a {@link ConfigError} whose message names each bad
  * variable on its own line.
  */

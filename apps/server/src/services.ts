@@ -34,7 +34,7 @@ import { createPaymentProvider } from './providers/payments/index';
 import { createStorage } from './providers/storage/index';
 import type { Worker } from './worker-runner';
 
-/** Deletion guard: a refusal while a confirmed withdrawal is in flight (DESIGN 3). */
+/** Deletion guard: a refusal while a confirmed withdrawal is in flight (product §12). */
 export const withdrawalInFlightGuard: DeletionGuard = async (userId, tx) =>
   (await hasInFlight(tx, userId))
     ? 'A cash-out is still in progress. Please wait until it completes before deleting your account.'

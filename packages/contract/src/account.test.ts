@@ -1,6 +1,6 @@
 /**
  * account/delete requires the password (docs/decisions/0017-account-delete-requires-password.md:
- * a deliberate deviation from SPEC 7, which lists it as optional).
+ * a deliberate deviation from the original call table (product §7.2), which listed it as optional).
  */
 import { describe, expect, it } from 'vitest';
 import { AccountDeleteRequestSchema } from './account';

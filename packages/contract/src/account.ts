@@ -1,5 +1,5 @@
 /**
- * Account calls (SPEC 7 account table; bodies and `data` per DESIGN 8), base path `/api/uc/v1/account`.
+ * Account calls (product §7 account table; bodies and `data` per product §17), base path `/api/uc/v1/account`.
  */
 import { z } from 'zod';
 import { AssetSchema, IdSchema } from './common';
@@ -25,7 +25,7 @@ export const EmailSchema = textField('Email')
 
 export const NicknameSchema = z.string().trim().min(1, 'Nickname cannot be empty').max(64, 'Nickname is too long');
 
-/** The user record of SPEC 3 as get/me answers it. */
+/** The user record of product §3 as get/me answers it. */
 export const UserSchema = z.object({
   id: z.string(),
   username: z.string(),
@@ -132,6 +132,6 @@ export const AccountDeleteDataSchema = z.object({});
 export const AssetsRequestSchema = z.object({ user_id: IdSchema });
 export const AssetsDataSchema = z.object({ asset: AssetSchema });
 
-/** POST /uc/v1/account/profile (DESIGN 8, new) */
+/** POST /uc/v1/account/profile (product §17, new) */
 export const ProfileRequestSchema = z.object({ user_id: IdSchema });
 export const ProfileDataSchema = PublicUserSchema;

@@ -1,8 +1,8 @@
 /**
- * Collections, uploads, purchases and downloads: SPEC 3 Collection/Resource, SPEC 7 collection and
- * file table (prefix `/sl/v1`), DESIGN 7-8 (bodies and `data` of every call).
+ * Collections, uploads, purchases and downloads: product §3 Collection/Resource, product §7 collection and
+ * file table (prefix `/sl/v1`), product §16-§17 (bodies and `data` of every call).
  *
- * Units: collection prices (`amount`) are whole points (SPEC 3: "price in points, integer");
+ * Units: collection prices (`amount`) are whole points (product §3: "price in points, integer");
  * `earned` is points (an integer unless a platform fee leaves hundredths); sizes are bytes;
  * times are milliseconds since the epoch.
  */
@@ -18,7 +18,7 @@ import { MAX_UPLOAD_PARTS } from './upload-rules';
 export const SINGLE_PUT_MAX_BYTES = 100 * 1024 * 1024;
 /** Lifetime of presigned upload URLs (parts, single PUT, images). */
 export const UPLOAD_URL_TTL_SECONDS = 3_600;
-/** Lifetime of a presigned download URL (DESIGN 7: short-lived). */
+/** Lifetime of a presigned download URL (product §16: short-lived). */
 export const DOWNLOAD_URL_TTL_SECONDS = 300;
 /** Highest collection price in points. */
 export const COLLECTION_MAX_AMOUNT = 100_000_000;
@@ -26,7 +26,7 @@ export const COLLECTION_MAX_AMOUNT = 100_000_000;
 // ---------------------------------------------------------------------------------------------
 // Entities
 
-/** SPEC 3 Collection, as every collection call answers it. */
+/** product §3 Collection, as every collection call answers it. */
 export const CollectionSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -64,7 +64,7 @@ export const ResourceSchema = z.object({
 });
 export type Resource = z.infer<typeof ResourceSchema>;
 
-/** A purchase order (DESIGN 8). */
+/** A purchase order (product §17). */
 export const OrderSchema = z.object({
   id: z.string(),
   collection_id: z.string(),
@@ -79,7 +79,7 @@ export const OrderSchema = z.object({
 });
 export type Order = z.infer<typeof OrderSchema>;
 
-/** A page of collections with the paging fields (SPEC 3 Pagination). */
+/** A page of collections with the paging fields (product §3 Pagination). */
 export const CollectionPageSchema = pageOf('collections', CollectionSchema);
 export type CollectionPage = z.infer<typeof CollectionPageSchema>;
 
@@ -136,7 +136,7 @@ function base64ToHex(b64: string): string {
   return hex;
 }
 
-/** MD5 of the whole file: 32 hex digits, or the 24-character base64 form (SPEC 5: "hex or base64"); normalised to lower-case hex. */
+/** MD5 of the whole file: 32 hex digits, or the 24-character base64 form (product §5: "hex or base64"); normalised to lower-case hex. */
 export const Md5Schema = z
   .string({ error: 'md5 is required' })
   .trim()
@@ -308,9 +308,9 @@ export const CollectionBuyDataSchema = OrderSchema;
 export const OrderPayRequestSchema = z.object({ order_id: IdSchema, password: PasswordDigestSchema.optional() });
 export const OrderPayDataSchema = OrderSchema;
 
-/** POST /sl/v1/my/orders — default page 0, size 10 (SPEC 7). */
+/** POST /sl/v1/my/orders — default page 0, size 10 (product §7). */
 export const MyOrdersRequestSchema = z.object({ paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
-/** A page of orders with the paging fields (SPEC 3 Pagination). */
+/** A page of orders with the paging fields (product §3 Pagination). */
 export const OrderPageSchema = pageOf('orders', OrderSchema);
 export type OrderPage = z.infer<typeof OrderPageSchema>;
 export const MyOrdersDataSchema = OrderPageSchema;

@@ -1,4 +1,4 @@
-/** The page schema and paging fields shared by every paged answer (SPEC 3 Pagination). */
+/** The page schema and paging fields shared by every paged answer (product §3 Pagination). */
 import { describe, expect, it } from 'vitest';
 import {
   CollectionPageSchema,

@@ -1,4 +1,4 @@
-/** Shared building blocks of request and response schemas (SPEC 3, DESIGN 8). */
+/** Shared building blocks of request and response schemas (product §3, §17). */
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from './constants';
 
@@ -24,9 +24,9 @@ export function paginatorSchema(defaultSize: number) {
 }
 
 /**
- * The paging fields of every paged answer (SPEC 3 Pagination: "page (0-based), size, totalCount,
+ * The paging fields of every paged answer (product §3 Pagination: "page (0-based), size, totalCount,
  * totalPages. A paginated response exposes a hasNextPage flag."). `count` equals `totalCount` and
- * stays for clients that read it (SPEC 7: "data with records and count").
+ * stays for clients that read it (product §7: "data with records and count").
  */
 export const PageFieldsSchema = z.object({
   /** The page answered, from 0 (as asked, even past the last page). */
@@ -46,7 +46,7 @@ export type PageFields = z.infer<typeof PageFieldsSchema>;
 
 /**
  * A page answer: `{<itemsKey>: item[], ...PageFieldsSchema}`, e.g. `pageOf('collections', CollectionSchema)`.
- * Every paged call of the API answers with one of these (SPEC 3 Pagination).
+ * Every paged call of the API answers with one of these (product §3 Pagination).
  */
 export function pageOf<K extends string, T extends z.ZodType>(itemsKey: K, item: T) {
   const items = { [itemsKey]: z.array(item) } as { [P in K]: z.ZodArray<T> };
@@ -55,7 +55,7 @@ export function pageOf<K extends string, T extends z.ZodType>(itemsKey: K, item:
 
 /**
  * The paging fields of page `paginator.page` (from 0) of `paginator.size` items when `totalCount`
- * items match (SPEC 3 Pagination). Pure; the server's answers and the web's cache updates use it.
+ * items match (product §3 Pagination). Pure; the server's answers and the web's cache updates use it.
  * @param totalCount items across every page (negative or fractional values are clamped to whole >= 0)
  */
 export function pageFields(paginator: { page: number; size: number }, totalCount: number): PageFields {
@@ -69,10 +69,10 @@ export function pageFields(paginator: { page: number; size: number }, totalCount
 /** Points (P-coin) as a decimal string with at most 2 decimals, e.g. "12.50". */
 export const PointsStringSchema = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'Amount must be a number with at most 2 decimals');
 
-/** A millisecond timestamp (SPEC 3: "millisecond timestamp string"), sent as a number. */
+/** A millisecond timestamp (product §3: "millisecond timestamp string"), sent as a number. */
 export const TimestampMsSchema = z.number().int();
 
-/** The asset pair of SPEC 3 (available and frozen points as decimal strings). */
+/** The asset pair of product §3 (available and frozen points as decimal strings). */
 export const AssetSchema = z.object({
   available: z.string(),
   freeze: z.string(),

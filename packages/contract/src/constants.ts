@@ -1,63 +1,63 @@
 /**
- * Business constants and limits of SPEC 9 (and the server-side limits DESIGN fixes).
+ * Business constants and limits of product §9 (and the server-side limits of product §10-§20).
  * Durations are in the unit their name says.
  */
 
-/** SPEC 9: session-expired message suppression. */
+/** product §9: session-expired message suppression. */
 export const SESSION_EXPIRED_SUPPRESS_MS = 5_000;
-/** SPEC 9: deposit order lifetime. */
+/** product §9: deposit order lifetime. */
 export const DEPOSIT_ORDER_LIFETIME_SECONDS = 1_800;
-/** DESIGN 6: an unconfirmed withdrawal expires after 15 minutes. */
+/** product §15: an unconfirmed withdrawal expires after 15 minutes. */
 export const WITHDRAW_CONFIRM_WINDOW_SECONDS = 900;
-/** SPEC 9: close delay after payment confirmed. */
+/** product §9: close delay after payment confirmed. */
 export const PAYMENT_CONFIRMED_CLOSE_DELAY_MS = 3_000;
-/** SPEC 9: max file size for hashing (bytes), timeout and memory guard. */
+/** product §9: max file size for hashing (bytes), timeout and memory guard. */
 export const MD5_MAX_FILE_BYTES = 50 * 1024 * 1024;
 export const MD5_TIMEOUT_MS = 30_000;
 export const MD5_MEMORY_GUARD_RATIO = 0.8;
-/** SPEC 9: password length. */
+/** product §9: password length. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 16;
-/** SPEC 9: records page size, from page 0. DESIGN (issue): max 100. */
+/** product §9: records page size, from page 0. Server-side bound (issue): max 100. */
 export const RECORDS_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
-/** SPEC 9: collections page size default and options. */
+/** product §9: collections page size default and options. */
 export const COLLECTIONS_PAGE_SIZE = 10;
 export const COLLECTIONS_PAGE_SIZE_OPTIONS = [5, 10, 20, 50] as const;
-/** SPEC 9: grid. */
+/** product §9: grid. */
 export const GRID_MAX_COLUMNS = 4;
 export const SKELETON_CARD_COUNT = 8;
-/** SPEC 9: toast duration. */
+/** product §9: toast duration. */
 export const TOAST_DURATION_MS = 4_000;
-/** SPEC 9: currency list cache. */
+/** product §9: currency list cache. */
 export const CURRENCY_LIST_CACHE_MS = 5 * 60_000;
-/** SPEC 9: decimals. */
+/** product §9: decimals. */
 export const USD_DECIMALS = 2;
 export const POINTS_DECIMALS = 2;
 export const CRYPTO_DECIMALS = 8;
-/** SPEC 9 / DESIGN 4: default points per USDT (and per USD). */
+/** product §9 / §13: default points per USDT (and per USD). */
 export const DEFAULT_POINTS_PER_USD = 100;
-/** SPEC 9: only withdraw currency. */
+/** product §9: only withdraw currency. */
 export const WITHDRAW_ASSET = 'USDT';
-/** SPEC 9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1" (1 USDT counts as 1 USD). */
+/** product §9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1" (1 USDT counts as 1 USD). */
 export const USD_PER_CRYPTO_UNIT = 1;
-/** SPEC 9: QR code size in px. */
+/** product §9: QR code size in px. */
 export const QR_CODE_SIZE_PX = 160;
-/** SPEC 9: scroll-load threshold and top bar scroll threshold in px. */
+/** product §9: scroll-load threshold and top bar scroll threshold in px. */
 export const SCROLL_LOAD_THRESHOLD_PX = 50;
 export const TOP_BAR_SCROLL_THRESHOLD_PX = 10;
-/** SPEC 9: file size base. */
+/** product §9: file size base. */
 export const FILE_SIZE_BASE = 1024;
-/** SPEC 9: timestamps above this are milliseconds, otherwise seconds. */
+/** product §9: timestamps above this are milliseconds, otherwise seconds. */
 export const MS_TIMESTAMP_THRESHOLD = 1e12;
-/** DESIGN 3: reset codes: 6 digits, 10 minutes, 5 tries. */
+/** product §12: reset codes: 6 digits, 10 minutes, 5 tries. */
 export const RESET_CODE_LENGTH = 6;
 export const RESET_CODE_TTL_SECONDS = 600;
 export const RESET_CODE_MAX_TRIES = 5;
-/** DESIGN 7: collection limits. */
+/** product §16: collection limits. */
 export const COLLECTION_TITLE_MAX = 100;
 export const COLLECTION_DESC_MAX = 2_000;
-/** DESIGN 7 / issue: images (banner, avatar) at most 5 MB. */
+/** product §16 / issue: images (banner, avatar) at most 5 MB. */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 /** A content type a banner or avatar may have. */

@@ -6,12 +6,12 @@
  *
  * A key is the call's OpenAPI `operationId` (camelCase). Each entry gives:
  * - `paths`: the full path(s); the first is the one the web calls. Collection and file calls answer
- *   on both `/sl/v1/x` and `/api/sl/v1/x` (DESIGN 3), account calls on `/api/uc/v1/account/x`;
+ *   on both `/sl/v1/x` and `/api/sl/v1/x` (product §12), account calls on `/api/uc/v1/account/x`;
  * - `auth`: 'required' (401 UNAUTHORIZED without a valid session), 'optional' (a session is read
  *   when sent) or 'none';
  * - `summary` and `tags` for the OpenAPI document at /api/docs.
  *
- * Every call is POST with a JSON body and answers `{code: 10000, msg, data}` (SPEC 7).
+ * Every call is POST with a JSON body and answers `{code: 10000, msg, data}` (product §7).
  */
 
 /** Who may call: 'required' answers 401 without a valid session; 'optional' reads one when sent. */
@@ -26,9 +26,9 @@ export interface EndpointInfo {
   readonly tags: readonly string[];
 }
 
-/** An account call: `/api/uc/v1/account<p>` (SPEC 7). */
+/** An account call: `/api/uc/v1/account<p>` (product §7). */
 const uc = (p: string) => [`/api/uc/v1/account${p}`] as const;
-/** A collection or file call: `/sl/v1<p>`, also answered at `/api/sl/v1<p>` (DESIGN 3). */
+/** A collection or file call: `/sl/v1<p>`, also answered at `/api/sl/v1<p>` (product §12). */
 const sl = (p: string) => [`/sl/v1${p}`, `/api/sl/v1${p}`] as const;
 
 const account = ['account'];
@@ -40,7 +40,7 @@ const cashOut = ['cash-out'];
 
 /** Every envelope call, keyed by operationId. Adding a call: a row here, its schemas in `ENDPOINT_SCHEMAS`. */
 export const ENDPOINTS = {
-  // Account (SPEC 7 account table).
+  // Account (product §7 account table).
   register: { paths: uc('/register'), auth: 'none', tags: account, summary: 'Create an account and sign in' },
   login: { paths: uc('/login'), auth: 'none', tags: account, summary: 'Sign in with username or email' },
   sendMail: {
@@ -69,7 +69,7 @@ export const ENDPOINTS = {
   accountDelete: { paths: uc('/delete'), auth: 'required', tags: account, summary: 'Delete the account' },
   avatarUrl: { paths: uc('/avatar/url'), auth: 'required', tags: account, summary: 'Presigned PUT for an avatar image' },
 
-  // Records (SPEC 7 record/list).
+  // Records (product §7 record/list).
   recordList: {
     paths: uc('/record/list'),
     auth: 'required',
@@ -85,7 +85,7 @@ export const ENDPOINTS = {
     summary: 'Currencies of the active payment provider (cached 5 minutes)',
   },
   publicConfig: { paths: ['/api/uc/v1/config'], auth: 'none', tags: ['config'], summary: 'Public settings the web app reads' },
-  /** Registered only when PAYMENTS=sandbox (DESIGN 8). */
+  /** Registered only when PAYMENTS=sandbox (product §17). */
   sandboxPay: {
     paths: ['/api/dev/sandbox/pay'],
     auth: 'required',
@@ -93,7 +93,7 @@ export const ENDPOINTS = {
     summary: "Sandbox only: pay one of the caller's top-up bills (in full unless currency_amount is given)",
   },
 
-  // Top-up (SPEC 7 deposit calls).
+  // Top-up (product §7 deposit calls).
   depositMinAmount: {
     paths: uc('/deposit/min-amount'),
     auth: 'optional',
@@ -108,7 +108,7 @@ export const ENDPOINTS = {
     summary: "One of the caller's top-up bills",
   },
 
-  // Cash-out (SPEC 7 withdraw calls).
+  // Cash-out (product §7 withdraw calls).
   withdrawEstimateFee: {
     paths: uc('/withdraw/estimate/fee'),
     auth: 'required',
@@ -134,7 +134,7 @@ export const ENDPOINTS = {
     summary: "One of the caller's cash-out bills",
   },
 
-  // Uploads (DESIGN 8).
+  // Uploads (product §17).
   bannerUrl: { paths: sl('/create/banner/url'), auth: 'required', tags: uploads, summary: 'Presigned PUT for a banner image' },
   uploadResourceUrl: {
     paths: sl('/upload/resource/url'),
@@ -152,7 +152,7 @@ export const ENDPOINTS = {
     summary: 'Assemble and verify an upload; yields the resource',
   },
 
-  // Collections (SPEC 7 collection and file table, DESIGN 8).
+  // Collections (product §7 collection and file table, product §17).
   collectionCreate: {
     paths: sl('/collection/create'),
     auth: 'required',
@@ -209,7 +209,7 @@ export const ENDPOINTS = {
     summary: 'Short-lived download URL (owner or buyer)',
   },
 
-  // Purchases (DESIGN 7-8).
+  // Purchases (product §16-§17).
   collectionBuy: { paths: sl('/collection/buy'), auth: 'required', tags: orders, summary: "The caller's order for a collection" },
   orderPay: {
     paths: uc('/order/pay'),

@@ -1,9 +1,9 @@
 /**
- * Every status and category of SPEC 4 and DESIGN 4/8, as const objects with their union types.
+ * Every status and category of product §4 and §13/§17, as const objects with their union types.
  * The strings are the wire values; display labels live in the web app.
  */
 
-/** SPEC 4, Deposit bill status. `DepositStatusExpired` is Coffer's "any other value" (failed, 'Order Expired'). */
+/** product §4, Deposit bill status. `DepositStatusExpired` is Coffer's "any other value" (failed, 'Order Expired'). */
 export const DepositStatus = {
   Success: 'DepositStatusSuccess',
   Processing: 'DepositStatusProcessing',
@@ -11,7 +11,7 @@ export const DepositStatus = {
 } as const;
 export type DepositStatus = (typeof DepositStatus)[keyof typeof DepositStatus];
 
-/** SPEC 4, Withdraw bill status. `Pending` awaits the password confirmation; `Processing` is with the payout job. */
+/** product §4, Withdraw bill status. `Pending` awaits the password confirmation; `Processing` is with the payout job. */
 export const WithdrawStatus = {
   Pending: 'WithdrawStatusPending',
   Processing: 'WithdrawStatusProcessing',
@@ -22,7 +22,7 @@ export const WithdrawStatus = {
 } as const;
 export type WithdrawStatus = (typeof WithdrawStatus)[keyof typeof WithdrawStatus];
 
-/** SPEC 4, Record status badges. */
+/** product §4, Record status badges. */
 export const RecordStatus = {
   Pending: 'RecordStatusPending',
   Success: 'RecordStatusSuccess',
@@ -32,7 +32,7 @@ export const RecordStatus = {
 export type RecordStatus = (typeof RecordStatus)[keyof typeof RecordStatus];
 export const RECORD_STATUSES = Object.values(RecordStatus) as [RecordStatus, ...RecordStatus[]];
 
-/** SPEC 7, record list categories. */
+/** product §7, record list categories. */
 export const RecordCate = {
   All: 'RecordCateAll',
   Income: 'RecordCateIncome',
@@ -41,7 +41,7 @@ export const RecordCate = {
 export type RecordCate = (typeof RecordCate)[keyof typeof RecordCate];
 export const RECORD_CATES = Object.values(RecordCate) as [RecordCate, ...RecordCate[]];
 
-/** DESIGN 4, transaction record types. */
+/** product §13, transaction record types. */
 export const RecordType = {
   TopUp: 'TopUp',
   CashOut: 'CashOut',
@@ -52,7 +52,7 @@ export const RecordType = {
 export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 export const RECORD_TYPES = Object.values(RecordType) as [RecordType, ...RecordType[]];
 
-/** SPEC 3, record direction. */
+/** product §3, record direction. */
 export const Direction = {
   Incoming: 'Incoming',
   Outgoing: 'Outgoing',
@@ -60,7 +60,7 @@ export const Direction = {
 export type Direction = (typeof Direction)[keyof typeof Direction];
 export const DIRECTIONS = Object.values(Direction) as [Direction, ...Direction[]];
 
-/** SPEC 4, Collection status. `Created` is the default for unknown values. */
+/** product §4, Collection status. `Created` is the default for unknown values. */
 export const CollectionStatus = {
   Created: 'Created',
   Published: 'Published',
@@ -71,14 +71,14 @@ export const CollectionStatus = {
 export type CollectionStatus = (typeof CollectionStatus)[keyof typeof CollectionStatus];
 export const COLLECTION_STATUSES = Object.values(CollectionStatus) as [CollectionStatus, ...CollectionStatus[]];
 
-/** DESIGN 8, purchase order status. */
+/** product §17, purchase order status. */
 export const OrderStatus = {
   Pending: 'OrderStatusPending',
   Paid: 'OrderStatusPaid',
 } as const;
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 
-/** DESIGN 8, market list sort orders. */
+/** product §17, market list sort orders. */
 export const MarketSort = {
   Newest: 'newest',
   Popular: 'popular',

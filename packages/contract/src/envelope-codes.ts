@@ -1,12 +1,12 @@
 /**
- * The envelope's success code, error reasons and their codes/statuses (SPEC 7, SPEC 9, DESIGN 3), zod-free
+ * The envelope's success code, error reasons and their codes/statuses (product §7, §9, §12), zod-free
  * so that `@coffer/contract/constants` can export them; `./envelope` re-exports them with its schema.
  */
 
-/** SPEC 9: "API success code". */
+/** product §9: "API success code". */
 export const SUCCESS_CODE = 10000;
 
-/** Stable machine reasons carried by failed envelopes (DESIGN 3). */
+/** Stable machine reasons carried by failed envelopes (product §12). */
 export const ErrorReason = {
   VALIDATION_FAILED: 'VALIDATION_FAILED',
   UNAUTHORIZED: 'UNAUTHORIZED',

@@ -1,5 +1,5 @@
 /**
- * The response envelope every Coffer call answers with (SPEC 7, DESIGN 3).
+ * The response envelope every Coffer call answers with (product §7, §12).
  *
  * `{ code, msg, data?, reason? }`: `code === SUCCESS_CODE` (10000) means success; any other code is
  * a failure whose `reason` is a stable machine word from {@link ErrorReason}.

@@ -1,6 +1,6 @@
 /**
  * Coffer's zod-free entry, `@coffer/contract/constants` (docs/decisions/0016-web-entry-budget.md):
- * the enums, the SPEC 9 constants, the money helpers (decimal strings, big.js), the upload rules
+ * the enums, the product §9 constants, the money helpers (decimal strings, big.js), the upload rules
  * (`partSizeFor`) and the zod-free half of the endpoint table (`ENDPOINTS`, ADR 0018), without the
  * zod schemas. The web's first screen imports this entry so that zod loads only with the pages
  * and forms that validate; the schemas stay in the main entry (`@coffer/contract`), which

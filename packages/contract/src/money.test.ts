@@ -23,7 +23,7 @@ describe('money', () => {
     expect(fromUnits(1n, 8)).toBe('0.00000001');
   });
 
-  it('rounds crypto down to 8 decimals (SPEC 5)', () => {
+  it('rounds crypto down to 8 decimals (product §5)', () => {
     expect(roundDown('0.123456789', 8)).toBe('0.12345678');
     expect(roundDown('1', 8)).toBe('1.00000000');
   });

@@ -1,5 +1,5 @@
 /**
- * Money math on decimal strings (DESIGN 4). Never a float: values travel as decimal strings,
+ * Money math on decimal strings (product §13). Never a float: values travel as decimal strings,
  * are stored as bigint minor units (points and USD: hundredths; crypto: the token's base units),
  * and are computed with big.js.
  */
@@ -49,7 +49,7 @@ export const minorToPoints = (minor: bigint): string => fromUnits(minor, 2);
 
 /**
  * Rounds a decimal down (towards zero) to `decimals` places and returns a fixed string.
- * SPEC 5: "rounded down to 8 decimals" for crypto sent.
+ * product §5: "rounded down to 8 decimals" for crypto sent.
  */
 export function roundDown(value: string | number | Big, decimals: number): string {
   return new Big(value).round(decimals, Big.roundDown).toFixed(decimals);
@@ -92,9 +92,9 @@ export function cmp(a: string, b: string): -1 | 0 | 1 {
 }
 
 /**
- * Points for a USD amount at `pointsPerUsd` (SPEC 5: "amount times the rate"), 2 decimals rounded down.
+ * Points for a USD amount at `pointsPerUsd` (product §5: "amount times the rate"), 2 decimals rounded down.
  * @param usd decimal string in USD
- * @param pointsPerUsd decimal string, default 100 (SPEC 9)
+ * @param pointsPerUsd decimal string, default 100 (product §9)
  */
 export function usdToPoints(usd: string, pointsPerUsd: string): string {
   return roundDown(new Big(usd).times(pointsPerUsd), 2);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { confirmPasswordError, PasswordDigestSchema, passwordError } from './password';
 
-describe('password rule (SPEC 5)', () => {
+describe('password rule (product §5)', () => {
   const rule = 'Password must be 8-16 characters with uppercase, lowercase, numbers and special characters';
 
   it('requires a password', () => {

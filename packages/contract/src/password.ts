@@ -1,5 +1,5 @@
 /**
- * The password rule of SPEC 5 with its exact messages (SPEC 8, Auth), shared by the web forms
+ * The password rule of product §5 with its exact messages (product §8, Auth), shared by the web forms
  * and any server-side check of clear-text passwords (the server itself receives MD5 digests).
  */
 import { z } from 'zod';
@@ -14,7 +14,7 @@ export const PasswordMessages = {
   emptyForHash: 'Invalid password: must be a non-empty string',
 } as const;
 
-/** SPEC 5: the allowed special characters. */
+/** product §5: the allowed special characters. */
 export const PASSWORD_SPECIALS = `!@#$%^&*()_+-=[]{};':"\\|,.<>/?`;
 
 /** Escapes the characters that are special inside a RegExp character class. */
@@ -23,8 +23,8 @@ const allowedRe = new RegExp(`^[A-Za-z0-9${escaped}]+$`);
 const specialRe = new RegExp(`[${escaped}]`);
 
 /**
- * Checks a clear-text password against SPEC 5.
- * @returns null when valid, else the exact SPEC 8 message
+ * Checks a clear-text password against product §5.
+ * @returns null when valid, else the exact product §8 message
  */
 export function passwordError(password: string | undefined | null): string | null {
   if (!password) return PasswordMessages.required;
@@ -42,7 +42,7 @@ export function passwordError(password: string | undefined | null): string | nul
   return null;
 }
 
-/** Checks a confirmation field against the password. @returns null or the SPEC 8 message. */
+/** Checks a confirmation field against the password. @returns null or the product §8 message. */
 export function confirmPasswordError(password: string, confirm: string | undefined | null): string | null {
   if (!confirm) return PasswordMessages.confirmRequired;
   if (confirm !== password) return PasswordMessages.mismatch;
@@ -55,7 +55,7 @@ export const ClearPasswordSchema = z.string().superRefine((value, ctx) => {
   if (error) ctx.addIssue({ code: 'custom', message: error });
 });
 
-/** The wire form of a password: the MD5 hex digest (SPEC 5, DESIGN 3). */
+/** The wire form of a password: the MD5 hex digest (product §5, §12). */
 export const PasswordDigestSchema = z
   .string({ error: 'Password is required' })
   .regex(/^[a-fA-F0-9]{32}$/, 'Password must be sent as an MD5 hex digest (32 hex characters)')

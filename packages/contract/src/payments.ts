@@ -1,6 +1,6 @@
 /**
- * Top-up (deposit) and cash-out (withdraw) calls: SPEC 3 Currency / bills, SPEC 5, SPEC 7, SPEC 8,
- * DESIGN 5-6, and the public payments configuration the web app reads.
+ * Top-up (deposit) and cash-out (withdraw) calls: product §3 Currency / bills, product §5, §7, §8,
+ * product §14-§15, and the public payments configuration the web app reads.
  *
  * Units (all amounts are decimal strings, never numbers):
  * - points (P-coin): 2 decimals; USD: 2 decimals; crypto: up to 8 decimals on the wire.
@@ -13,7 +13,7 @@ import { DepositStatus, WithdrawStatus } from './enums';
 import { PasswordDigestSchema } from './password';
 import { requireFields } from './records';
 
-/** SPEC 8 "Call preconditions" and cash-out messages, verbatim. */
+/** product §8 "Call preconditions" and cash-out messages, verbatim. */
 export const PaymentMessages = {
   currencyRequired: 'Currency is required',
   amountAndCurrencyRequired: 'Amount and currency are required',
@@ -27,7 +27,7 @@ export const PaymentMessages = {
   memoRequired: 'Memo required',
   invalidMemo: 'Invalid memo format',
   insufficientBalance: 'Insufficient balance',
-  /** SPEC 8: 'Minimum amount is {n} USD'. */
+  /** product §8: 'Minimum amount is {n} USD'. */
   minimumUsd: (min: string) => `Minimum amount is ${min} USD`,
 } as const;
 
@@ -38,7 +38,7 @@ export const CurrencyCodeSchema = z
   .toLowerCase()
   .regex(/^[a-z0-9]{2,20}$/, 'Unsupported currency');
 
-/** A crypto amount: a positive decimal string with at most 8 decimals (SPEC 9: crypto 8). */
+/** A crypto amount: a positive decimal string with at most 8 decimals (product §9: crypto 8). */
 export const CryptoAmountSchema = z
   .string()
   .trim()
@@ -46,7 +46,7 @@ export const CryptoAmountSchema = z
   .refine((v) => /[1-9]/.test(v), 'The amount must be above 0');
 
 /**
- * SPEC 5 "Crypto amount sent": the cash-out amount in points as the web sends it (amount in USD
+ * product §5 "Crypto amount sent": the cash-out amount in points as the web sends it (amount in USD
  * times the rate, rounded down to 8 decimals). The server keeps 2 decimals (rounded down).
  */
 export const WithdrawAmountSchema = z
@@ -54,7 +54,7 @@ export const WithdrawAmountSchema = z
   .trim()
   .regex(/^\d{1,15}(\.\d{1,8})?$/, 'Amount must be a number with at most 8 decimals');
 
-/** SPEC 3 Currency (deposit and withdraw option). */
+/** product §3 Currency (deposit and withdraw option). */
 export const CurrencySchema = z.object({
   /** e.g. `usdttrc20` */
   code: z.string(),
@@ -82,7 +82,7 @@ export const CurrencyListRequestSchema = EmptyRequestSchema;
 export const CurrencyListDataSchema = z.object({ currencies: z.array(CurrencySchema) });
 export type CurrencyListData = z.infer<typeof CurrencyListDataSchema>;
 
-/** SPEC 3 Minimum-amount result. */
+/** product §3 Minimum-amount result. */
 export const MinAmountResultSchema = z.object({
   /** Minimum top-up in points (2 decimals). */
   min_amount: z.string(),
@@ -105,7 +105,7 @@ export const DepositMinAmountDataSchema = z.object({ result: MinAmountResultSche
 export const DEPOSIT_STATUSES = Object.values(DepositStatus) as [DepositStatus, ...DepositStatus[]];
 export const WITHDRAW_STATUSES = Object.values(WithdrawStatus) as [WithdrawStatus, ...WithdrawStatus[]];
 
-/** SPEC 3 Deposit bill (plus `expires_at`, `paid_currency_amount`, `credited_amount`). */
+/** product §3 Deposit bill (plus `expires_at`, `paid_currency_amount`, `credited_amount`). */
 export const DepositBillSchema = z.object({
   id: z.string(),
   user_id: z.string(),
@@ -121,13 +121,13 @@ export const DepositBillSchema = z.object({
   /** Deposit address for this bill. */
   address: z.string(),
   status: z.enum(DEPOSIT_STATUSES),
-  /** Creation time, milliseconds since the epoch, as a digit string (SPEC 3). */
+  /** Creation time, milliseconds since the epoch, as a digit string (product §3). */
   created: z.string(),
-  /** Expiry time in milliseconds (created + 1800 s, SPEC 9). */
+  /** Expiry time in milliseconds (created + 1800 s, product §9). */
   expires_at: z.number(),
   /** Crypto received so far (8 decimals). */
   paid_currency_amount: z.string(),
-  /** Points credited so far (2 decimals): the received value, whatever was asked (DESIGN 5). */
+  /** Points credited so far (2 decimals): the received value, whatever was asked (product §14). */
   credited_amount: z.string(),
 });
 export type DepositBill = z.infer<typeof DepositBillSchema>;
@@ -141,7 +141,7 @@ export const DepositRequestSchema = requireFields(
 export type DepositRequest = z.infer<typeof DepositRequestSchema>;
 export const DepositDataSchema = z.object({ bill: DepositBillSchema });
 
-/** `{user_id, bill_id}` of both bill/detail calls (SPEC 5: needs user_id and bill_id). */
+/** `{user_id, bill_id}` of both bill/detail calls (product §5: needs user_id and bill_id). */
 export const BillDetailRequestSchema = requireFields(
   ['user_id'],
   PaymentMessages.userIdRequired,
@@ -153,7 +153,7 @@ export type BillDetailRequest = z.infer<typeof BillDetailRequestSchema>;
 export const DepositBillDetailRequestSchema = BillDetailRequestSchema;
 export const DepositBillDetailDataSchema = z.object({ bill: DepositBillSchema });
 
-/** SPEC 3 Fee estimate result. */
+/** product §3 Fee estimate result. */
 export const FeeEstimateResultSchema = z.object({
   /** The cash-out amount in points (2 decimals). */
   amount: z.string(),
@@ -164,7 +164,7 @@ export const FeeEstimateResultSchema = z.object({
 });
 export type FeeEstimateResult = z.infer<typeof FeeEstimateResultSchema>;
 
-/** POST /uc/v1/account/withdraw/estimate/fee — `amount` in points (SPEC 5 "crypto amount sent"). */
+/** POST /uc/v1/account/withdraw/estimate/fee — `amount` in points (product §5 "crypto amount sent"). */
 export const WithdrawEstimateFeeRequestSchema = requireFields(
   ['currency', 'amount'],
   PaymentMessages.currencyAndAmountRequired,
@@ -173,11 +173,11 @@ export const WithdrawEstimateFeeRequestSchema = requireFields(
 export type WithdrawEstimateFeeRequest = z.infer<typeof WithdrawEstimateFeeRequestSchema>;
 export const WithdrawEstimateFeeDataSchema = z.object({ result: FeeEstimateResultSchema });
 
-/** SPEC 3 Withdraw bill (plus `user_id`, `expires_at`, `txid`, `failure_reason`). */
+/** product §3 Withdraw bill (plus `user_id`, `expires_at`, `txid`, `failure_reason`). */
 export const WithdrawBillSchema = z.object({
   id: z.string(),
   user_id: z.string(),
-  /** Points cashed out (2 decimals); the confirm step reads it (SPEC 3). */
+  /** Points cashed out (2 decimals); the confirm step reads it (product §3). */
   amount: z.string(),
   /** USD value of `amount` (2 decimals). */
   amount_usd: z.string(),
@@ -191,9 +191,9 @@ export const WithdrawBillSchema = z.object({
   /** Memo, or '' when the currency needs none. */
   memo: z.string(),
   status: z.enum(WITHDRAW_STATUSES),
-  /** Creation time, milliseconds since the epoch, as a digit string (SPEC 3). */
+  /** Creation time, milliseconds since the epoch, as a digit string (product §3). */
   created_at: z.string(),
-  /** Until then (ms) an unconfirmed bill can be confirmed (15 minutes, DESIGN 6). */
+  /** Until then (ms) an unconfirmed bill can be confirmed (15 minutes, product §15). */
   expires_at: z.number(),
   /** The payout's transaction hash once sent, else null. */
   txid: z.string().nullable(),
@@ -243,7 +243,7 @@ export const WithdrawConfirmDataSchema = z.object({ bill: WithdrawBillSchema });
 export const WithdrawBillDetailRequestSchema = BillDetailRequestSchema;
 export const WithdrawBillDetailDataSchema = z.object({ bill: WithdrawBillSchema });
 
-/** The payment providers `PAYMENTS` can select (DESIGN 9). */
+/** The payment providers `PAYMENTS` can select (product §18). */
 export const PAYMENT_PROVIDERS = ['sandbox', 'evm', 'nowpayments'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
@@ -256,12 +256,12 @@ export const PublicConfigDataSchema = z.object({
   sandbox: z.boolean(),
   /** Points per USD (decimal string, default '100'). */
   points_per_usd: z.string(),
-  /** SPEC 9 deposit order lifetime in seconds (1800). */
+  /** product §9 deposit order lifetime in seconds (1800). */
   deposit_lifetime_seconds: z.number(),
 });
 export type PublicConfig = z.infer<typeof PublicConfigDataSchema>;
 
-/** POST /api/dev/sandbox/pay (sandbox only, DESIGN 8): pays a deposit bill, in full by default. */
+/** POST /api/dev/sandbox/pay (sandbox only, product §17): pays a deposit bill, in full by default. */
 export const SandboxPayRequestSchema = requireFields(
   ['bill_id'],
   PaymentMessages.billIdRequired,

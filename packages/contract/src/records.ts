@@ -1,5 +1,5 @@
 /**
- * Transaction records (SPEC 3 "Transaction record", SPEC 7 record/list, DESIGN 4).
+ * Transaction records (product §3 "Transaction record", product §7 record/list, product §13).
  */
 import { z } from 'zod';
 import { IdSchema, pageOf, paginatorSchema } from './common';
@@ -7,8 +7,8 @@ import { RECORDS_PAGE_SIZE } from './constants';
 import { DIRECTIONS, RECORD_CATES, RECORD_STATUSES, RECORD_TYPES, RecordCate } from './enums';
 
 /**
- * Wraps a request schema with a SPEC 5 "call precondition": when any of `fields` is missing, null
- * or blank, the body fails with exactly `message` (SPEC 8, e.g. 'user_id required') as a body-level
+ * Wraps a request schema with a product §5 "call precondition": when any of `fields` is missing, null
+ * or blank, the body fails with exactly `message` (product §8, e.g. 'user_id required') as a body-level
  * issue, so the envelope's `msg` is the message verbatim; otherwise `schema` parses as usual.
  */
 export function requireFields<S extends z.ZodType>(fields: readonly string[], message: string, schema: S) {
@@ -54,6 +54,6 @@ export const RecordListRequestSchema = requireFields(
   }),
 );
 export type RecordListRequest = z.infer<typeof RecordListRequestSchema>;
-/** A page of records: `records`, `count` (SPEC 7) and the paging fields (SPEC 3 Pagination). */
+/** A page of records: `records`, `count` (product §7) and the paging fields (product §3 Pagination). */
 export const RecordListDataSchema = pageOf('records', RecordSchema);
 export type RecordListData = z.infer<typeof RecordListDataSchema>;

@@ -10,7 +10,7 @@ export const MAX_UPLOAD_PARTS = 10_000;
 const MiB = 1024 * 1024;
 
 /**
- * The part size of a multipart upload of a file of `size` bytes (DESIGN 7, S3's rules): every part
+ * The part size of a multipart upload of a file of `size` bytes (product §16, S3's rules): every part
  * but the last is this many bytes; 5 MiB ({@link MIN_PART_BYTES}), or more, in whole MiB, when a
  * file would otherwise need more than {@link MAX_UPLOAD_PARTS} parts.
  * @param size the file's size in bytes (a non-negative integer)

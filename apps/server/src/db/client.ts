@@ -1,5 +1,5 @@
 /**
- * Database connection (DESIGN 2): PGlite in `$DATA_DIR/db` by default (or in memory for
+ * Database connection (product §11): PGlite in `$DATA_DIR/db` by default (or in memory for
  * `memory://`), PostgreSQL through `pg` when `DATABASE_URL` is a postgres URL. Same schema, same
  * migrations, same queries on both.
  */

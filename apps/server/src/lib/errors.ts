@@ -1,5 +1,5 @@
 /**
- * The one error class of the server (DESIGN 3, STYLE habit 5). Services throw `AppError`; the global
+ * The one error class of the server (product §12, STYLE habit 5). Services throw `AppError`; the global
  * handler turns it into the envelope `{code, msg, reason}` with the HTTP status of `ERROR_TABLE`.
  */
 import { ERROR_TABLE, type ErrorReason } from '@coffer/contract';

@@ -1,5 +1,5 @@
 /**
- * `toPage`: the one place the server builds a paged answer (SPEC 3 Pagination). Every paged call
+ * `toPage`: the one place the server builds a paged answer (product §3 Pagination). Every paged call
  * (my/collections, user/collections, market/collections, my/orders, my/purchased/collections,
  * record/list) answers `{<itemsKey>: items, page, size, totalCount, totalPages, hasNextPage, count}`,
  * the contract's `pageOf(itemsKey, item)` schema; the fields come from the contract's `pageFields`.

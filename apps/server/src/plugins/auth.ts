@@ -1,5 +1,5 @@
 /**
- * Bearer-token authentication (DESIGN 3). `app.requireAuth` answers 401 with reason UNAUTHORIZED
+ * Bearer-token authentication (product §12). `app.requireAuth` answers 401 with reason UNAUTHORIZED
  * for a missing, unknown, expired or revoked token; `app.optionalAuth` lets visitors through.
  * Both accept `Authorization: Bearer <token>` and a bare token.
  */

@@ -1,5 +1,5 @@
 /**
- * The one global error handler (DESIGN 3, STYLE habit 5): every failure leaves as the envelope
+ * The one global error handler (product §12, STYLE habit 5): every failure leaves as the envelope
  * `{code, msg, reason}` with its HTTP status; internals are logged, never sent.
  */
 import { ERROR_TABLE, type ErrorReason } from '@coffer/contract';

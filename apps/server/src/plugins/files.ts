@@ -1,5 +1,5 @@
 /**
- * The files plugin: the app's own file endpoints (DESIGN 7 and 10), registered in its own
+ * The files plugin: the app's own file endpoints (product §16 and §19), registered in its own
  * encapsulated context (its content-type parsers stay inside it):
  *
  * - `local` storage's presigned URLs, which the app serves itself:

@@ -103,7 +103,7 @@ describe('/api/docs', () => {
     });
   });
 
-  it('documents the paging fields on every paged answer (SPEC 3 Pagination)', () => {
+  it('documents the paging fields on every paged answer (product §3 Pagination)', () => {
     const data = (url: string) => doc.paths[url]!.post!.responses!['200'].content['application/json'].schema.properties.data;
     const paged: [string, string][] = [
       ['/sl/v1/my/collections', 'collections'],

@@ -1,5 +1,5 @@
 /**
- * Rate limits keyed by something in the request body (DESIGN 3: "Login and reset-code calls are
+ * Rate limits keyed by something in the request body (product §12: "Login and reset-code calls are
  * rate limited per account and per IP").
  *
  * Per-IP limits use @fastify/rate-limit's route option (`defineEndpoint(app, key, { rateLimit }, handler)`), which runs

@@ -38,7 +38,7 @@ import {
 } from './demo-assets/catalog';
 import type { DemoFile } from './demo-assets/formats';
 
-/** The password of every demo account (meets SPEC 5). */
+/** The password of every demo account (meets product §5). */
 export const DEMO_PASSWORD = 'Coffer#2026';
 
 /** Domain of the demo accounts' emails (reserved for examples, RFC 2606). */
@@ -87,7 +87,7 @@ export interface SeedSummary {
   collectionIds: Record<string, string>;
 }
 
-/** Why the seed must not run here, or null. SPEC-independent safety rules of the demo seed. */
+/** Why the seed must not run here, or null. Safety rules of the demo seed itself (no product rule covers them). */
 export function refusal(input: { nodeEnv: string; payments: string; userCount: number; force: boolean }): string | null {
   if (input.nodeEnv === 'production') return 'demo:seed refuses to run with NODE_ENV=production.';
   if (input.payments !== 'sandbox')

@@ -1,5 +1,5 @@
 /**
- * `npm run ledger:verify`: checks the ledger's invariants (DESIGN 4) on the configured database —
+ * `npm run ledger:verify`: checks the ledger's invariants (product §13) on the configured database —
  * `DATABASE_URL`, or the PGlite database in `DATA_DIR` (stop the server first: PGlite allows one
  * process) — prints the counts it checked and exits 1 on any violation (2 when it cannot run).
  */

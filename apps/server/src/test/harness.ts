@@ -13,7 +13,7 @@ import { ManualClock } from '../lib/clock';
 
 export const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
 
-/** A password that satisfies SPEC 5. */
+/** A password that satisfies product §5. */
 export const PASSWORD = 'Secret#123';
 
 export interface TestApp {

@@ -1,6 +1,6 @@
 /**
- * The app's providers: TanStack Query (SPEC 9 default cache), the toasts (top right, 4000 ms,
- * SPEC 9) and the router. Installs the session-expiry handler of SPEC 4.
+ * The app's providers: TanStack Query (product §9 default cache), the toasts (top right, 4000 ms,
+ * product §9) and the router. Installs the session-expiry handler of product §4.
  */
 import { TOAST_DURATION_MS } from '@coffer/contract/constants';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import { createAppRouter } from './router';
 type AppRouter = ReturnType<typeof createAppRouter>;
 
 /**
- * SPEC 4 session expiry: set sessionExpired and clear user and token, remove cached auth,
+ * product §4 session expiry: set sessionExpired and clear user and token, remove cached auth,
  * collections, resources and transactions data, go to / with history replaced. The layout clears
  * the flag once / is shown (until then the guard, still on screen during the lazy page's
  * transition, redirects to / rather than to /login).
@@ -32,7 +32,7 @@ export function installSessionExpiry(
 }
 
 /**
- * Toasts sit top right (SPEC 9) but start below the sticky top bar (h-16, 64 px, plus 8 px), so that
+ * Toasts sit top right (product §9) but start below the sticky top bar (h-16, 64 px, plus 8 px), so that
  * on a phone a toast never covers the balance and menu buttons a user reaches for next (issue 16).
  */
 export const TOAST_TOP_OFFSET_PX = 72;

@@ -60,7 +60,7 @@ describe('route table', () => {
   });
 });
 
-describe('login guard (SPEC 2)', () => {
+describe('login guard (product §2)', () => {
   it.each(['/upload', '/mycollections', '/profile', '/profile/selling', '/profile/buy', '/transactions'])(
     'sends a visitor from %s to /login',
     async (path) => {
@@ -133,7 +133,7 @@ describe('login guard (SPEC 2)', () => {
   });
 });
 
-describe('session expiry (SPEC 4)', () => {
+describe('session expiry (product §4)', () => {
   it('clears the session and cached data, goes to / with history replaced, and shows the message once', async () => {
     const toastError = vi.spyOn(toast, 'error');
     server.use(me(fail(10002, 'Your session has expired. Please log in again.', 'UNAUTHORIZED'), 401), assets);

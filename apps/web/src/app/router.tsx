@@ -1,5 +1,5 @@
 /**
- * The route table of SPEC 2. Every page is lazy (React.lazy, resolved inside the layout's
+ * The route table of product §2. Every page is lazy (React.lazy, resolved inside the layout's
  * Suspense fallback) and renders inside the one shared layout with its error boundary.
  * Guarded routes sit under {@link RequireAuth}.
  */

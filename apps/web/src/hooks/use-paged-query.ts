@@ -1,6 +1,6 @@
 /**
  * The paging state of a list whose page lives in component state (My Collections, Selling,
- * My Purchases, My orders): page from 0 and page size (SPEC 4: a size change goes back to page 0;
+ * My Purchases, My orders): page from 0 and page size (product §4: a size change goes back to page 0;
  * the page stays within 0..totalPages-1), the query of that page, and the props of the
  * {@link Pagination} bar, or null when there is one page or none (the bar is not shown then).
  */
@@ -57,7 +57,7 @@ export function usePagedQuery<TData extends Partial<PageFields>, Q extends UseQu
   const paging = pagingOf(query.data);
   const { totalPages } = paging;
 
-  // SPEC 4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
+  // product §4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
   const { data, isPlaceholderData } = query;
   useEffect(() => {
     if (keepInRange && data && !isPlaceholderData && page > 0 && page > totalPages - 1) setPage(clampPage(page, totalPages));

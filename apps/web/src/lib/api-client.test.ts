@@ -62,7 +62,7 @@ describe('callApi', () => {
     expect(err.message).toBe(ErrorMessages.business);
   });
 
-  it('maps HTTP statuses to the SPEC 8 messages', async () => {
+  it('maps HTTP statuses to the product §8 messages', async () => {
     answer({ code: 10004, msg: 'nope', reason: 'FORBIDDEN' }, 403);
     expect((await failure()).message).toBe('You do not have permission to perform this action.');
     answer({ code: 10010, msg: 'Internal', reason: 'INTERNAL' }, 500);
@@ -86,7 +86,7 @@ describe('callApi', () => {
   });
 });
 
-describe('session expiry (SPEC 4)', () => {
+describe('session expiry (product §4)', () => {
   let handler: ReturnType<typeof vi.fn<() => void>>;
   let toastError: ReturnType<typeof vi.spyOn>;
 

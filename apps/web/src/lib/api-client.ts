@@ -1,9 +1,9 @@
 /**
- * The API client of SPEC 7/8: every call is POST with a JSON body and the access token in the
+ * The API client of product §7/§8: every call is POST with a JSON body and the access token in the
  * Authorization header; success iff the envelope's `code` is 10000 (then `data` is returned).
  *
  * Failures throw {@link ApiError} with the envelope's code/msg/reason and the HTTP status, and a
- * `message` chosen by SPEC 8's rules. Session expiry (SPEC 4: a body with reason UNAUTHORIZED on
+ * `message` chosen by product §8's rules. Session expiry (product §4: a body with reason UNAUTHORIZED on
  * a request that carried a token) is handled once per request: the message is shown at most once
  * per 5 s, then the handler installed with {@link setSessionExpiredHandler} clears the session.
  */
@@ -20,7 +20,7 @@ import toast from 'react-hot-toast';
 import { failureMessage, type MessagePreference } from './error-message';
 import { getAccessToken } from './storage';
 
-/** SPEC 8, session and generic. */
+/** product §8, session and generic. */
 export const ErrorMessages = {
   sessionExpired: 'Your session has expired. Please log in again.',
   recordMissing: 'User record does not exist. Please log in again.',
@@ -62,8 +62,8 @@ export class ApiError extends Error {
 }
 
 /**
- * The message SPEC 8 gives for a failed answer.
- * 403, 404 and 5xx always read as the permission, not-found and server texts (SPEC 8: "404: 'The
+ * The message product §8 gives for a failed answer.
+ * 403, 404 and 5xx always read as the permission, not-found and server texts (product §8: "404: 'The
  * requested resource was not found.'", whatever msg the server sent; the msg stays on
  * `ApiError.msg`, and a screen may keep its own heading above the text); any other failure shows
  * the server msg, else the business-error text.
@@ -92,7 +92,7 @@ export function resetSessionExpiryThrottle(): void {
 }
 
 /**
- * Ends the session: shows the expiry message unless it was shown less than 5 s ago (SPEC 9), then
+ * Ends the session: shows the expiry message unless it was shown less than 5 s ago (product §9), then
  * runs the installed handler. Also used by the current-user query for 'Record does not exist'.
  */
 export function expireSession(message: string = ErrorMessages.sessionExpired): void {
@@ -186,7 +186,7 @@ async function postEnvelope(path: string, body: unknown, options: RequestOptions
 
   const envelope = isEnvelope(payload) ? payload : null;
   const reason = envelope?.reason;
-  // SPEC 4: a body with reason UNAUTHORIZED counts as expiry, handled once per request. A request
+  // product §4: a body with reason UNAUTHORIZED counts as expiry, handled once per request. A request
   // without a token was never signed in, so its UNAUTHORIZED is not an expiry.
   const expired =
     !options.skipSessionExpiry &&
@@ -207,7 +207,7 @@ async function postEnvelope(path: string, body: unknown, options: RequestOptions
 
 /**
  * The text to show for a failed call or action (the policy of ./error-message.ts): the error's
- * message (already mapped by SPEC 8's rules for ApiError), else `fallback` (e.g. 'Failed to
+ * message (already mapped by product §8's rules for ApiError), else `fallback` (e.g. 'Failed to
  * login'); with `prefer` 'server', the server's msg or `fallback` unless 403, 404 or 5xx.
  */
 export function getErrorMessage(error: unknown, fallback: string = ErrorMessages.unexpected, prefer?: MessagePreference): string {

@@ -1,4 +1,4 @@
-/** The money screens' failure texts (SPEC 8): the server msg or the screen's fallback; 403, 404 and 5xx read as the client's texts. */
+/** The money screens' failure texts (product §8): the server msg or the screen's fallback; 403, 404 and 5xx read as the client's texts. */
 import { describe, expect, it } from 'vitest';
 import { ApiError, ErrorMessages, getErrorMessage, messageForFailure } from './api-client';
 

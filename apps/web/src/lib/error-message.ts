@@ -1,8 +1,8 @@
 /**
- * The one failure-text policy of the web (SPEC 7/8: "a failed call shows a toast with the server
+ * The one failure-text policy of the web (product §7/§8: "a failed call shows a toast with the server
  * msg or the fallback text listed in section 8"). lib/api-client.ts applies it in
  * `getErrorMessage` and `toastError`; screens pick whose words they prefer:
- * - 'client' (the default): the call's message as SPEC 8 maps it (403, 404 and 5xx the client's
+ * - 'client' (the default): the call's message as product §8 maps it (403, 404 and 5xx the client's
  *   texts; else the server msg; else 'A business logic error occurred...'), or `fallback` when
  *   it has none;
  * - 'server' (money screens, My Collections): 403, 404 and 5xx still read as the client's texts,
@@ -17,14 +17,14 @@ export interface FailedCall {
   status: number;
   /** The envelope's msg ('' when none). */
   msg: string;
-  /** The text SPEC 8's rules chose for the failure. */
+  /** The text product §8's rules chose for the failure. */
   message: string;
 }
 
 /** Whose words a screen shows for a failure that is not 403, 404 or 5xx. */
 export type MessagePreference = 'client' | 'server';
 
-/** 403, 404 and 5xx always read as the client's own texts (SPEC 8). */
+/** 403, 404 and 5xx always read as the client's own texts (product §8). */
 const clientWorded = (status: number): boolean => status === 403 || status === 404 || status >= 500;
 
 /**

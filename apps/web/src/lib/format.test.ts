@@ -5,7 +5,7 @@ import { formatDate, formatDateTime, formatFileSize, formatRelative, formatShort
 const MS = 1_772_719_629_000;
 const SECONDS = 1_772_719_629;
 
-describe('date formatting (SPEC 3)', () => {
+describe('date formatting (product §3)', () => {
   it("formats a millisecond number as 'MMM dd, yyyy' and 'MMM dd, yyyy HH:mm'", () => {
     expect(formatDate(MS)).toBe('Mar 05, 2026');
     expect(formatDateTime(MS)).toBe('Mar 05, 2026 14:07');
@@ -44,7 +44,7 @@ describe('date formatting (SPEC 3)', () => {
   });
 });
 
-describe('file size formatting (SPEC 3)', () => {
+describe('file size formatting (product §3)', () => {
   it("gives '0 Bytes' for zero", () => {
     expect(formatFileSize(0)).toBe('0 Bytes');
   });

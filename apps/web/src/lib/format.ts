@@ -1,5 +1,5 @@
 /**
- * Display formatting of SPEC 3 ("Formats") and SPEC 9 ("Timestamps", "File size base"); points
+ * Display formatting of product §3 ("Formats") and product §9 ("Timestamps", "File size base"); points
  * are formatted in points.ts.
  *
  * Date inputs may be a number, a digit string or a date string. Numbers and digit strings above
@@ -41,7 +41,7 @@ export const formatDate = (value: DateInput): string => safeFormat(value, 'MMM d
 /** 'MMM dd, yyyy HH:mm', e.g. 'Mar 05, 2026 14:07'; '' when invalid. */
 export const formatDateTime = (value: DateInput): string => safeFormat(value, 'MMM dd, yyyy HH:mm');
 
-/** 'MM/dd/yyyy' (transaction rows, SPEC 2 balance modal); '' when invalid. */
+/** 'MM/dd/yyyy' (transaction rows, product §2 balance modal); '' when invalid. */
 export const formatShortDate = (value: DateInput): string => safeFormat(value, 'MM/dd/yyyy');
 
 /** Relative time, e.g. '3 minutes ago' or 'in 2 days'; '' when invalid. */

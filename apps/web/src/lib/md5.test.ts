@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from './md5';
 
-describe('hashPassword (SPEC 5)', () => {
+describe('hashPassword (product §5)', () => {
   it('returns the lower-case MD5 hex digest', async () => {
     expect(await hashPassword('password')).toBe('5f4dcc3b5aa765d61d8327deb882cf99');
     const text = 'Coffer#2026 ünïcode';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPoints, formatPointsLabel, groupThousands } from './points';
 
-describe('points formatting (SPEC 9, 2 decimals)', () => {
+describe('points formatting (product §9, 2 decimals)', () => {
   it('shows two decimals with thousands separators, from decimal strings', () => {
     expect(formatPoints('12.5')).toBe('12.50');
     expect(formatPoints('1234567.891')).toBe('1,234,567.89');
@@ -15,7 +15,7 @@ describe('points formatting (SPEC 9, 2 decimals)', () => {
   });
 });
 
-describe("'N Points' labels (SPEC 2)", () => {
+describe("'N Points' labels (product §2)", () => {
   it('shows whole numbers as they are and others with 2 decimals', () => {
     expect(formatPointsLabel(12)).toBe('12 Points');
     expect(formatPointsLabel(12.5)).toBe('12.50 Points');

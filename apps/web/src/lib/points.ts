@@ -1,8 +1,8 @@
 /**
  * How points (P-coin) are shown, in one place:
- * - {@link formatPoints}: 2 decimals with thousands separators (SPEC 9 "Decimals"), from decimal
+ * - {@link formatPoints}: 2 decimals with thousands separators (product §9 "Decimals"), from decimal
  *   strings without float maths: '1234.5' -> '1,234.50'; the balance, the wallet's amounts;
- * - {@link formatPointsLabel}: 'N Points' of SPEC 2 (prices, earned points): 12 -> '12 Points';
+ * - {@link formatPointsLabel}: 'N Points' of product §2 (prices, earned points): 12 -> '12 Points';
  * - {@link groupThousands}: the separators both use (and the wallet's USD amounts).
  */
 import { roundHalfUp } from '@coffer/contract/constants';
@@ -16,7 +16,7 @@ export function groupThousands(fixed: string): string {
 }
 
 /**
- * Points (P-coin) for display with 2 decimals (SPEC 9 "Decimals"): '1234.5' -> '1,234.50'.
+ * Points (P-coin) for display with 2 decimals (product §9 "Decimals"): '1234.5' -> '1,234.50'.
  * Works on decimal strings (no float maths); a bad value shows as '0.00'.
  */
 export function formatPoints(value: string | number | null | undefined): string {
@@ -40,7 +40,7 @@ function pointsNumber(value: unknown): number | null {
 }
 
 /**
- * 'N Points' (SPEC 2 My Collections card, 'Price' and 'Earned Points'): 12 -> '12 Points',
+ * 'N Points' (product §2 My Collections card, 'Price' and 'Earned Points'): 12 -> '12 Points',
  * 12.5 -> '12.50 Points', '7' -> '7 Points'; NaN, negative, non-numeric, null or undefined ->
  * '0 Points'.
  */

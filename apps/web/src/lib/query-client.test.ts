@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearSessionQueries, createQueryClient, queryPresets } from './query-client';
 
-describe('query client (SPEC 9)', () => {
+describe('query client (product §9)', () => {
   it('defaults: stale after 5 min, kept 10 min, no retry, no refetch on window focus', () => {
     const q = createQueryClient().getDefaultOptions().queries!;
     expect(q).toMatchObject({ staleTime: 300_000, gcTime: 600_000, retry: false, refetchOnWindowFocus: false });

@@ -1,10 +1,10 @@
 /**
- * TanStack Query setup of SPEC 9: the default cache and the realtime, static and user presets,
+ * TanStack Query setup of product §9: the default cache and the realtime, static and user presets,
  * plus the query-key roots every feature uses so that session expiry can drop cached data.
  */
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
 
-/** SPEC 9 "Default cache": stale after 5 min, kept 10 min, no retry, no refetch on window focus. */
+/** product §9 "Default cache": stale after 5 min, kept 10 min, no retry, no refetch on window focus. */
 export const queryConfig = {
   queries: {
     staleTime: 5 * 60_000,
@@ -15,7 +15,7 @@ export const queryConfig = {
   mutations: { retry: false },
 } satisfies DefaultOptions;
 
-/** SPEC 9 presets, spread into a query's options: `useQuery({ ...queryPresets.realtime, queryKey, queryFn })`. */
+/** product §9 presets, spread into a query's options: `useQuery({ ...queryPresets.realtime, queryKey, queryFn })`. */
 export const queryPresets = {
   /** stale at once, kept 1 min, refetched every 30 s */
   realtime: { staleTime: 0, gcTime: 60_000, refetchInterval: 30_000 },
@@ -38,15 +38,15 @@ export const queryKeys = {
   currencies: ['currencies'],
 } as const;
 
-/** Roots whose data belongs to the signed-in user: dropped on session expiry and logout (SPEC 4). */
+/** Roots whose data belongs to the signed-in user: dropped on session expiry and logout (product §4). */
 export const SESSION_QUERY_ROOTS = [queryKeys.user, queryKeys.assets, queryKeys.collections, queryKeys.resources, queryKeys.transactions] as const;
 
-/** A QueryClient with the default cache of SPEC 9. */
+/** A QueryClient with the default cache of product §9. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: queryConfig });
 }
 
-/** Removes every cached query of the signed-in user (SPEC 4, session expiry and logout). */
+/** Removes every cached query of the signed-in user (product §4, session expiry and logout). */
 export function clearSessionQueries(client: QueryClient): void {
   for (const queryKey of SESSION_QUERY_ROOTS) client.removeQueries({ queryKey });
 }

@@ -1,5 +1,5 @@
 /**
- * Browser storage keys of the session (SPEC 3, "Session (browser)").
+ * Browser storage keys of the session (product §3, "Session (browser)").
  * The access token lives under `accessToken`; the persisted auth state under `coffer-auth`.
  */
 export const ACCESS_TOKEN_KEY = 'accessToken';

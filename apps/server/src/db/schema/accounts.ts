@@ -1,4 +1,4 @@
-/** Users, sessions and password-reset codes (DESIGN 3). */
+/** Users, sessions and password-reset codes (product §12). */
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 

@@ -1,5 +1,5 @@
 /**
- * Collections, uploaded files, images and purchase orders (DESIGN 7).
+ * Collections, uploaded files, images and purchase orders (product §16).
  * Prices are whole points; `earned` and fees are bigint minor units (hundredths of a point);
  * sizes are bytes.
  */
@@ -30,7 +30,7 @@ export const images = pgTable(
   (t) => [index('images_owner_idx').on(t.ownerId)],
 );
 
-/** SPEC 3 Collection. */
+/** product §3 Collection. */
 export const collections = pgTable(
   'collections',
   {

@@ -1,5 +1,5 @@
 /**
- * The double-entry ledger (DESIGN 4) and the user-facing transaction records.
+ * The double-entry ledger (product §13) and the user-facing transaction records.
  * Amounts are bigint hundredths of a point ("minor units"); never floats.
  */
 import { sql } from 'drizzle-orm';
@@ -59,7 +59,7 @@ export const ledgerEntries = pgTable(
   (t) => [index('ledger_entries_tx_idx').on(t.transactionId), index('ledger_entries_account_idx').on(t.accountId)],
 );
 
-/** The history users see (SPEC 3 "Transaction record"); written in the same transaction as its posting. */
+/** The history users see (product §3 "Transaction record"); written in the same transaction as its posting. */
 export const records = pgTable(
   'records',
   {

@@ -1,5 +1,5 @@
 /**
- * Top-up and cash-out (DESIGN 5-6): deposit bills and the payments they received, withdraw bills and
+ * Top-up and cash-out (product §14-§15): deposit bills and the payments they received, withdraw bills and
  * their payout state, wrong-password attempts at withdraw confirmation, and the sandbox provider's
  * own payout book.
  *

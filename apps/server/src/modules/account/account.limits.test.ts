@@ -1,4 +1,4 @@
-/** Rate limits of login, send_mail and password/forget (DESIGN 3; numbers in account.limits.ts and docs/api.md). */
+/** Rate limits of login, send_mail and password/forget (product §12; numbers in account.limits.ts and docs/api.md). */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

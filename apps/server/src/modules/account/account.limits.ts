@@ -1,5 +1,5 @@
 /**
- * Rate limits of the account calls (DESIGN 3), documented in docs/api.md. Each call has a limit per
+ * Rate limits of the account calls (product §12), documented in docs/api.md. Each call has a limit per
  * client IP (counted before the body is read) and one per account (the lower-cased username or
  * email of the body, counted once the body is valid). Past either, the call answers HTTP 429 with
  * reason RATE_LIMITED and a `Retry-After` header, and changes nothing.

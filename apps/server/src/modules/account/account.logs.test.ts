@@ -1,4 +1,4 @@
-/** DESIGN 10: logs never hold tokens, password digests or reset codes. Drives the real logger into a buffer. */
+/** product §19: logs never hold tokens, password digests or reset codes. Drives the real logger into a buffer. */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, lastResetCode, md5, PASSWORD, uniq, type TestApp } from '../../test/harness';

@@ -1,4 +1,4 @@
-/** Forgot password: send_mail and password/forget (DESIGN 3 and 8) through the real app. */
+/** Forgot password: send_mail and password/forget (product §12 and §17) through the real app. */
 import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-/** Account routes (SPEC 7 account table). Thin: parse (contract schemas), call the service, answer. */
+/** Account routes (product §7 account table). Thin: parse (contract schemas), call the service, answer. */
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { bodyLimiter } from '../../plugins/rate-limit';

@@ -1,5 +1,5 @@
 /**
- * Accounts and sessions (SPEC 7 account table, DESIGN 3 and 8).
+ * Accounts and sessions (product §7 account table, product §12 and §17).
  *
  * Passwords arrive as lower-case MD5 hex digests (validated by the contract) and are stored as
  * argon2id. Sessions are opaque tokens stored hashed, expiring after `SESSION_TTL_HOURS`, and cached
@@ -42,7 +42,7 @@ export interface AccountDeps {
    * by its magic bytes) and returns what to store; throws VALIDATION_FAILED otherwise.
    */
   checkAvatar?: (userId: string, value: string) => Promise<string>;
-  /** Sends the reset-code mails (DESIGN 2: outbox or SMTP). */
+  /** Sends the reset-code mails (product §11: outbox or SMTP). */
   mail: MailProvider;
   /** Reports mails sent or failed. It is never given a code, token or password digest. */
   log?: Pick<FastifyBaseLogger, 'info' | 'error'>;
@@ -63,7 +63,7 @@ export interface AccountDeps {
 /** The one answer to every failed reset (unknown email, no code, wrong, expired, used up): no account enumeration. */
 export const RESET_CODE_INVALID = 'Invalid or expired code';
 
-/** The reset mail (DESIGN 3). `code` is the clear code; this text goes only to the mail provider. */
+/** The reset mail (product §12). `code` is the clear code; this text goes only to the mail provider. */
 export function resetMail(code: string): { subject: string; text: string } {
   return {
     subject: 'Your Coffer password reset code',
@@ -208,7 +208,7 @@ export function createAccountService(deps: AccountDeps) {
       return {};
     },
 
-    /** The user record of SPEC 3 with its ledger balances. @throws NOT_FOUND 'Record does not exist' */
+    /** The user record of product §3 with its ledger balances. @throws NOT_FOUND 'Record does not exist' */
     async me(userId: string): Promise<User> {
       // Both reads at once: on PostgreSQL they run on two pooled connections.
       const [row, b] = await Promise.all([repo.findUserByIdPrepared(db, userId), ledger.balances(userId)]);
@@ -292,7 +292,7 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /**
-     * `send_mail {email, type: 'reset_password'}` (DESIGN 3 and 8): when `email` belongs to a live
+     * `send_mail {email, type: 'reset_password'}` (product §12 and §17): when `email` belongs to a live
      * user, retires the user's earlier codes, stores a new 6-digit code (hashed, valid
      * RESET_CODE_TTL_SECONDS = 600 s, RESET_CODE_MAX_TRIES = 5 tries) and mails it.
      *
@@ -331,7 +331,7 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /**
-     * `password/forget {email, code, password}` (DESIGN 3 and 8): checks the user's newest code and,
+     * `password/forget {email, code, password}` (product §12 and §17): checks the user's newest code and,
      * when it matches, sets the new password digest, marks the code used (single use) and revokes
      * every session. A wrong code counts a try; a code is dead after RESET_CODE_MAX_TRIES tries or
      * RESET_CODE_TTL_SECONDS. Tries are counted under a row lock, so parallel guesses cannot
@@ -361,7 +361,7 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /**
-     * Deletes the account (DESIGN 3, docs/abuse.md "Account deletion"). The cheap refusals come
+     * Deletes the account (product §12, docs/abuse.md "Account deletion"). The cheap refusals come
      * first and need no password (available + frozen > 0, a guard: withdrawal in flight, deposit bill
      * still Processing), so no answer tells whether a password was right; then the password (shared
      * budget); then, in one transaction with the user's balance rows locked (`FOR UPDATE`, so no

@@ -313,7 +313,7 @@ describe('login (more)', () => {
 });
 
 describe('get/me', () => {
-  it('answers the user of SPEC 3 with its balances as strings', async () => {
+  it('answers the user of product §3 with its balances as strings', async () => {
     const user = await createUser(t, { nickname: 'Grace' });
     await fund(t, user.id, '3.1');
     const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);

@@ -1,5 +1,5 @@
 /**
- * Password storage (DESIGN 3): the client's MD5 hex digest is the secret; the server keeps only
+ * Password storage (product §12): the client's MD5 hex digest is the secret; the server keeps only
  * argon2id of it (@node-rs/argon2, OWASP parameters).
  */
 import { hash, verify } from '@node-rs/argon2';

@@ -1,5 +1,5 @@
 /**
- * Password-reset codes (DESIGN 3): 6 random digits, stored only as an HMAC-SHA256 keyed by the
+ * Password-reset codes (product §12): 6 random digits, stored only as an HMAC-SHA256 keyed by the
  * code's row id (so equal codes of two rows never share a hash), compared in constant time.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Collection calls (SPEC 7 collection and file table, DESIGN 8) and the public browsing calls the
+ * Collection calls (product §7 collection and file table, product §17) and the public browsing calls the
  * screens need (market/collections, user/collections, resource/detail). Thin: parse, call, answer.
  */
 import type { FastifyInstance } from 'fastify';

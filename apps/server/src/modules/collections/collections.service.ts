@@ -1,5 +1,5 @@
 /**
- * Collections (SPEC 3 Collection, SPEC 4 Collection status, DESIGN 7-8): create, attach files,
+ * Collections (product §3 Collection, product §4 Collection status, product §16-§17): create, attach files,
  * publish, soft delete, the owner's list, public browsing, details and download links.
  *
  * Rules:
@@ -81,7 +81,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     };
   }
 
-  /** The wire shape of a collection (SPEC 3). */
+  /** The wire shape of a collection (product §3). */
   function toCollection(c: repo.CollectionRow, seller?: repo.SellerColumns): Collection {
     return {
       id: c.id,
@@ -202,7 +202,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       return {};
     },
 
-    /** The caller's collections (all but Deleted), newest first, as a page (SPEC 3 Pagination). */
+    /** The caller's collections (all but Deleted), newest first, as a page (product §3 Pagination). */
     async mine(ownerId: string, paginator: { page: number; size: number }) {
       const { offset, limit } = pageArgs(paginator);
       const { rows, count } = await repo.pageOfOwner(db, ownerId, offset, limit);
@@ -249,7 +249,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       return { resource: toResource(r), collection: toCollection(row.c, row.seller), purchased };
     },
 
-    /** Published collections for the home page: search in title/desc, sort, page (SPEC 3 Pagination). */
+    /** Published collections for the home page: search in title/desc, sort, page (product §3 Pagination). */
     async market(input: MarketCollectionsRequest) {
       const query = { q: input.q || undefined, sort: input.sort, ...pageArgs(input.paginator) };
       const { rows, count } = await marketReads.get(JSON.stringify([query.q, query.sort, query.offset, query.limit]), () =>
@@ -263,7 +263,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       );
     },
 
-    /** A user's published collections (public profile), as a page (SPEC 3 Pagination). */
+    /** A user's published collections (public profile), as a page (product §3 Pagination). */
     async ofUser(userId: string, paginator: { page: number; size: number }) {
       const { offset, limit } = pageArgs(paginator);
       const { rows, count } = await repo.pagePublishedOf(db, userId, offset, limit);

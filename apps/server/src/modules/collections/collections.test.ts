@@ -1,5 +1,5 @@
 /**
- * Collection calls (SPEC 7, DESIGN 7-8): create, attach, publish rules, soft delete, the owner's
+ * Collection calls (product §7, §16-§17): create, attach, publish rules, soft delete, the owner's
  * list, public browsing, details and downloads — each owner-scoped call also tried as a stranger.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('collection/create', () => {
-  it('creates a Created collection with the SPEC 3 fields', async () => {
+  it('creates a Created collection with the product §3 fields', async () => {
     const before = t.clock.now();
     const c = await ok(t, '/api/sl/v1/collection/create', { title: '  Icons  ', desc: 'Line icons', amount: '25' }, owner.token);
     expect(c).toMatchObject({

@@ -1,4 +1,4 @@
-/** Deposit routes (SPEC 7: deposit/min-amount, deposit, deposit/bill/detail). Thin: parse, call the service, answer. */
+/** Deposit routes (product §7: deposit/min-amount, deposit, deposit/bill/detail). Thin: parse, call the service, answer. */
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import type { DepositsService } from './deposits.service';

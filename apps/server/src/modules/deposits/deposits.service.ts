@@ -1,12 +1,12 @@
 /**
- * Top-up (SPEC 7 deposit calls, DESIGN 5). Rules:
+ * Top-up (product §7 deposit calls, product §14). Rules:
  *
  * - `min-amount`: the provider's minimum deposit in the currency, with its value in points and USD
  *   (rounded up to 2 decimals).
  * - `deposit`: `amount` points (>= the minimum) -> a bill with a fresh address, the crypto to pay
  *   (`amount / (price x POINTS_PER_USD)`, rounded up to 8 decimals), status DepositStatusProcessing
  *   and a TopUp/Incoming/Pending record, in one database transaction. The bill expires 1800 s after
- *   creation (SPEC 9): status DepositStatusExpired, record Failure.
+ *   creation (product §9): status DepositStatusExpired, record Failure.
  * - A received payment is credited exactly once per payment reference (a unique index; concurrent
  *   reports of one payment serialize on the bill row), through the ledger (`deposit:<ref>`:
  *   deposits platform account -> the user's available), in the same transaction that marks the
@@ -42,7 +42,7 @@ import type { PaymentsService } from '../payments/payments.service';
 import type { RecordsService } from '../records/records.service';
 import * as repo from './deposits.repository';
 
-/** Largest single top-up, in points (bounds every amount, DESIGN 10). */
+/** Largest single top-up, in points (bounds every amount, product §19). */
 export const DEPOSIT_MAX_POINTS = '10000000';
 
 /** Coins credited at the bill's quote whatever happens (docs/decisions/0012-late-payment-pricing.md). */
@@ -73,7 +73,7 @@ const tooManyOpenBills = (max: number) =>
 /** Decimal string of a NUMERIC column with exactly 8 decimals (rounded down). */
 const crypto8 = (v: string | Big): string => new Big(v).round(8, Big.roundDown).toFixed(8);
 
-/** SPEC 3 deposit bill as the API sends it. */
+/** product §3 deposit bill as the API sends it. */
 export function toDepositBill(row: repo.DepositBillRow): DepositBill {
   return {
     id: row.id,
@@ -144,7 +144,7 @@ export function createDepositsService(deps: DepositsDeps) {
 
   return {
     /**
-     * SPEC 7 deposit/min-amount, cached per currency for MIN_AMOUNT_CACHE_MS (30 s).
+     * product §7 deposit/min-amount, cached per currency for MIN_AMOUNT_CACHE_MS (30 s).
      * @returns min_amount (points), currency_min_amount (crypto, 8 decimals), fiat_equivalent (USD)
      * @throws VALIDATION_FAILED 'Unsupported currency'
      */
@@ -166,7 +166,7 @@ export function createDepositsService(deps: DepositsDeps) {
     },
 
     /**
-     * SPEC 7 deposit: creates a bill and its TopUp/Incoming/Pending record in one transaction.
+     * product §7 deposit: creates a bill and its TopUp/Incoming/Pending record in one transaction.
      * @param req amount in points (2 decimals), pay_currency a currency code
      * @throws VALIDATION_FAILED unsupported currency, below the minimum ('Minimum amount is {min} {symbol}.'), above the maximum;
      *   CONFLICT when the user already holds `maxOpenBills` open bills (checked before the provider is asked)
@@ -227,7 +227,7 @@ export function createDepositsService(deps: DepositsDeps) {
     },
 
     /**
-     * SPEC 7 deposit/bill/detail: the caller's bill; a processing bill past its expiry is expired first.
+     * product §7 deposit/bill/detail: the caller's bill; a processing bill past its expiry is expired first.
      * @throws NOT_FOUND when `user_id` is not the caller or the bill is not theirs
      */
     async detail(callerId: string, req: { user_id: string; bill_id: string }): Promise<{ bill: DepositBill }> {
@@ -241,7 +241,7 @@ export function createDepositsService(deps: DepositsDeps) {
     },
 
     /**
-     * Credits a received payment exactly once (DESIGN 5), whatever the bill's status.
+     * Credits a received payment exactly once (product §14), whatever the bill's status.
      * @returns the bill after the credit, the points credited now (minor units; 0 on a repeat) and whether it was a repeat
      * @throws NOT_FOUND unknown bill; VALIDATION_FAILED for an amount that is not a positive decimal
      */

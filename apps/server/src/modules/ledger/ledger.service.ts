@@ -1,5 +1,5 @@
 /**
- * The points ledger (DESIGN 4): double-entry, idempotent, one database transaction per business event.
+ * The points ledger (product §13): double-entry, idempotent, one database transaction per business event.
  *
  * Every points movement calls {@link LedgerService.post} inside the same database transaction as the
  * state change it pays for. Amounts are bigint minor units (hundredths of a point).

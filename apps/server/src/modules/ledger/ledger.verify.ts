@@ -1,5 +1,5 @@
 /**
- * The ledger's invariants (DESIGN 4, docs/decisions/0002-ledger.md), checked on a live database by
+ * The ledger's invariants (product §13, docs/decisions/0002-ledger.md), checked on a live database by
  * `npm run ledger:verify` and by the tests after their flows:
  *
  * 1. every ledger transaction has at least two entries and its entries sum to zero;

@@ -1,4 +1,4 @@
-/** Purchase calls (DESIGN 7-8): collection/buy, account/order/pay, my/orders, my/purchased/collections. */
+/** Purchase calls (product §16-§17): collection/buy, account/order/pay, my/orders, my/purchased/collections. */
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { tokenFrom } from '../../plugins/auth';

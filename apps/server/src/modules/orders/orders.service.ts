@@ -1,5 +1,5 @@
 /**
- * Purchases (DESIGN 7-8): `collection/buy` answers the buyer's order for a collection (one per buyer
+ * Purchases (product §16-§17): `collection/buy` answers the buyer's order for a collection (one per buyer
  * and collection, the same on every repeat) and `account/order/pay` settles it.
  *
  * Paying is all-or-nothing per purchase: the order is marked paid, the `Purchase` (buyer, Outgoing)
@@ -328,7 +328,7 @@ export function createOrdersService(deps: OrdersDeps) {
       return repo.hasPaid(db, userId, collectionId);
     },
 
-    /** The caller's orders (pending and paid), newest first, each with its collection, as a page (SPEC 3 Pagination). */
+    /** The caller's orders (pending and paid), newest first, each with its collection, as a page (product §3 Pagination). */
     async mine(buyerId: string, paginator: { page: number; size: number }) {
       const { rows, count } = await repo.pageOfBuyer(db, buyerId, paginator.page * paginator.size, paginator.size);
       const byId = new Map((await collections.byIds(rows.map((r) => r.collectionId))).map((c) => [c.id, c]));
@@ -339,7 +339,7 @@ export function createOrdersService(deps: OrdersDeps) {
       return toPage('orders', orders, paginator, count);
     },
 
-    /** The collections the caller bought (paid orders), most recent first, whatever their status now, as a page (SPEC 3 Pagination). */
+    /** The collections the caller bought (paid orders), most recent first, whatever their status now, as a page (product §3 Pagination). */
     async purchased(buyerId: string, paginator: { page: number; size: number }) {
       const { rows, count } = await repo.pageOfBuyer(db, buyerId, paginator.page * paginator.size, paginator.size, true);
       return toPage('collections', await collections.byIds(rows.map((r) => r.collectionId)), paginator, count);

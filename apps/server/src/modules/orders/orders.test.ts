@@ -1,5 +1,5 @@
 /**
- * Buying (DESIGN 7-8): collection/buy answers one order per buyer and collection, order/pay settles
+ * Buying (product §16-§17): collection/buy answers one order per buyer and collection, order/pay settles
  * it in one transaction (ledger, order, records, counters), never twice; refusals; the platform fee;
  * the account-deletion hook; and the ledger invariants after it all.
  */
@@ -81,7 +81,7 @@ describe('collection/buy and order/pay', () => {
     });
   });
 
-  it('pages my/orders and my/purchased/collections with the paging fields (SPEC 3 Pagination)', async () => {
+  it('pages my/orders and my/purchased/collections with the paging fields (product §3 Pagination)', async () => {
     const buyer = await createUser(t);
     await fund(t, buyer.id, '10');
     const [a, b] = [await publishedCollection(t, seller, 1, 'Page A'), await publishedCollection(t, seller, 1, 'Page B')];

@@ -1,7 +1,7 @@
 /**
- * Payments routes shared by top-up and cash-out: currency/list (SPEC 7), the public configuration
+ * Payments routes shared by top-up and cash-out: currency/list (product §7), the public configuration
  * (`/api/uc/v1/config`), the currency logos (`/static/currencies/*.svg`, the app's own assets) and,
- * only when PAYMENTS=sandbox, the simulate-payment path `/api/dev/sandbox/pay` (DESIGN 8).
+ * only when PAYMENTS=sandbox, the simulate-payment path `/api/dev/sandbox/pay` (product §17).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

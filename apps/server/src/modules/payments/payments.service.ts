@@ -1,6 +1,6 @@
 /**
- * What top-up and cash-out share (SPEC 3 Currency, SPEC 9, DESIGN 5-6): the provider's currency list
- * (cached 5 minutes, SPEC 9), currency lookup, price quotes and the public payments configuration.
+ * What top-up and cash-out share (product §3 Currency, product §9, §14-§15): the provider's currency list
+ * (cached 5 minutes, product §9), currency lookup, price quotes and the public payments configuration.
  * Amounts are decimal strings (see packages/contract/src/payments.ts for units).
  */
 import { Big, CURRENCY_LIST_CACHE_MS, DEPOSIT_ORDER_LIFETIME_SECONDS, type Currency, type PublicConfig } from '@coffer/contract';
@@ -15,7 +15,7 @@ export interface PaymentsDeps {
   pointsPerUsd: string;
 }
 
-/** SPEC 3 Currency as the API sends it. */
+/** product §3 Currency as the API sends it. */
 export function toCurrency(c: ProviderCurrency): Currency {
   return {
     code: c.code,
@@ -32,7 +32,7 @@ export function toCurrency(c: ProviderCurrency): Currency {
 
 /**
  * Tests `value` against a provider pattern. A pattern that does not compile counts as a match
- * (SPEC 5: "a broken pattern is treated as valid").
+ * (product §5: "a broken pattern is treated as valid").
  */
 export function matchesPattern(pattern: string | null, value: string): boolean {
   if (!pattern) return true;
@@ -60,7 +60,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     provider,
     pointsPerUsd: deps.pointsPerUsd,
 
-    /** SPEC 7 currency/list: the provider's currencies, cached 5 minutes server-side. */
+    /** product §7 currency/list: the provider's currencies, cached 5 minutes server-side. */
     async currencies(): Promise<{ currencies: Currency[] }> {
       return { currencies: (await list()).map(toCurrency) };
     },

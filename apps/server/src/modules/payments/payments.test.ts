@@ -57,7 +57,7 @@ describe('sandbox rules', () => {
   });
 });
 
-describe('matchesPattern (SPEC 5: a broken pattern counts as valid)', () => {
+describe('matchesPattern (product §5: a broken pattern counts as valid)', () => {
   it('matches, refuses, and lets a broken pattern pass', () => {
     expect(matchesPattern('^T[1-9A-HJ-NP-Za-km-z]{33}$', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBe(true);
     expect(matchesPattern('^T[1-9A-HJ-NP-Za-km-z]{33}$', '0x0')).toBe(false);

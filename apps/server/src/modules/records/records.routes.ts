@@ -1,4 +1,4 @@
-/** Record routes (SPEC 7 `record/list`). Thin: parse (contract schemas), call the service, answer. */
+/** Record routes (product §7 `record/list`). Thin: parse (contract schemas), call the service, answer. */
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import type { RecordsService } from './records.service';

@@ -1,5 +1,5 @@
 /**
- * Transaction records (SPEC 3 "Transaction record", DESIGN 4): the history users see.
+ * Transaction records (product §3 "Transaction record", product §13): the history users see.
  * Flows write a record in the same database transaction as their ledger posting, and move its
  * status as the bill or order moves. Amounts are unsigned bigint minor units (hundredths of a point).
  */
@@ -33,12 +33,12 @@ export interface NewRecord {
 export function createRecordsService(deps: { db: Db }) {
   return {
     /**
-     * One page of the caller's records (SPEC 7 `record/list`): newest first, `cate` filters by
+     * One page of the caller's records (product §7 `record/list`): newest first, `cate` filters by
      * direction (RecordCateIncome: Incoming, RecordCateOutgoing: Outgoing), `status_list` by status
      * (all when empty); `paginator.page` counts from 0. Amounts are points with 2 decimals. The answer
-     * carries `count` and the paging fields of SPEC 3 Pagination (see lib/page.ts).
+     * carries `count` and the paging fields of product §3 Pagination (see lib/page.ts).
      * @param callerId the signed-in user
-     * @throws AppError NOT_FOUND when `user_id` is not the caller (DESIGN 5: only one's own data)
+     * @throws AppError NOT_FOUND when `user_id` is not the caller (product §14: only one's own data)
      */
     async list(callerId: string, req: RecordListRequest): Promise<RecordListData> {
       if (req.user_id !== callerId) throw errors.notFound();

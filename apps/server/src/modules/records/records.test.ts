@@ -24,7 +24,7 @@ async function seed(user: TestUser, specs: Omit<NewRecord, 'userId' | 'bizId' | 
 }
 
 describe('record/list', () => {
-  it('lists the caller’s records newest first with the SPEC 3 fields', async () => {
+  it('lists the caller’s records newest first with the product §3 fields', async () => {
     const user = await createUser(t);
     const [topUp, cashOut] = await seed(user, [
       { type: 'TopUp', direction: 'Incoming', amount: 2_500n, status: 'RecordStatusSuccess' },
@@ -103,7 +103,7 @@ describe('record/list', () => {
     const newestFirst = [...ids].reverse();
     const first = (await t.call(LIST, { user_id: user.id }, user.token)).body.data;
     expect(first.count).toBe(23);
-    // SPEC 3 Pagination: page (0-based), size, totalCount, totalPages and hasNextPage on every page.
+    // product §3 Pagination: page (0-based), size, totalCount, totalPages and hasNextPage on every page.
     expect(first).toMatchObject({ page: 0, size: 20, totalCount: 23, totalPages: 2, hasNextPage: true });
     expect(first.records.map((r: { biz_id: string }) => r.biz_id)).toEqual(newestFirst.slice(0, 20));
     const second = (await t.call(LIST, { user_id: user.id, paginator: { page: 1, size: 20 } }, user.token)).body.data;

@@ -1,5 +1,5 @@
 /**
- * Banner and avatar images (DESIGN 7 and 10): a presigned PUT limited by type and size
+ * Banner and avatar images (product §16 and §19): a presigned PUT limited by type and size
  * (png/jpeg/webp/gif, <= 5 MB), then, on first use, the stored object is checked by its magic bytes
  * (the `file-type` package) — never by the declared type — before it can be shown.
  *

@@ -1,5 +1,5 @@
 /**
- * Upload calls (SPEC 7 collection and file table, DESIGN 8): images (create/banner/url, account
+ * Upload calls (product §7 collection and file table, product §17): images (create/banner/url, account
  * avatar/url), single PUT (upload/resource/url), multipart (multipart/upload, upload/part/url,
  * upload/parts, complete/upload). Thin: parse with the contract, call the service, answer.
  */

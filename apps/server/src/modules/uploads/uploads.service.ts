@@ -1,5 +1,5 @@
 /**
- * Resource uploads (DESIGN 7-8, issue 5) with S3 multipart semantics:
+ * Resource uploads (product §16-§17, issue 5) with S3 multipart semantics:
  *
  * - `startMultipart` declares {file_name, size, md5, content_type} and gets {upload_id, part_size,
  *   part_count}; every part but the last has exactly `part_size` bytes (>= 5 MiB, S3's rule);

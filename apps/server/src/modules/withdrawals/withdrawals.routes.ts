@@ -1,4 +1,4 @@
-/** Withdraw routes (SPEC 7: withdraw/estimate/fee, create, confirm, bill/detail). Thin: parse, call the service, answer. */
+/** Withdraw routes (product §7: withdraw/estimate/fee, create, confirm, bill/detail). Thin: parse, call the service, answer. */
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import type { WithdrawalsService } from './withdrawals.service';

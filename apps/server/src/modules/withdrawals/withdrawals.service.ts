@@ -1,10 +1,10 @@
 /**
- * Cash-out (SPEC 7 withdraw calls, SPEC 5 cash-out rules, DESIGN 6). Rules:
+ * Cash-out (product §7 withdraw calls, product §5 cash-out rules, product §15). Rules:
  *
- * - Amounts: the request's `amount` is points (SPEC 5 "crypto amount sent" = USD x rate, up to 8
+ * - Amounts: the request's `amount` is points (product §5 "crypto amount sent" = USD x rate, up to 8
  *   decimals), kept at 2 decimals (rounded down). Its USD value is `amount / POINTS_PER_USD`; the
  *   crypto sent is that value at the currency's price minus the network fee (8 decimals, rounded
- *   down). Only USDT currencies pay out (SPEC 9).
+ *   down). Only USDT currencies pay out (product §9).
  * - `withdraw/create` checks the currency and network, the address (wallet_regex), the memo
  *   (extra_id_regex, when the currency needs one), the minimum (`fiatEquivalent` USD), that the
  *   amount exceeds the fee, and the available balance; it stores a WithdrawStatusPending bill and
@@ -72,7 +72,7 @@ export interface WithdrawalsDeps {
 
 const crypto8 = (v: string | Big): string => new Big(v).round(8, Big.roundDown).toFixed(8);
 
-/** SPEC 3 withdraw bill as the API sends it. */
+/** product §3 withdraw bill as the API sends it. */
 export function toWithdrawBill(row: repo.WithdrawBillRow): WithdrawBill {
   return {
     id: row.id,
@@ -255,7 +255,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
 
   return {
     /**
-     * SPEC 7 withdraw/estimate/fee.
+     * product §7 withdraw/estimate/fee.
      * @returns amount (points), fee (in the currency, 8 decimals), fiat_equivalent (the fee in USD)
      * @throws VALIDATION_FAILED unsupported or non-USDT currency, amount not above 0
      */
@@ -266,8 +266,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     },
 
     /**
-     * SPEC 7 withdraw/create: validates and stores a pending bill; balances do not change.
-     * @throws NOT_FOUND when `user_id` is not the caller; VALIDATION_FAILED with the SPEC 8 messages
+     * product §7 withdraw/create: validates and stores a pending bill; balances do not change.
+     * @throws NOT_FOUND when `user_id` is not the caller; VALIDATION_FAILED with the product §8 messages
      * ('Invalid address format', 'Memo required', 'Invalid memo format', 'Minimum amount is {n} USD');
      * INSUFFICIENT_BALANCE 'Insufficient balance'
      */
@@ -312,7 +312,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     },
 
     /**
-     * SPEC 7 withdraw/confirm: password, then freeze + processing + CashOut record in one transaction.
+     * product §7 withdraw/confirm: password, then freeze + processing + CashOut record in one transaction.
      * A bill already confirmed is returned unchanged.
      * @throws NOT_FOUND, INVALID_CREDENTIALS 'Incorrect password', RATE_LIMITED once the user's password
      * budget is spent (10 wrong in 15 minutes), CONFLICT for an expired bill, INSUFFICIENT_BALANCE when the balance fell meanwhile
@@ -360,7 +360,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     },
 
     /**
-     * SPEC 7 withdraw/bill/detail: the caller's bill (an unconfirmed one past 15 minutes reads expired).
+     * product §7 withdraw/bill/detail: the caller's bill (an unconfirmed one past 15 minutes reads expired).
      * @throws NOT_FOUND when `user_id` is not the caller or the bill is not theirs
      */
     async detail(callerId: string, req: { user_id: string; bill_id: string }): Promise<{ bill: WithdrawBill }> {

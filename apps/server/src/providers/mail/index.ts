@@ -1,5 +1,5 @@
 /**
- * Mail (DESIGN 2, "mail (reset codes)"): one small interface, two providers, chosen once at boot.
+ * Mail (product §11, "mail (reset codes)"): one small interface, two providers, chosen once at boot.
  *
  * - `outbox` (the embedded default): every mail becomes an RFC 5322 file
  *   `$DATA_DIR/outbox/<time>-<id>.eml` (see {@link createOutboxMail});

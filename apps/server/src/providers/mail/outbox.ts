@@ -1,5 +1,5 @@
 /**
- * The outbox mail provider (DESIGN 2, embedded default): each mail is built by nodemailer's stream
+ * The outbox mail provider (product §11, embedded default): each mail is built by nodemailer's stream
  * transport as a real RFC 5322 message (CRLF line ends, MIME headers, Message-ID) and written to
  * `<dir>/<time>-<id>.eml`, where `<time>` is the UTC time `YYYYMMDDTHHmmssSSSZ` (file names sort in
  * sending order) and `<id>` a UUIDv7. Any mail client opens these files.

@@ -1,5 +1,5 @@
 /**
- * The SMTP mail provider (DESIGN 2, production): nodemailer over `SMTP_URL`
+ * The SMTP mail provider (product §11, production): nodemailer over `SMTP_URL`
  * (`smtp://user:pass@host:587` upgrades with STARTTLS when the server offers it; `smtps://` is TLS
  * from the start; `?pool=true` keeps a connection pool). One transport per process.
  */

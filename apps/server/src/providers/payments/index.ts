@@ -1,5 +1,5 @@
 /**
- * Chooses the payment provider once, at boot, from `PAYMENTS` (DESIGN 2, STYLE "providers are
+ * Chooses the payment provider once, at boot, from `PAYMENTS` (product §11, STYLE "providers are
  * chosen once"). `sandbox` is built in; `evm` and `nowpayments` plug in here with their own
  * variables (docs/payments.md) and implement the same {@link PaymentProvider} interface.
  */

@@ -1,5 +1,5 @@
 /**
- * The `sandbox` payment provider (DESIGN 2, the embedded default): a complete, playable money flow
+ * The `sandbox` payment provider (product §11, the embedded default): a complete, playable money flow
  * with no outside service. See docs/payments.md.
  *
  * - Currencies: USDT on TRX, ETH, BSC, MATIC and TON (TON needs a memo), BTC and ETH, each with the

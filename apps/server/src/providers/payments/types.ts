@@ -1,5 +1,5 @@
 /**
- * The payment provider interface (DESIGN 2, 5, 6): the one seam between Coffer's top-up and
+ * The payment provider interface (product §11, §14, §15): the one seam between Coffer's top-up and
  * cash-out rules and a payment rail. `PAYMENTS=sandbox|evm|nowpayments` picks one at boot
  * (see ./index.ts). Coffer's modules never talk to a rail in any other way.
  *
@@ -16,7 +16,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-/** A currency the provider offers (mapped to SPEC 3 Currency by the payments module). */
+/** A currency the provider offers (mapped to product §3 Currency by the payments module). */
 export interface ProviderCurrency {
   /** NOWPayments-style code, lower case: `usdttrc20`, `usdterc20`, `usdtbsc`, `btc`, ... */
   code: string;
@@ -33,9 +33,9 @@ export interface ProviderCurrency {
   extraIdExists: boolean;
   /** RegExp source of the memo, or null. */
   extraIdRegex: string | null;
-  /** Cash-out minimum in USD (SPEC 3 `fiatEquivalent`). */
+  /** Cash-out minimum in USD (product §3 `fiatEquivalent`). */
   payoutMinUsd: string;
-  /** True when cash-out is offered in this currency (Coffer pays out USDT only, SPEC 9). */
+  /** True when cash-out is offered in this currency (Coffer pays out USDT only, product §9). */
   payout: boolean;
 }
 
@@ -85,7 +85,7 @@ export interface PaymentProvider {
    * per signer), `nowpayments` a few (one gateway account, rate-limited).
    */
   readonly maxPayoutConcurrency?: number;
-  /** The enabled currencies. Coffer caches the answer for 5 minutes (SPEC 9). */
+  /** The enabled currencies. Coffer caches the answer for 5 minutes (product §9). */
   listCurrencies(): Promise<ProviderCurrency[]>;
   /** USD per whole unit of `code` (e.g. "1" for USDT, "60000" for BTC). */
   priceUsd(code: string): Promise<string>;

@@ -1,5 +1,5 @@
 /**
- * Chooses the storage provider once, at boot, from the validated configuration (DESIGN 2, 9):
+ * Chooses the storage provider once, at boot, from the validated configuration (product §11, §18):
  * `local` (default) or `s3`.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * `local` storage (DESIGN 2, embedded default): objects under `<root>/objects/<key>`, multipart
+ * `local` storage (product §11, embedded default): objects under `<root>/objects/<key>`, multipart
  * uploads under `<root>/multipart/<upload id>/`, and S3-style presigned URLs served by the app itself
  * (`/files/...`, see plugins/files.ts), signed with HMAC-SHA256 and expiring.
  *

@@ -1,5 +1,5 @@
 /**
- * `s3` storage (DESIGN 2, `STORAGE=s3`): any S3-compatible store through @aws-sdk/client-s3, with
+ * `s3` storage (product §11, `STORAGE=s3`): any S3-compatible store through @aws-sdk/client-s3, with
  * presigned URLs from @aws-sdk/s3-request-presigner. The client is created with
  * `requestChecksumCalculation: 'WHEN_REQUIRED'` so presigned part URLs carry no checksum parameter
  * that a browser could not send, and with path-style addressing for custom endpoints.

@@ -1,5 +1,5 @@
 /**
- * File storage behind a small interface (DESIGN 2 and 7): S3 semantics — objects under keys,
+ * File storage behind a small interface (product §11 and §16): S3 semantics — objects under keys,
  * presigned PUT/GET URLs, multipart uploads of numbered parts with ETags.
  *
  * Two providers: `local` (files under `$DATA_DIR/files`, URLs signed with HMAC and served by the app

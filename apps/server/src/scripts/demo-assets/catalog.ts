@@ -1,7 +1,7 @@
 /**
  * What the demo storefront holds (`npm run demo:seed`): the people, their collections with the
  * files inside, and the story of a few weeks of trading (sign-ups, top-ups, purchases, cash-outs)
- * that the seed plays through the real API. Prices are whole points (SPEC 3); top-up and cash-out
+ * that the seed plays through the real API. Prices are whole points (product §3); top-up and cash-out
  * amounts are points as decimal strings. All content is made up for the demo (the capitals are
  * real places; every dataset that is not is labelled synthetic).
  */

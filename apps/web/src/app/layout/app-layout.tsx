@@ -1,5 +1,5 @@
 /**
- * The shared layout (SPEC 2): top bar, the page inside an error boundary and a Suspense loading
+ * The shared layout (product §2): top bar, the page inside an error boundary and a Suspense loading
  * fallback (pages are lazy), and the footer. When signed in, the user record is refetched on load.
  */
 import { Suspense, useEffect } from 'react';
@@ -15,7 +15,7 @@ export function AppLayout() {
   useMe({ refetchOnMount: true });
   const location = useLocation();
   const sessionExpired = useAuthStore((s) => s.sessionExpired);
-  // SPEC 4: after expiry the user lands on /, then the flag is cleared.
+  // product §4: after expiry the user lands on /, then the flag is cleared.
   useEffect(() => {
     if (sessionExpired && location.pathname === '/') useAuthStore.getState().clearSessionExpired();
   }, [sessionExpired, location.pathname]);

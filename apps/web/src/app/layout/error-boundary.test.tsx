@@ -16,7 +16,7 @@ function Flaky() {
 
 const routes = [{ element: <AppLayout />, errorElement: <RouteErrorScreen />, children: [{ path: '/flaky', element: <Flaky /> }] }];
 
-describe('layout error boundary (SPEC 2, SPEC 8)', () => {
+describe('layout error boundary (product §2, §8)', () => {
   it("shows 'Something went wrong' with 'Try again' and 'Refresh page', toasts once, and recovers on Try again", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const toastError = vi.spyOn(toast, 'error');

@@ -1,5 +1,5 @@
 /**
- * The error boundary of the shared layout (SPEC 2, SPEC 8): an unhandled render error shows
+ * The error boundary of the shared layout (product §2, §8): an unhandled render error shows
  * 'Something went wrong' with 'Try again' (re-renders the page, resetting failed queries) and
  * 'Refresh page', and toasts 'An unexpected error occurred. Please try again.' once.
  */

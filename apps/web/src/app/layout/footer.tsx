@@ -1,5 +1,5 @@
 /**
- * The footer of SPEC 2: four columns (Resources, Account, Legal, and Coffer with its tagline),
+ * The footer of product §2: four columns (Resources, Account, Legal, and Coffer with its tagline),
  * a copyright line with the current year, and a Start Now link to /login for visitors only.
  */
 import { Link } from 'react-router';

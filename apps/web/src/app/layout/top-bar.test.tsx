@@ -12,7 +12,7 @@ function topBar() {
   return within(screen.getByRole('banner'));
 }
 
-describe('top bar (SPEC 2)', () => {
+describe('top bar (product §2)', () => {
   it('shows Log in and Sign up to visitors, and none of the signed-in links', async () => {
     renderApp('/terms');
     await screen.findByRole('heading', { level: 1, name: 'Terms of Service' });

@@ -1,5 +1,5 @@
 /**
- * The top bar of SPEC 2. Visitors: Log in, Sign up. Signed in: My Collections, My Purchases,
+ * The top bar of product §2. Visitors: Log in, Sign up. Signed in: My Collections, My Purchases,
  * the balance button and a user menu (Your Profile, Transactions, Sign out). Translucent once
  * the page has scrolled more than 10 px; a mobile menu repeats the links.
  */

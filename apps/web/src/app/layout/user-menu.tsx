@@ -1,5 +1,5 @@
 /**
- * The top bar's user menu of SPEC 2 (Your Profile, Transactions, Sign out) on Radix. Loaded on
+ * The top bar's user menu of product §2 (Your Profile, Transactions, Sign out) on Radix. Loaded on
  * interaction by the top bar (docs/decisions/0016-web-entry-budget.md): the first screen paints
  * a plain button that looks the same, and this module (with the Radix menu code) loads when the
  * pointer or focus reaches it, or on the first click, which then opens the menu.

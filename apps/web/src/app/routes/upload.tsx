@@ -11,7 +11,7 @@ export function UploadPage({ makeQueue }: { makeQueue?: () => UploadQueue } = {}
   return <CreateCollectionForm files={files} />;
 }
 
-/** /upload — create a collection (guarded; SPEC 2). */
+/** /upload — create a collection (guarded; product §2). */
 export default function UploadRoute() {
   return <UploadPage />;
 }

@@ -1,5 +1,5 @@
 /**
- * Badge with the tones of STYLE.md. Which status gets which tone is status-palette.ts's (one
+ * Badge with the tones of product §21. Which status gets which tone is status-palette.ts's (one
  * meaning per colour everywhere).
  */
 import type { ReactNode } from 'react';

@@ -6,9 +6,9 @@ import { cn } from '@/lib/cn';
 export interface CopyButtonProps {
   /** The text put on the clipboard. */
   value: string;
-  /** Toast on success, e.g. 'Address copied to clipboard' (SPEC 8). */
+  /** Toast on success, e.g. 'Address copied to clipboard' (product §8). */
   successMessage?: string;
-  /** Toast on failure, e.g. 'Failed to copy address' (SPEC 8). */
+  /** Toast on failure, e.g. 'Failed to copy address' (product §8). */
   errorMessage?: string;
   /** Accessible name, e.g. 'Copy address'. */
   label?: string;

@@ -1,7 +1,7 @@
 import { TriangleAlert } from 'lucide-react';
 import { Button } from './button';
 
-/** The error screen of SPEC 2: 'Something went wrong' with 'Try again' and 'Refresh page'. */
+/** The error screen of product §2: 'Something went wrong' with 'Try again' and 'Refresh page'. */
 export function ErrorFallback({ onRetry, detail }: { onRetry: () => void; detail?: string }) {
   return (
     <div role="alert" className="mx-auto flex min-h-[50vh] max-w-md flex-col items-center justify-center px-6 py-16 text-center">

@@ -1,6 +1,6 @@
 import { Spinner } from './spinner';
 
-/** The full-screen loading overlay of SPEC 2: 'Loading...'. */
+/** The full-screen loading overlay of product §2: 'Loading...'. */
 export function LoadingOverlay() {
   return (
     <div className="fixed inset-0 z-[60] flex items-center justify-center bg-white/80 backdrop-blur-sm dark:bg-slate-950/80" role="status" aria-live="polite">

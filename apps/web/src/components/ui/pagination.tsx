@@ -1,8 +1,8 @@
 /**
- * The pagination bar of every paged list (SPEC 2 My Collections; the store, Selling, My Purchases
+ * The pagination bar of every paged list (product §2 My Collections; the store, Selling, My Purchases
  * and My orders): 'Showing X to Y of N collections', a page-size
  * selector (5, 10, 20, 50), Previous and Next (disabled at the ends) and 'Page P of T'.
- * The total count, page count and next-page flag are the server's (SPEC 3 Pagination: every paged
+ * The total count, page count and next-page flag are the server's (product §3 Pagination: every paged
  * answer carries totalCount, totalPages and hasNextPage; see {@link pagingOf}); nothing is worked
  * out here. Render it only when there is more than one page (the caller decides;
  * {@link usePagedQuery} does it for lists whose page lives in state).
@@ -21,12 +21,12 @@ export interface Paging {
   hasNextPage: boolean;
 }
 
-/** The paging fields of a paged answer (SPEC 3 Pagination), or an empty paging while there is no answer. */
+/** The paging fields of a paged answer (product §3 Pagination), or an empty paging while there is no answer. */
 export function pagingOf(data: Partial<PageFields> | undefined): Paging {
   return { totalCount: data?.totalCount ?? 0, totalPages: data?.totalPages ?? 0, hasNextPage: data?.hasNextPage ?? false };
 }
 
-/** SPEC 4: the page stays within 0..totalPages-1. */
+/** product §4: the page stays within 0..totalPages-1. */
 export function clampPage(page: number, totalPages: number): number {
   return Math.min(Math.max(0, page), Math.max(0, totalPages - 1));
 }

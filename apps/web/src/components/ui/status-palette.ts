@@ -1,5 +1,5 @@
 /**
- * The one status palette (STYLE.md: one colour per meaning everywhere): the badge tone of every
+ * The one status palette (product §21: one colour per meaning everywhere): the badge tone of every
  * status word the screens show. Collection statuses: Created slate, Draft amber, Published green,
  * Archived zinc, Deleted red; money and orders: Pending/Processing amber, Success/Completed/Paid
  * green, Failed/Order Expired red, Refunded blue. Which word a wire value reads as is the

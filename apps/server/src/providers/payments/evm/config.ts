@@ -68,9 +68,9 @@ const TokenSchema = z.object({
    * recorded as ignored ('dust') and never credited; zero-value transfers always are (docs/payments.md, "What can go wrong").
    */
   dust: decimalString.default('0.01'),
-  /** Cash-out minimum in USD (SPEC 3 fiatEquivalent). */
+  /** Cash-out minimum in USD (product §3 fiatEquivalent). */
   payoutMinUsd: decimalString.default('10'),
-  /** Offer cash-out in this token (default: USDT only, SPEC 9). */
+  /** Offer cash-out in this token (default: USDT only, product §9). */
   payout: z.boolean().optional(),
   /** Logo file name under the app's currency logos (default: the symbol, lower case). */
   logo: z.string().regex(/^[a-z0-9_-]{1,40}$/).optional(),

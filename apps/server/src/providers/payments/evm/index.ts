@@ -1,5 +1,5 @@
 /**
- * The `evm` payment provider (DESIGN 2, 5, 6; docs/payments.md "Running Coffer on real chains"):
+ * The `evm` payment provider (product §11, §14, §15; docs/payments.md "Running Coffer on real chains"):
  * self-custodial USDT/USDC on any EVM chain, with no third party.
  *
  * - Currencies: one per configured token (`usdterc20`, `usdtbsc`...), EVM address pattern, no memo;

@@ -1,6 +1,6 @@
 /**
  * A PostgreSQL session advisory lock on a connection of its own (`pg_try_advisory_lock`), so that of
- * several Coffer instances only one runs a given job at a time (DESIGN 2: no home-made cluster
+ * several Coffer instances only one runs a given job at a time (product §11: no home-made cluster
  * code). On PGlite (one embedded process) the lock is always granted.
  */
 import pg from 'pg';

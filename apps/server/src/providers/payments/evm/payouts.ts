@@ -1,5 +1,5 @@
 /**
- * Hot-wallet payouts of the `evm` provider (DESIGN 6, docs/payments.md and its "What can go wrong" table): an
+ * Hot-wallet payouts of the `evm` provider (product §15, docs/payments.md and its "What can go wrong" table): an
  * ERC-20 `transfer` from the hot wallet to the withdraw bill's address, exactly once per payout id
  * (the withdraw bill id).
  *

@@ -1,5 +1,5 @@
 /**
- * The EVM deposit watcher (DESIGN 5, docs/payments.md): a background worker that finds ERC-20
+ * The EVM deposit watcher (product §14, docs/payments.md): a background worker that finds ERC-20
  * Transfer logs to Coffer's deposit addresses and credits them once they have enough confirmations.
  *
  * One pass ({@link EvmWatcher.tick}), per configured network:

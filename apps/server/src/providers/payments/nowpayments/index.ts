@@ -1,5 +1,5 @@
 /**
- * The `nowpayments` payment provider (DESIGN 2, 5, 6; docs/payments.md "Running Coffer on the
+ * The `nowpayments` payment provider (product §11, §14, §15; docs/payments.md "Running Coffer on the
  * NOWPayments gateway"): a hosted gateway instead of Coffer's own keys.
  *
  * - Currencies: the gateway's `/v1/full-currencies` entries named by `NOWPAYMENTS_CURRENCIES`, with
@@ -58,7 +58,7 @@ export interface PaymentStatusMeaning {
  * - waiting, confirming, confirmed, sending: still processing (nothing credited yet; the funds are
  *   not in the merchant wallet before `finished`);
  * - finished (paid in full, or more) and partially_paid (short, final): credited at `actually_paid`,
- *   bill DepositStatusSuccess (DESIGN 5: the received value is credited, whatever was asked);
+ *   bill DepositStatusSuccess (product §14: the received value is credited, whatever was asked);
  * - failed, refunded, expired: nothing is credited; the bill expires on Coffer's own clock
  *   (DepositStatusExpired).
  * An unknown status counts as processing.

@@ -1,8 +1,8 @@
 /**
- * The current user (POST /api/uc/v1/account/get/me, SPEC 7). Never stale (SPEC 9 "Current-user
+ * The current user (POST /api/uc/v1/account/get/me, product §7). Never stale (product §9 "Current-user
  * query"): it is refetched explicitly by the layout on load and by the guard on entry.
  * A 'Record does not exist' answer ends the session with 'User record does not exist. Please log
- * in again.' (SPEC 8).
+ * in again.' (product §8).
  */
 import type { User } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -42,7 +42,7 @@ export function getMeQueryOptions() {
 }
 
 /**
- * The current user while signed in. `refetchOnMount: 'always'` gives the SPEC 2 refetches
+ * The current user while signed in. `refetchOnMount: 'always'` gives the product §2 refetches
  * (layout on load, guard on entry); concurrent refetches are deduplicated by TanStack Query.
  */
 export function useMe({ refetchOnMount = false }: { refetchOnMount?: boolean } = {}) {

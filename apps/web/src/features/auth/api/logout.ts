@@ -1,6 +1,6 @@
 /**
- * Logout (POST /api/uc/v1/account/logout). SPEC 4: the server is called, but local state is
- * cleared whatever the outcome; then the user goes to /login (SPEC 2).
+ * Logout (POST /api/uc/v1/account/logout). product §4: the server is called, but local state is
+ * cleared whatever the outcome; then the user goes to /login (product §2).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';

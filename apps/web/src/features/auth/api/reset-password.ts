@@ -1,5 +1,5 @@
 /**
- * Forgot password (DESIGN 3/8): `send_mail {email, type: 'reset_password'}` mails a 6-digit
+ * Forgot password (product §12/§17): `send_mail {email, type: 'reset_password'}` mails a 6-digit
  * code; `password/forget {email, code, password: md5}` sets the new password and revokes every
  * session.
  */

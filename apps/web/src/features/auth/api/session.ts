@@ -1,5 +1,5 @@
 /**
- * Starting a session from an access token (SPEC 4: "logged out becomes logged in when a login or
+ * Starting a session from an access token (product §4: "logged out becomes logged in when a login or
  * registration response carries an access token: the token is stored, the user is fetched, a
  * success message is shown").
  */

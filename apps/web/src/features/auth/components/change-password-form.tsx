@@ -1,5 +1,5 @@
 /**
- * Change password: current + new + confirmation (SPEC 5 rules and messages). The fresh token the
+ * Change password: current + new + confirmation (product §5 rules and messages). The fresh token the
  * server answers replaces the stored one (all other sessions are revoked).
  */
 import { useState, type FormEvent } from 'react';

@@ -22,7 +22,7 @@ function renderWithClient(ui: React.ReactNode) {
 
 const RULE = 'Password must be 8-16 characters with uppercase, lowercase, numbers and special characters';
 
-describe('register form password rules (SPEC 5, SPEC 8)', () => {
+describe('register form password rules (product §5, §8)', () => {
   it('requires the password and its confirmation', async () => {
     renderWithClient(<RegisterForm />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Create account' }));
@@ -74,7 +74,7 @@ describe('register form password rules (SPEC 5, SPEC 8)', () => {
   });
 });
 
-describe('change password form (SPEC 5)', () => {
+describe('change password form (product §5)', () => {
   it('requires the current password and applies the rules to the new one', async () => {
     renderWithClient(<ChangePasswordForm />);
     const user = userEvent.setup();

@@ -1,6 +1,6 @@
 /**
  * The sign-up form: username, email, optional nickname, password and its confirmation, checked
- * with the SPEC 5 rules and messages (checked on blur and on submit).
+ * with the product §5 rules and messages (checked on blur and on submit).
  */
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';

@@ -1,8 +1,8 @@
 /**
- * The login guard of SPEC 2: while authentication loads, the loading view; when not
+ * The login guard of product §2: while authentication loads, the loading view; when not
  * authenticated, a redirect to /login remembering the original location (in router state
  * `from`); when authenticated, the current user is refetched and the screen shown.
- * After session expiry (`sessionExpired`) the redirect goes to / instead (SPEC 2).
+ * After session expiry (`sessionExpired`) the redirect goes to / instead (product §2).
  */
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';

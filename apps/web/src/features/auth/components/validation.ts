@@ -1,5 +1,5 @@
 /**
- * Field checks of the auth forms. Password messages are the exact SPEC 8 texts from the
+ * Field checks of the auth forms. Password messages are the exact product §8 texts from the
  * contract; username and email use the contract's schemas, so the server and the form agree.
  */
 import { confirmPasswordError, EmailSchema, passwordError, PasswordMessages, UsernameSchema } from '@coffer/contract';
@@ -21,7 +21,7 @@ export function emailError(value: string): string | null {
   return firstIssue(EmailSchema.safeParse(value));
 }
 
-/** SPEC 5: "A current password is required when changing the password". */
+/** product §5: "A current password is required when changing the password". */
 export function currentPasswordError(value: string): string | null {
   return value ? null : PasswordMessages.currentRequired;
 }

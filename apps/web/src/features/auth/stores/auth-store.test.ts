@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testUser } from '@/test/render';
 import { useAuthStore } from './auth-store';
 
-describe('auth store (SPEC 3, Session)', () => {
+describe('auth store (product §3, Session)', () => {
   it("persists only user, token and isAuthenticated under 'coffer-auth', and the token under accessToken", () => {
     useAuthStore.getState().setToken('tok-9');
     useAuthStore.getState().setUser(testUser);

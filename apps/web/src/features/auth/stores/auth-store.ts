@@ -1,5 +1,5 @@
 /**
- * The session in the browser (SPEC 3 "Session (browser)", SPEC 4 "Session").
+ * The session in the browser (product §3 "Session (browser)", product §4 "Session").
  *
  * State: user, assets, token, isAuthenticated, isLoading, error, sessionExpired. Only user, token
  * and isAuthenticated persist, under `coffer-auth`; the token is also kept under `accessToken`
@@ -32,7 +32,7 @@ export interface AuthState {
   setError: (error: string | null) => void;
   /** Clears the session (logout, account deletion). */
   clear: () => void;
-  /** SPEC 4: sets sessionExpired and clears user and token; call `clearSessionExpired` after redirecting. */
+  /** product §4: sets sessionExpired and clears user and token; call `clearSessionExpired` after redirecting. */
   expire: () => void;
   clearSessionExpired: () => void;
 }

@@ -1,5 +1,5 @@
 /**
- * collection/resource/add {collection_id, resource_id} -> the resource (DESIGN 8, prefix /sl/v1):
+ * collection/resource/add {collection_id, resource_id} -> the resource (product §17, prefix /sl/v1):
  * attaches a completed upload (features/uploads) to a collection of one's own.
  */
 import type { Resource } from '@coffer/contract';

@@ -1,5 +1,5 @@
 /**
- * Buying (DESIGN 8): two calls behind one button. POST /sl/v1/collection/buy {collection_id}
+ * Buying (product §17): two calls behind one button. POST /sl/v1/collection/buy {collection_id}
  * returns the buyer's order for that collection (the same one on every repeat); then
  * POST /api/uc/v1/account/order/pay {order_id} settles it (a paid order is returned unchanged), so
  * a retry after a dropped answer never charges twice. Afterwards the collection's detail, the

@@ -1,8 +1,8 @@
 /**
- * Creating a collection (DESIGN 8): the banner first goes through POST /sl/v1/create/banner/url
+ * Creating a collection (product §17): the banner first goes through POST /sl/v1/create/banner/url
  * {content_type, size} -> {url, banner} and a PUT of the image to the presigned URL; then
  * POST /sl/v1/collection/create {title, desc, amount, banner?} -> the collection (status Created).
- * On success: 'Collection created successfully!' and the My Collections list update of SPEC 4.
+ * On success: 'Collection created successfully!' and the My Collections list update of product §4.
  */
 import type { Collection, CollectionCreateRequest } from '@coffer/contract';
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, isImageContentType } from '@coffer/contract/constants';

@@ -1,7 +1,7 @@
 /**
  * POST /sl/v1/collection/delete {collection_id} -> {} (owner; soft delete, buyers keep their
- * downloads; DESIGN 7). On success: 'Collection deleted successfully!', the item removed and the
- * count lowered (SPEC 4).
+ * downloads; product §16). On success: 'Collection deleted successfully!', the item removed and the
+ * count lowered (product §4).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';

@@ -1,5 +1,5 @@
 /**
- * Downloads (DESIGN 8): POST /sl/v1/resource/download/url {collection_id, resource_id} ->
+ * Downloads (product §17): POST /sl/v1/resource/download/url {collection_id, resource_id} ->
  * {url, expires_at} (owner or buyer only; short-lived), then the browser downloads the file under
  * its own name (the server answers it as an attachment with that name).
  */

@@ -1,6 +1,6 @@
 /**
  * POST /sl/v1/collection/detail {collection_id} -> {collection, resources, seller, purchased}
- * (DESIGN 8). Public for published collections; `purchased` is true for a buyer with a paid order.
+ * (product §17). Public for published collections; `purchased` is true for a buyer with a paid order.
  */
 import type { Collection, PublicUser, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';

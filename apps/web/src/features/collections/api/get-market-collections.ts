@@ -1,5 +1,5 @@
 /**
- * POST /sl/v1/market/collections {paginator, q?, sort?} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (DESIGN 8):
+ * POST /sl/v1/market/collections {paginator, q?, sort?} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (product §17):
  * published collections for the storefront.
  */
 import type { CollectionPage, MarketSort } from '@coffer/contract';

@@ -1,6 +1,6 @@
 /**
- * POST /sl/v1/my/collections {paginator {page, size}} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (SPEC 7): the
- * signed-in user's collections, newest first. Fetched only when a user id exists (SPEC 6).
+ * POST /sl/v1/my/collections {paginator {page, size}} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (product §7): the
+ * signed-in user's collections, newest first. Fetched only when a user id exists (product §6).
  */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';

@@ -1,6 +1,6 @@
 /**
- * POST /sl/v1/my/orders {paginator {page, size}} (default page 0, size 10; SPEC 7) -> {orders, count}
- * and the paging fields (SPEC 3 Pagination).
+ * POST /sl/v1/my/orders {paginator {page, size}} (default page 0, size 10; product §7) -> {orders, count}
+ * and the paging fields (product §3 Pagination).
  */
 import type { OrderPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';

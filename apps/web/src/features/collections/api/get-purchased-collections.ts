@@ -1,4 +1,4 @@
-/** POST /sl/v1/my/purchased/collections {paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (SPEC 7): what the caller bought. */
+/** POST /sl/v1/my/purchased/collections {paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage} (product §7): what the caller bought. */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';

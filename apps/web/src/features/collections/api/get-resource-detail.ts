@@ -1,4 +1,4 @@
-/** POST /sl/v1/resource/detail {resource_id} -> {resource, collection, purchased} (DESIGN 8). */
+/** POST /sl/v1/resource/detail {resource_id} -> {resource, collection, purchased} (product §17). */
 import type { Collection, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';

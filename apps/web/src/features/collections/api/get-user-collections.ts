@@ -1,4 +1,4 @@
-/** POST /sl/v1/user/collections {user_id, paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage}: a user's published collections (DESIGN 8). */
+/** POST /sl/v1/user/collections {user_id, paginator} -> {collections, count, page, size, totalCount, totalPages, hasNextPage}: a user's published collections (product §17). */
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';

@@ -1,6 +1,6 @@
 /**
  * Query keys of the marketplace, all under the session roots ['collections', ...] and
- * ['resources', ...] so that session expiry and logout drop them (SPEC 4).
+ * ['resources', ...] so that session expiry and logout drop them (product §4).
  */
 import type { MarketSort } from '@coffer/contract';
 import { queryKeys } from '@/lib/query-client';

@@ -1,9 +1,9 @@
 /**
- * The list updates of SPEC 4 ("My Collections list") applied to every cached page of
+ * The list updates of product §4 ("My Collections list") applied to every cached page of
  * ['collections', 'mine', {page, size}]: after create the item is prepended to the first page
  * and the count rises by 1; after an update the item is replaced; after delete the item is removed
  * and the count drops by 1 (never below 0). A changed count also moves the page's paging fields
- * (totalCount, totalPages, hasNextPage; SPEC 3 Pagination) as the server would answer them. The
+ * (totalCount, totalPages, hasNextPage; product §3 Pagination) as the server would answer them. The
  * pages are also marked stale so that the next visit refetches the server's order.
  */
 import { pageFields, type Collection, type CollectionPage } from '@coffer/contract';
@@ -19,7 +19,7 @@ function eachPage(client: QueryClient, update: (page: CollectionPage, params: Pa
   void client.invalidateQueries({ queryKey: collectionKeys.mine(), refetchType: 'none' });
 }
 
-/** SPEC 4: prepend and count + 1. */
+/** product §4: prepend and count + 1. */
 export function addToMyCollections(client: QueryClient, created: Collection): void {
   eachPage(client, (page, params) => ({
     collections:
@@ -30,7 +30,7 @@ export function addToMyCollections(client: QueryClient, created: Collection): vo
   }));
 }
 
-/** SPEC 4: replace the item wherever it is cached. */
+/** product §4: replace the item wherever it is cached. */
 export function replaceInMyCollections(client: QueryClient, updated: Collection): void {
   eachPage(client, (page) => ({
     ...page,
@@ -38,7 +38,7 @@ export function replaceInMyCollections(client: QueryClient, updated: Collection)
   }));
 }
 
-/** SPEC 4: remove and count - 1, minimum 0. */
+/** product §4: remove and count - 1, minimum 0. */
 export function removeFromMyCollections(client: QueryClient, id: string): void {
   eachPage(client, (page, params) => ({
     collections: page.collections.filter((c) => c.id !== id),

@@ -1,6 +1,6 @@
 /**
- * POST /sl/v1/collection/publish {collection_id} -> the collection (owner, needs a file; DESIGN 7).
- * On success: 'Collection updated successfully!' and the list item replaced (SPEC 4).
+ * POST /sl/v1/collection/publish {collection_id} -> the collection (owner, needs a file; product §16).
+ * On success: 'Collection updated successfully!' and the list item replaced (product §4).
  */
 import type { Collection } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';

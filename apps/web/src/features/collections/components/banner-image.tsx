@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { cn } from '@/lib/cn';
 
 /**
- * A collection's banner at 16:9, or the 'No Banner' placeholder (SPEC 2) when there is none or
+ * A collection's banner at 16:9, or the 'No Banner' placeholder (product §2) when there is none or
  * it fails to load.
  */
 export function BannerImage({

@@ -1,5 +1,5 @@
 /**
- * The buy flow behind one button (DESIGN 8): visitors see 'Log in to buy'; a buyer opens a
+ * The buy flow behind one button (product §17): visitors see 'Log in to buy'; a buyer opens a
  * confirmation with the price, the balance and the balance after; Confirm runs collection/buy then
  * account/order/pay. With too few points (known before, or answered INSUFFICIENT_BALANCE) the
  * dialog says 'Insufficient balance' and offers Top-up (`onTopUp`, composed by the route).

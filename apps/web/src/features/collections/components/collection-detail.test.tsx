@@ -134,7 +134,7 @@ describe('Collection detail', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  test("an unknown collection shows Collection not found above 'The requested resource was not found.' (SPEC 8)", async () => {
+  test("an unknown collection shows Collection not found above 'The requested resource was not found.' (product §8)", async () => {
     server.use(
       http.post('*/sl/v1/collection/detail', () =>
         HttpResponse.json(fail(10003, 'The collection does not exist', 'NOT_FOUND'), { status: 404 }),

@@ -3,7 +3,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { CollectionCardSkeleton } from './my-collection-card';
 
-/** The grid of STYLE.md / SPEC 9: 1 column on phones, 2 from sm, 3 from lg, 4 from xl. */
+/** The grid of product §21 / §9: 1 column on phones, 2 from sm, 3 from lg, 4 from xl. */
 export const gridClasses = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';
 
 export function CollectionGrid({ children, className, label }: { children: ReactNode; className?: string; label?: string }) {
@@ -14,7 +14,7 @@ export function CollectionGrid({ children, className, label }: { children: React
   );
 }
 
-/** SPEC 2: 8 skeleton cards while loading. */
+/** product §2: 8 skeleton cards while loading. */
 export function CollectionGridSkeleton({
   count = SKELETON_CARD_COUNT,
   label = 'Loading collections',

@@ -1,5 +1,5 @@
 /**
- * A card of the My Collections grid (SPEC 2): banner or 'No Banner', status badge top right,
+ * A card of the My Collections grid (product §2): banner or 'No Banner', status badge top right,
  * title, description, 'Price' and 'Earned Points' as 'N Points', 'Sold', relative creation time,
  * 'View Details' -> /collection/{id}.
  */

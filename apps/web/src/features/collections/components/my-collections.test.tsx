@@ -13,7 +13,7 @@ import { MyCollections } from './my-collections';
 const USER = '0190f3a2-0000-7000-8000-000000000001';
 
 /**
- * Serves my/collections from `all` (newest first) as the server pages it (SPEC 3 Pagination) and
+ * Serves my/collections from `all` (newest first) as the server pages it (product §3 Pagination) and
  * records every paginator asked for. `withoutCount` drops the legacy `count` field.
  */
 function serveMine(all: Collection[], { withoutCount = false } = {}) {
@@ -36,7 +36,7 @@ beforeEach(() => signIn());
 afterEach(() => signOutStore());
 
 describe('My Collections', () => {
-  test('shows the heading, subtitle, total, Create link and every card text of SPEC 2', async () => {
+  test('shows the heading, subtitle, total, Create link and every card text of product §2', async () => {
     serveMine([
       makeCollection({
         title: 'Icons',
@@ -105,7 +105,7 @@ describe('My Collections', () => {
     expect(within(cards[2]!).getByText('0')).toBeInTheDocument();
   });
 
-  test('an odd status value such as toString or constructor shows the Created badge (SPEC 4)', async () => {
+  test('an odd status value such as toString or constructor shows the Created badge (product §4)', async () => {
     serveMine([
       makeCollection({ title: 'A', status: 'toString' as Collection['status'] }),
       makeCollection({ title: 'B', status: 'constructor' as Collection['status'] }),
@@ -196,7 +196,7 @@ describe('My Collections', () => {
     expect(asked.map((p) => p.page)).toEqual([0, 1, 2]);
   });
 
-  test('reads totalCount, totalPages and hasNextPage from the answer (SPEC 3 Pagination), not from count', async () => {
+  test('reads totalCount, totalPages and hasNextPage from the answer (product §3 Pagination), not from count', async () => {
     serveMine(
       Array.from({ length: 12 }, (_, i) => makeCollection({ title: `Item ${i + 1}` })),
       { withoutCount: true },
@@ -240,7 +240,7 @@ describe('My Collections', () => {
   });
 });
 
-describe('My Collections list updates (SPEC 4)', () => {
+describe('My Collections list updates (product §4)', () => {
   test('a create that fills a page moves totalCount, totalPages and hasNextPage of the cached page', async () => {
     serveMine(Array.from({ length: 10 }, (_, i) => makeCollection({ title: `Item ${i + 1}` })));
     const { queryClient } = renderWithProviders(<MyCollections userId={USER} />);

@@ -1,13 +1,13 @@
 /**
- * The My Collections screen of SPEC 2: heading 'My Collections' with its subtitle, '{n}
+ * The My Collections screen of product §2: heading 'My Collections' with its subtitle, '{n}
  * collection(s) total' when the count is above 0, a 'Create' link to /upload, an error banner,
  * the grid of cards (8 skeletons while loading), the empty state and the pagination (only with
  * more than one page; sizes 5/10/20/50, default 10; a size change resets to page 0; the page is
  * kept within 0..totalPages-1). A failed load toasts 'Failed to load collections' and the banner
- * shows the server msg or that text (SPEC 8).
+ * shows the server msg or that text (product §8).
  *
  * The route (which owns the login guard) passes the signed-in user's id: the list is fetched
- * only when one exists (SPEC 6).
+ * only when one exists (product §6).
  */
 import { CircleAlert, FolderOpen, Plus } from 'lucide-react';
 import { useEffect } from 'react';
@@ -34,7 +34,7 @@ export const MyCollectionsTexts = {
   total: (n: number) => `${n} collection(s) total`,
 } as const;
 
-/** SPEC 8: the server msg, else 'Failed to load collections'; 403, 404 and 5xx read as the client's texts. */
+/** product §8: the server msg, else 'Failed to load collections'; 403, 404 and 5xx read as the client's texts. */
 function loadErrorText(error: unknown): string {
   return error instanceof ApiError
     ? getErrorMessage(error, MyCollectionsTexts.loadFailed, 'server')
@@ -42,7 +42,7 @@ function loadErrorText(error: unknown): string {
 }
 
 export function MyCollections({ userId }: { userId: string | null | undefined }) {
-  // SPEC 4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
+  // product §4: the page stays within 0..totalPages-1 (e.g. after the last item of a page was deleted).
   const { query, paging, pagination } = usePagedQuery((p) => useMyCollections(userId, p), { keepInRange: true });
   const { totalCount: count } = paging;
   const collections = query.data?.collections ?? [];

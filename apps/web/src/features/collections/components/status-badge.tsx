@@ -1,7 +1,7 @@
 import { Badge } from '@/components/ui/badge';
 import { collectionStatusMeta } from '../lib/status';
 
-/** A collection's status badge with its icon and colour (SPEC 4, STYLE.md). */
+/** A collection's status badge with its icon and colour (product §4, §21). */
 export function CollectionStatusBadge({ status, className }: { status: unknown; className?: string }) {
   const meta = collectionStatusMeta(status);
   const Icon = meta.icon;

@@ -1,4 +1,4 @@
-/** SPEC 4 "Collection status": Created is the default when the value is unknown, including names of Object.prototype. */
+/** product §4 "Collection status": Created is the default when the value is unknown, including names of Object.prototype. */
 import { CollectionStatus } from '@coffer/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { collectionStatusMeta } from './status';

@@ -1,5 +1,5 @@
 /**
- * Collection status display (SPEC 4 "Collection status": Created (default when unknown),
+ * Collection status display (product §4 "Collection status": Created (default when unknown),
  * Published, Draft, Archived, Deleted, each with a badge, icon and colour; the colours are the
  * status palette's, components/ui/status-palette.ts).
  */
@@ -37,7 +37,7 @@ const META: ReadonlyMap<string, StatusMeta> = new Map<CollectionStatus, StatusMe
   [CollectionStatus.Deleted, { status: CollectionStatus.Deleted, label: 'Deleted', tone: STATUS_PALETTE.Deleted, icon: Trash2 }],
 ]);
 
-/** The badge of a status value; unknown values (anything but the five statuses) read as Created (SPEC 4). */
+/** The badge of a status value; unknown values (anything but the five statuses) read as Created (product §4). */
 export function collectionStatusMeta(status: unknown): StatusMeta {
   return (typeof status === 'string' && META.get(status)) || CREATED;
 }

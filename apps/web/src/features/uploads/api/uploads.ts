@@ -1,5 +1,5 @@
 /**
- * The upload calls of DESIGN 8 (prefix /sl/v1) and the presigned PUT itself:
+ * The upload calls of product §17 (prefix /sl/v1) and the presigned PUT itself:
  * - upload/resource/url {file_name, size, md5, content_type} -> {upload_id, url} (single PUT)
  * - multipart/upload (same body) -> {upload_id, part_size, part_count}
  * - upload/part/url {upload_id, part_number (from 1)} -> {url, size}

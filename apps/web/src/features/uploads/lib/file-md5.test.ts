@@ -27,7 +27,7 @@ const text = (s: string) => new Blob([s]);
 
 afterEach(() => vi.useRealTimers());
 
-describe('calculateFileMd5 (SPEC 5 file hashing)', () => {
+describe('calculateFileMd5 (product §5 file hashing)', () => {
   test('hex and base64 digests of a known input', async () => {
     expect(await calculateFileMd5(text('hello'), { engine: mainThreadEngine, memory: noMemory })).toBe(
       '5d41402abc4b2a76b9719d911017c592',

@@ -1,5 +1,5 @@
 /**
- * File hashing of SPEC 5 ("File hashing (MD5)") and its messages (SPEC 8):
+ * File hashing of product §5 ("File hashing (MD5)") and its messages (product §8):
  * - the file must be a Blob/File with a numeric size, else 'Invalid file or blob object';
  * - larger than 50 MB (MD5_MAX_FILE_BYTES) is rejected ('File size exceeds the maximum allowed
  *   size of 50 MB'); an empty file gives 'Cannot calculate MD5 for empty file';
@@ -52,7 +52,7 @@ export const browserMemory: MemoryReader = () => {
 
 export interface HashOptions {
   format?: Md5Format;
-  /** Per attempt; default 30 000 ms (SPEC 9). */
+  /** Per attempt; default 30 000 ms (product §9). */
   timeoutMs?: number;
   /** Extra attempts after the first; default 2. */
   retries?: number;
@@ -70,7 +70,7 @@ function isBlobLike(value: unknown): value is Blob {
   return typeof Blob !== 'undefined' && value instanceof Blob && typeof value.size === 'number' && Number.isFinite(value.size);
 }
 
-/** The SPEC 5 input checks. @throws Md5Error (invalid, empty, too-large, format) */
+/** The product §5 input checks. @throws Md5Error (invalid, empty, too-large, format) */
 export function checkHashInput(
   file: unknown,
   format: unknown = 'hex',
@@ -154,7 +154,7 @@ async function withRetries<T>(run: (signal: AbortSignal) => Promise<T>, options:
 }
 
 /**
- * MD5 of a file of at most 50 MB (SPEC 5).
+ * MD5 of a file of at most 50 MB (product §5).
  * @returns the digest as lower-case hex (32 chars) or base64 (24 chars)
  * @throws Md5Error with one of {@link Md5Messages}
  */

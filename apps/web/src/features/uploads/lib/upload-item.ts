@@ -1,6 +1,6 @@
 /**
  * One file of the upload queue as the screen shows it, the queue's limits, and the part rules it
- * shares with the server (DESIGN 7).
+ * shares with the server (product §16).
  */
 import type { Resource } from '@coffer/contract';
 import type { OverallProgress } from './upload-progress';

@@ -1,7 +1,7 @@
 /**
  * The uploader: hashes and uploads files, several at once, with the progress the screen shows.
  *
- * Per file: MD5 first (SPEC 5 rules up to 50 MB; above that one streaming pass gives the whole-file
+ * Per file: MD5 first (product §5 rules up to 50 MB; above that one streaming pass gives the whole-file
  * MD5 and each part's MD5, see docs/decisions/0006-market-upload-hashing.md), then
  * - files up to MULTIPART_THRESHOLD_BYTES: one presigned PUT (upload/resource/url), complete;
  * - larger files: a multipart upload whose parts go through presigned PUTs with at most

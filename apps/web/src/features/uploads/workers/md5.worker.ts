@@ -1,6 +1,6 @@
 /**
  * Coffer's MD5 worker: hashes a Blob incrementally over chunks with hash-wasm's WebAssembly MD5
- * (see md5-core.ts), off the main thread so the page stays responsive (SPEC 5 "File hashing").
+ * (see md5-core.ts), off the main thread so the page stays responsive (product §5 "File hashing").
  *
  * Messages in:
  * - {type: 'file', id, blob, format: 'hex' | 'base64'} -> progress..., then {type: 'done', id, digest}

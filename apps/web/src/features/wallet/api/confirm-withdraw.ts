@@ -1,5 +1,5 @@
 /**
- * POST /api/uc/v1/account/withdraw/confirm {bill_id, password (MD5 hex)} (SPEC 7): freezes the
+ * POST /api/uc/v1/account/withdraw/confirm {bill_id, password (MD5 hex)} (product §7): freezes the
  * amount and hands the bill to the payout job.
  */
 import { PaymentMessages, type WithdrawBill } from '@coffer/contract';
@@ -7,7 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
 import { hashPassword } from '@/lib/md5';
 
-/** SPEC 8 fallback of a failed confirm. */
+/** product §8 fallback of a failed confirm. */
 export const CONFIRM_FAILED = 'Confirm failed';
 
 /** @throws Error 'Password required' without bill or password; ApiError on a failed call */

@@ -1,5 +1,5 @@
 /**
- * POST /api/uc/v1/account/deposit {amount (points, 2 decimals), pay_currency} (SPEC 7): creates a
+ * POST /api/uc/v1/account/deposit {amount (points, 2 decimals), pay_currency} (product §7): creates a
  * top-up bill; the modal moves to step 2 once the answer carries a bill id.
  */
 import { PaymentMessages, type DepositBill } from '@coffer/contract';
@@ -15,7 +15,7 @@ export interface CreateDepositInput {
 
 /**
  * @returns the bill (read from `data.bill`, or `data` itself when it is the bill)
- * @throws Error 'Amount and currency are required' (SPEC 8) when either is missing; ApiError
+ * @throws Error 'Amount and currency are required' (product §8) when either is missing; ApiError
  */
 export async function createDeposit(input: CreateDepositInput): Promise<DepositBill> {
   if (!input.amount || !input.pay_currency) throw new Error(PaymentMessages.amountAndCurrencyRequired);

@@ -1,6 +1,6 @@
 /**
  * POST /api/uc/v1/account/withdraw/create {currency, amount (points, up to 8 decimals), address,
- * network, memo, user_id} (SPEC 7): a bill awaiting the password; balances do not change yet.
+ * network, memo, user_id} (product §7): a bill awaiting the password; balances do not change yet.
  */
 import type { WithdrawBill } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
@@ -11,15 +11,15 @@ export interface CreateWithdrawInput {
   amount: string;
   address: string;
   network: string;
-  /** '' when the currency needs none (SPEC 3: default empty). */
+  /** '' when the currency needs none (product §3: default empty). */
   memo: string;
   user_id: string;
 }
 
-/** SPEC 8 fallback of a failed create. */
+/** product §8 fallback of a failed create. */
 export const CREATE_WITHDRAW_FAILED = 'Failed to create withdraw order';
 
-/** @throws Error when a SPEC 5 precondition is missing; ApiError on a failed call */
+/** @throws Error when a product §5 precondition is missing; ApiError on a failed call */
 export async function createWithdraw(input: CreateWithdrawInput): Promise<WithdrawBill> {
   if (!input.currency || !input.address || !input.amount || !input.network || !input.user_id)
     throw new Error(CREATE_WITHDRAW_FAILED);

@@ -1,6 +1,6 @@
 /**
- * POST /api/uc/v1/account/assets {user_id} (SPEC 7): the balance `{available, freeze}` in points
- * (decimal strings). Stale after 1 min (SPEC 9 "Assets query"); key ['assets', userId].
+ * POST /api/uc/v1/account/assets {user_id} (product §7): the balance `{available, freeze}` in points
+ * (decimal strings). Stale after 1 min (product §9 "Assets query"); key ['assets', userId].
  */
 import { callApi } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-client';

@@ -1,6 +1,6 @@
 /**
- * POST /api/uc/v1/account/currency/list (SPEC 7): the active provider's currencies, cached 5 min
- * (SPEC 9). The answer is read as `data.currencies`, or as a bare list.
+ * POST /api/uc/v1/account/currency/list (product §7): the active provider's currencies, cached 5 min
+ * (product §9). The answer is read as `data.currencies`, or as a bare list.
  */
 import type { Currency } from '@coffer/contract';
 import { CURRENCY_LIST_CACHE_MS, WITHDRAW_ASSET } from '@coffer/contract/constants';
@@ -27,7 +27,7 @@ export function useCurrencies() {
   return useQuery(getCurrenciesQueryOptions());
 }
 
-/** SPEC 3: withdrawals use only USDT entries. */
+/** product §3: withdrawals use only USDT entries. */
 export function withdrawCurrencies(currencies: Currency[]): Currency[] {
   return currencies.filter(
     (c) => c.symbol.toUpperCase() === WITHDRAW_ASSET || c.code.toLowerCase().startsWith(WITHDRAW_ASSET.toLowerCase()),

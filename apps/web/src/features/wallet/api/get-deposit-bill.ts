@@ -1,5 +1,5 @@
 /**
- * POST /api/uc/v1/account/deposit/bill/detail {user_id, bill_id} (SPEC 7): a top-up bill, used by
+ * POST /api/uc/v1/account/deposit/bill/detail {user_id, bill_id} (product §7): a top-up bill, used by
  * Check Payment Status and by the bill detail opened from a record row.
  */
 import type { DepositBill } from '@coffer/contract';
@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-client';
 
-/** SPEC 8 "Top-up and orders". */
+/** product §8 "Top-up and orders". */
 export const MISSING_BILL_INFO = 'Missing user or bill information';
 
 /** @throws Error 'Missing user or bill information' without either id; ApiError on a failed call */

@@ -1,8 +1,8 @@
 /**
  * POST /api/uc/v1/account/record/list {user_id, filter {cate, status_list}, paginator {page, size}}
- * (SPEC 7): the transaction history, 20 a page from page 0, never cached (SPEC 9). Each answer
- * carries `count` and the paging fields of SPEC 3 Pagination; the next page is the one the last
- * answer's `hasNextPage` announces (SPEC 4 "Record list": while loaded records are fewer than the
+ * (product §7): the transaction history, 20 a page from page 0, never cached (product §9). Each answer
+ * carries `count` and the paging fields of product §3 Pagination; the next page is the one the last
+ * answer's `hasNextPage` announces (product §4 "Record list": while loaded records are fewer than the
  * total count, which the server works out).
  */
 import { pageFields, RECORDS_PAGE_SIZE, RecordCate, RecordStatus, type RecordListData } from '@coffer/contract';
@@ -20,7 +20,7 @@ export interface RecordsFilter {
 export const recordsQueryKey = (userId: string, cate: RecordCate, statusList: readonly RecordStatus[] = []) =>
   [...queryKeys.transactions, userId, cate, [...statusList]] as const;
 
-/** @throws Error 'user_id required' (SPEC 8) without a user; ApiError on a failed call */
+/** @throws Error 'user_id required' (product §8) without a user; ApiError on a failed call */
 export async function getRecords(
   userId: string,
   filter: RecordsFilter,
@@ -71,7 +71,7 @@ export function getRecordsQueryOptions(userId: string, filter: RecordsFilter) {
   });
 }
 
-/** Fetched only when a user id exists (SPEC 6). */
+/** Fetched only when a user id exists (product §6). */
 export function useRecords(userId: string, filter: RecordsFilter) {
   return useInfiniteQuery({ ...getRecordsQueryOptions(userId, filter), enabled: Boolean(userId) });
 }

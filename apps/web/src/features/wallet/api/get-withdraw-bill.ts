@@ -1,5 +1,5 @@
 /**
- * POST /api/uc/v1/account/withdraw/bill/detail {user_id, bill_id} (SPEC 7): a cash-out bill, for
+ * POST /api/uc/v1/account/withdraw/bill/detail {user_id, bill_id} (product §7): a cash-out bill, for
  * the withdrawal detail view opened from a record row.
  */
 import type { WithdrawBill } from '@coffer/contract';
@@ -8,7 +8,7 @@ import { callApi } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-client';
 import { MISSING_BILL_INFO } from './get-deposit-bill';
 
-/** SPEC 8 "Cash-out": the detail failed to load. */
+/** product §8 "Cash-out": the detail failed to load. */
 export const WITHDRAW_DETAIL_FAILED = 'Failed to fetch transaction details';
 
 export async function getWithdrawBill(

@@ -1,5 +1,5 @@
 /**
- * POST /api/dev/sandbox/pay {bill_id} (DESIGN 8, sandbox mode only): pays a top-up bill in full,
+ * POST /api/dev/sandbox/pay {bill_id} (product §17, sandbox mode only): pays a top-up bill in full,
  * so that a person can finish the flow without a wallet.
  */
 import type { DepositBill } from '@coffer/contract';

@@ -1,6 +1,6 @@
 /**
- * The top bar's balance button (SPEC 2): shows the available points of the signed-in user from
- * POST /api/uc/v1/account/assets {user_id} -> {asset} (stale after 1 min, SPEC 9 "Assets query"),
+ * The top bar's balance button (product §2): shows the available points of the signed-in user from
+ * POST /api/uc/v1/account/assets {user_id} -> {asset} (stale after 1 min, product §9 "Assets query"),
  * falling back to get/me's asset.available until that answers. It opens the balance modal, and
  * from there the top-up and cash-out modals (one at a time).
  */

@@ -1,5 +1,5 @@
 /**
- * The balance modal (SPEC 2): the available balance, Top-up and Cash out buttons, tabs All
+ * The balance modal (product §2): the available balance, Top-up and Cash out buttons, tabs All
  * transactions / Incoming / Outgoing over the infinitely scrolling record list; a row opens its
  * bill detail.
  */
@@ -17,7 +17,7 @@ import { RecordDetailDialog } from './record-detail-dialog';
 import { TransactionList } from './transaction-list';
 import { formatPoints } from '@/lib/points';
 
-/** SPEC 2 tab labels, in order. */
+/** product §2 tab labels, in order. */
 export const RECORD_TABS: { cate: RecordCate; label: string }[] = [
   { cate: RecordCate.All, label: 'All transactions' },
   { cate: RecordCate.Income, label: 'Incoming' },

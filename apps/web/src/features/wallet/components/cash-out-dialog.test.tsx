@@ -237,7 +237,7 @@ describe('cash-out step 2', { timeout: 15_000 }, () => {
     ]);
   });
 
-  it("states the fixed display rate '1 USD = 1 USDT' by the USD amount and the USDT received (SPEC 9), with '1 USD = 100 P-coin'", async () => {
+  it("states the fixed display rate '1 USD = 1 USDT' by the USD amount and the USDT received (product §9), with '1 USD = 100 P-coin'", async () => {
     const { user } = await toConfirm();
     await screen.findByText('Receive amount');
     const step2 = screen.getByRole('dialog', { name: 'Confirm withdraw' });

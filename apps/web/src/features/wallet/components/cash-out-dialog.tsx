@@ -1,5 +1,5 @@
 /**
- * The cash-out modal (SPEC 2, 4, 5): step 1 'Cash out' (USDT network, amount in USD, address,
+ * The cash-out modal (product §2, §4, §5): step 1 'Cash out' (USDT network, amount in USD, address,
  * memo when the currency needs one, the amount/address flags and an on-demand fee estimate);
  * step 2 'Confirm withdraw' creates the order ('Creating order...'), then asks for the 'Login
  * password' (sent as MD5). On success the all and outgoing lists are invalidated, `onSuccess`
@@ -8,7 +8,7 @@
  * Step 1 is cash-out-form.tsx, step 2 cash-out-confirm.tsx, the texts cash-out-texts.ts.
  *
  * Amounts: the USD amount x the rate (points per USD = min points / fiat-equivalent minimum,
- * default 100) rounded down to 8 decimals is the `amount` sent (SPEC 5 "Crypto amount sent").
+ * default 100) rounded down to 8 decimals is the `amount` sent (product §5 "Crypto amount sent").
  */
 import { RecordCate, type WithdrawBill } from '@coffer/contract';
 import { useQueryClient } from '@tanstack/react-query';
@@ -31,7 +31,7 @@ export interface CashOutDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   userId: string;
-  /** SPEC 4: an optional success callback receives the bill. */
+  /** product §4: an optional success callback receives the bill. */
   onSuccess?: (bill: WithdrawBill) => void;
 }
 

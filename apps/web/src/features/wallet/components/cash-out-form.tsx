@@ -43,7 +43,7 @@ export function useCashOutForm(userId: string) {
   const [touched, setTouched] = useState({ amount: false, address: false, memo: false });
   const assets = useQuery(getAssetsQueryOptions(userId));
   const networks = useMemo(() => networksOf(list), [list]);
-  // SPEC 4: the first network is selected automatically when none is chosen.
+  // product §4: the first network is selected automatically when none is chosen.
   const activeNetwork = network && networks.includes(network) ? network : (networks[0] ?? '');
   const currency = list.find((c) => networkLabel(c.network) === activeNetwork);
   const min = useMinAmount(currency?.code);

@@ -4,12 +4,12 @@ import { CONFIRM_FAILED } from '../api/confirm-withdraw';
 import { CREATE_WITHDRAW_FAILED } from '../api/create-withdraw';
 
 /**
- * SPEC 9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1": '1 USD = 1 USDT', shown by the
+ * product §9 "Displayed rate of 1 USD to 1 crypto unit: fixed at 1": '1 USD = 1 USDT', shown by the
  * amount in USD (step 1) and by the amount and USDT received (step 2), next to '1 USD = 100 P-coin'.
  */
 export const USD_CRYPTO_RATE_TEXT = `1 USD = ${USD_PER_CRYPTO_UNIT} ${WITHDRAW_ASSET}`;
 
-/** SPEC 8 "Cash-out" fallbacks. */
+/** product §8 "Cash-out" fallbacks. */
 export const CashOutTexts = {
   feeFailed: 'Failed to estimate fee',
   createFailed: CREATE_WITHDRAW_FAILED,

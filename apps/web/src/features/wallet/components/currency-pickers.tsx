@@ -1,6 +1,6 @@
 /**
  * The network tab strip and the token chooser of the top-up and cash-out modals. Networks are
- * shown upper-case (SPEC 9); both are keyboard-usable (Radix Tabs: arrow keys; radio buttons).
+ * shown upper-case (product §9); both are keyboard-usable (Radix Tabs: arrow keys; radio buttons).
  */
 import type { Currency } from '@coffer/contract';
 import type { ReactNode } from 'react';

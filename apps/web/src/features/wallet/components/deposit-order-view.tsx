@@ -1,5 +1,5 @@
 /**
- * Step 2 of the top-up modal, also the deposit bill detail (SPEC 2, SPEC 4): two pages.
+ * Step 2 of the top-up modal, also the deposit bill detail (product §2, §4): two pages.
  *
  * - Order Details: amount in USD, P-coin, pay amount in crypto (8 decimals), status, time left
  *   (1800 s countdown), network, date, order id and Proceed to Pay (only while processing).
@@ -42,7 +42,7 @@ import { DetailList, DetailRow } from './detail-rows';
 import { formatPoints } from '@/lib/points';
 import { toastError } from '@/lib/api-client';
 
-/** SPEC 8 "Top-up and orders". */
+/** product §8 "Top-up and orders". */
 export const DepositTexts = {
   notCompleted: 'Payment not completed yet',
   checkFailed: 'Failed to check status',

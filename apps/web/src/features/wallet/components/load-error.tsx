@@ -1,7 +1,7 @@
 /**
- * The wallet's failed-load state: the error text (the server msg or the SPEC 8 fallback) and a
+ * The wallet's failed-load state: the error text (the server msg or the product §8 fallback) and a
  * 'Try again' button that refetches. Used by the currency lists, record lists and bill details.
- * `detail`, when given, is a second line under the text (e.g. SPEC 8's 404 text under a screen's own).
+ * `detail`, when given, is a second line under the text (e.g. product §8's 404 text under a screen's own).
  */
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';

@@ -1,8 +1,8 @@
 /**
- * The bill detail opened from a record row (SPEC 2): a top-up opens its deposit bill (Order
+ * The bill detail opened from a record row (product §2): a top-up opens its deposit bill (Order
  * Details / Scan to Pay, so an open bill can still be paid), a cash-out its withdrawal detail.
  * Load failures read 'Unable to load order detail' and 'Failed to fetch transaction details'
- * (SPEC 8); a 404 adds 'The requested resource was not found.' under them.
+ * (product §8); a 404 adds 'The requested resource was not found.' under them.
  */
 import type { TransactionRecord } from '@coffer/contract';
 import { RecordType } from '@coffer/contract/constants';
@@ -19,7 +19,7 @@ import { LoadError } from './load-error';
 
 export const ORDER_DETAIL_FAILED = 'Unable to load order detail';
 
-/** SPEC 8's 404 text for a bill that does not exist, under the screen's own heading; nothing for other failures. */
+/** product §8's 404 text for a bill that does not exist, under the screen's own heading; nothing for other failures. */
 function notFoundText(error: unknown): string | undefined {
   return error instanceof ApiError && error.status === 404 ? error.message : undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * One transaction record (SPEC 2 balance modal): type, date (MM/dd/yyyy), signed amount (+ for
+ * One transaction record (product §2 balance modal): type, date (MM/dd/yyyy), signed amount (+ for
  * Incoming) and a status badge. Top-up and cash-out rows open their bill detail.
  */
 import type { TransactionRecord } from '@coffer/contract';
@@ -10,7 +10,7 @@ import { cn } from '@/lib/cn';
 import { formatShortDate } from '@/lib/format';
 import { recordStatusView, recordTypeLabel, signedAmount } from '../utils/display';
 
-/** SPEC 3: TopUp and CashOut records have a bill to open. */
+/** product §3: TopUp and CashOut records have a bill to open. */
 export const hasBillDetail = (record: Pick<TransactionRecord, 'type'>) =>
   record.type === RecordType.TopUp || record.type === RecordType.CashOut;
 

@@ -1,11 +1,11 @@
 /**
- * The top-up modal (SPEC 2, 4, 5): step 1 picks a network (tab strip), a token (default USDT,
+ * The top-up modal (product §2, §4, §5): step 1 picks a network (tab strip), a token (default USDT,
  * else the first; default network the first) and an amount in that token, showing 'You will get:
  * N points' (2 decimals, points = amount x min points / min crypto). Continue creates the bill
  * (`deposit` with the points, 2 decimals) and step 2 shows {@link DepositOrderView}. Back goes from
  * Scan to Pay to Order Details, then to step 1; closing resets the order. The incoming and all
  * record lists (the page's and the balance modal's) refresh when the order is created, so its
- * Pending row shows at once, and again when the payment is confirmed (SPEC 4 "Top-up flow").
+ * Pending row shows at once, and again when the payment is confirmed (product §4 "Top-up flow").
  */
 import type { Currency, DepositBill } from '@coffer/contract';
 import { RecordCate, WITHDRAW_ASSET } from '@coffer/contract/constants';
@@ -29,13 +29,13 @@ import { DepositOrderView, type DepositPage } from './deposit-order-view';
 import { LoadError } from './load-error';
 import { formatPoints } from '@/lib/points';
 
-/** SPEC 8 "Top-up and orders". */
+/** product §8 "Top-up and orders". */
 export const TopUpTexts = {
   created: 'Order created successfully',
   createFailed: 'Failed to create order',
 } as const;
 
-/** SPEC 9 "Default token": USDT, else the first. */
+/** product §9 "Default token": USDT, else the first. */
 export function defaultToken(onNetwork: Currency[]): Currency | undefined {
   return onNetwork.find((c) => c.symbol.toUpperCase() === WITHDRAW_ASSET) ?? onNetwork[0];
 }
@@ -48,7 +48,7 @@ export interface TopUpDialogProps {
 
 export function TopUpDialog({ open, onOpenChange, userId }: TopUpDialogProps) {
   const [title, setTitle] = useState('Top-up');
-  // Closing resets the order (SPEC 2): the flow unmounts and the next opening starts at step 1.
+  // Closing resets the order (product §2): the flow unmounts and the next opening starts at step 1.
   const handleOpenChange = (next: boolean) => {
     if (!next) setTitle('Top-up');
     onOpenChange(next);

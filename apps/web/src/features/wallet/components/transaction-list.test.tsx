@@ -32,7 +32,7 @@ function fakeLayout() {
 }
 
 /**
- * `total` records served 20 a page with the paging fields (SPEC 3 Pagination); returns the requests
+ * `total` records served 20 a page with the paging fields (product §3 Pagination); returns the requests
  * seen. `withoutCount` drops the legacy `count` field.
  */
 function serveRecords(total: number, { slow = false, withoutCount = false } = {}) {
@@ -86,7 +86,7 @@ describe('record list', () => {
     expect(requests).toHaveLength(3);
   });
 
-  it('loads the next page while the answer says hasNextPage (SPEC 3 Pagination), not from count', async () => {
+  it('loads the next page while the answer says hasNextPage (product §3 Pagination), not from count', async () => {
     const requests = serveRecords(25, { withoutCount: true });
     renderWallet(<TransactionList userId={USER_ID} cate={RecordCate.All} />);
     const list = await screen.findByRole('list', { name: 'Transactions' });
@@ -229,7 +229,7 @@ describe('balance modal', () => {
     renderWallet(<BalanceDialog open onOpenChange={() => {}} userId={USER_ID} onTopUp={() => {}} onCashOut={() => {}} />);
     await user.click(await screen.findByRole('button', { name: /^Cash out -/ }));
     expect(await screen.findByText('Failed to fetch transaction details')).toBeInTheDocument();
-    // SPEC 8: a 404 reads 'The requested resource was not found.' under the screen's own text.
+    // product §8: a 404 reads 'The requested resource was not found.' under the screen's own text.
     expect(screen.getByText('The requested resource was not found.')).toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Withdrawal details' })).not.toBeInTheDocument());

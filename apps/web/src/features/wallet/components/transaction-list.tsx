@@ -1,5 +1,5 @@
 /**
- * The infinitely scrolling record list of the balance modal and the transactions page (SPEC 2):
+ * The infinitely scrolling record list of the balance modal and the transactions page (product §2):
  * 'Loading transactions...' with skeleton rows first, 'Loading more...' while the next page of
  * 20 loads (within 50 px of the bottom), 'No more data' at the end, and the empty state of the
  * category.
@@ -20,7 +20,7 @@ import { useScrollLoad } from '../hooks/use-scroll-load';
 import { RecordRow } from './record-row';
 import { LoadError } from './load-error';
 
-/** SPEC 2 list texts. */
+/** product §2 list texts. */
 export const ListTexts = {
   loading: 'Loading transactions...',
   loadingMore: 'Loading more...',

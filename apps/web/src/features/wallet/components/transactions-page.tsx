@@ -1,5 +1,5 @@
 /**
- * The transactions page (/transactions, SPEC 2): the balance modal's three filters (All
+ * The transactions page (/transactions, product §2): the balance modal's three filters (All
  * transactions, Incoming, Outgoing) and record list as a full page scrolled by the window, with
  * status filter chips (sent as `filter.status_list`) and the Top-up and Cash out modals at hand.
  */
@@ -17,7 +17,7 @@ import { RecordDetailDialog } from './record-detail-dialog';
 import { TransactionList } from './transaction-list';
 import { WalletDialogs, type WalletView } from './wallet-dialogs';
 
-/** The status chips, in SPEC 4's order. */
+/** The status chips, in product §4's order. */
 export const STATUS_CHIPS: { status: RecordStatus; label: string }[] = [
   { status: RecordStatus.Pending, label: 'Pending' },
   { status: RecordStatus.Success, label: 'Success' },

@@ -1,6 +1,6 @@
 /**
- * Withdrawal detail view (SPEC 2): amount in USD, P-coin, receive amount, address, network, memo
- * or a dash, date, order id and a status line (SPEC 4: Completed, Failed or Processing).
+ * Withdrawal detail view (product §2): amount in USD, P-coin, receive amount, address, network, memo
+ * or a dash, date, order id and a status line (product §4: Completed, Failed or Processing).
  */
 import type { WithdrawBill } from '@coffer/contract';
 import { CircleCheck, CircleX, Clock } from 'lucide-react';

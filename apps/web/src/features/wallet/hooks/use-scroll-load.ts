@@ -1,6 +1,6 @@
 /**
- * Infinite scroll of SPEC 2: calls `onLoad` when the scroll position is within `threshold` px
- * (SPEC 9: 50) of the bottom of `target` (an element, or the window), and again after each load
+ * Infinite scroll of product §2: calls `onLoad` when the scroll position is within `threshold` px
+ * (product §9: 50) of the bottom of `target` (an element, or the window), and again after each load
  * while the content is still too short to scroll.
  */
 import { SCROLL_LOAD_THRESHOLD_PX } from '@coffer/contract/constants';

@@ -14,7 +14,7 @@ import {
   withdrawStatusView,
 } from './display';
 
-describe('deposit countdown (SPEC 4)', () => {
+describe('deposit countdown (product §4)', () => {
   it('shows mm:ss up to an hour', () => {
     expect(formatCountdown(1800)).toBe('30:00');
     expect(formatCountdown(1799)).toBe('29:59');
@@ -71,10 +71,10 @@ describe('signed amounts and badges', () => {
     expect(depositStatusView('DepositStatusExpired').label).toBe('Order Expired');
   });
 
-  it('reads names of Object.prototype as unknown statuses: Pending, Order Expired, Processing (SPEC 4)', () => {
+  it('reads names of Object.prototype as unknown statuses: Pending, Order Expired, Processing (product §4)', () => {
     for (const odd of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
       expect(recordStatusView(odd), odd).toEqual({ label: 'Pending', tone: 'amber' });
-      // SPEC 4: a deposit status other than success or processing is failed ('Order Expired').
+      // product §4: a deposit status other than success or processing is failed ('Order Expired').
       expect(depositPhase(odd), odd).toBe('failed');
       expect(depositStatusView(odd), odd).toEqual({ label: 'Order Expired', tone: 'red' });
       expect(withdrawStatusView(odd), odd).toEqual({ label: 'Processing', tone: 'amber' });

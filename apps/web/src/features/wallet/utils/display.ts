@@ -1,5 +1,5 @@
 /**
- * How the wallet shows its values (SPEC 3, 4, 9): network names upper-case, USDT codes as
+ * How the wallet shows its values (product §3, §4, §9): network names upper-case, USDT codes as
  * USDT(network), USD 2 decimals, crypto 8 decimals, signed record amounts, status labels and
  * badge tones, and the deposit countdown.
  */
@@ -18,11 +18,11 @@ import { statusView, type StatusView } from '@/components/ui/status-palette';
 import { toDate, type DateInput } from '@/lib/format';
 import { formatPoints, groupThousands } from '@/lib/points';
 
-/** SPEC 9: network names are shown upper-case. */
+/** product §9: network names are shown upper-case. */
 export const networkLabel = (network: string | null | undefined): string => (network ?? '').toUpperCase();
 
 /**
- * SPEC 9: an asset code beginning with USDT shows as USDT(network); anything else as its symbol.
+ * product §9: an asset code beginning with USDT shows as USDT(network); anything else as its symbol.
  * @param c a currency, or a code and network (e.g. a bill's pay_currency and network)
  */
 export function currencyLabel(c: Pick<Currency, 'network'> & { symbol?: string; code?: string }): string {
@@ -47,7 +47,7 @@ export function formatUsd(value: string | null | undefined): string {
   }
 }
 
-/** Crypto with 8 decimals, rounded down (SPEC 9); '-' when missing or bad. */
+/** Crypto with 8 decimals, rounded down (product §9); '-' when missing or bad. */
 export function formatCrypto(value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-';
   try {
@@ -57,7 +57,7 @@ export function formatCrypto(value: string | null | undefined): string {
   }
 }
 
-/** SPEC 3 Withdraw bill: net USD = amount_usd - fee_fiat with 2 decimals, or '-' when either is missing. */
+/** product §3 Withdraw bill: net USD = amount_usd - fee_fiat with 2 decimals, or '-' when either is missing. */
 export function netUsd(amountUsd: string | null | undefined, feeFiat: string | null | undefined): string {
   if (!amountUsd || !feeFiat) return '-';
   try {
@@ -67,7 +67,7 @@ export function netUsd(amountUsd: string | null | undefined, feeFiat: string | n
   }
 }
 
-/** A record's amount with its sign: '+' for Incoming, '-' for Outgoing (SPEC 2). */
+/** A record's amount with its sign: '+' for Incoming, '-' for Outgoing (product §2). */
 export function signedAmount(direction: string, amount: string): string {
   const shown = formatPoints(amount).replace(/^-/, '');
   return direction === Direction.Incoming ? `+${shown}` : `-${shown}`;
@@ -93,7 +93,7 @@ export function recordTypeLabel(type: string): string {
 
 export type { StatusView };
 
-/** SPEC 4 "Record status badges": Pending (also for unknown values), Success, Failed, Refunded. */
+/** product §4 "Record status badges": Pending (also for unknown values), Success, Failed, Refunded. */
 export function recordStatusView(status: string | null | undefined): StatusView {
   switch (status) {
     case RecordStatus.Success:
@@ -110,7 +110,7 @@ export function recordStatusView(status: string | null | undefined): StatusView 
 export type DepositPhase = 'success' | 'processing' | 'failed';
 
 /**
- * SPEC 4 "Deposit bill status": DepositStatusSuccess is success; DepositStatusProcessing,
+ * product §4 "Deposit bill status": DepositStatusSuccess is success; DepositStatusProcessing,
  * 'Processing' or a missing status (a new bill) is processing; any other value failed.
  */
 export function depositPhase(status: string | null | undefined): DepositPhase {
@@ -131,7 +131,7 @@ export function depositStatusView(status: string | null | undefined): StatusView
   }
 }
 
-/** SPEC 4 "Withdraw bill status": Completed; Failed (failure, refunded); Processing otherwise. */
+/** product §4 "Withdraw bill status": Completed; Failed (failure, refunded); Processing otherwise. */
 export function withdrawStatusView(status: string | null | undefined): StatusView {
   if (status === WithdrawStatus.Success) return statusView('Completed');
   if (status === WithdrawStatus.Failure || status === WithdrawStatus.Refunded) return statusView('Failed');
@@ -139,7 +139,7 @@ export function withdrawStatusView(status: string | null | undefined): StatusVie
 }
 
 /**
- * SPEC 4 "Deposit countdown": lifetime minus whole seconds since creation, never below 0.
+ * product §4 "Deposit countdown": lifetime minus whole seconds since creation, never below 0.
  * @param created the bill's creation time (ms string or number; seconds when <= 1e12)
  * @param nowMs the current time in ms
  */
@@ -152,7 +152,7 @@ export function secondsLeft(created: DateInput, nowMs: number, lifetimeSeconds: 
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** SPEC 4: mm:ss, or hh:mm:ss above an hour; negative or bad input shows 00:00. */
+/** product §4: mm:ss, or hh:mm:ss above an hour; negative or bad input shows 00:00. */
 export function formatCountdown(totalSeconds: number): string {
   const s = Number.isFinite(totalSeconds) ? Math.max(0, Math.floor(totalSeconds)) : 0;
   const hours = Math.floor(s / 3600);

@@ -14,7 +14,7 @@ import {
 
 const TRON = '^T[1-9A-HJ-NP-Za-km-z]{33}$';
 
-describe('top-up amount (SPEC 5)', () => {
+describe('top-up amount (product §5)', () => {
   it('asks for an amount when empty', () => {
     expect(validateTopUpAmount('', '1.00000000', 'USDT')).toBe('Please enter an amount.');
     expect(validateTopUpAmount('   ', '1.00000000', 'USDT')).toBe('Please enter an amount.');
@@ -57,7 +57,7 @@ describe('top-up amount (SPEC 5)', () => {
   });
 });
 
-describe('cash-out amount (SPEC 5)', () => {
+describe('cash-out amount (product §5)', () => {
   const opts = { rate: '100', available: '1500.00', minUsd: '10.00' };
 
   it('says Insufficient balance when amount x rate is above the available points', () => {
@@ -110,7 +110,7 @@ describe('cash-out amount (SPEC 5)', () => {
   });
 });
 
-describe('address and memo (SPEC 5)', () => {
+describe('address and memo (product §5)', () => {
   it('requires an address and matches wallet_regex', () => {
     expect(validateAddress('', TRON)).toBe('Address required');
     expect(validateAddress('  ', TRON)).toBe('Address required');

@@ -1,17 +1,17 @@
 /**
- * The money rules of the top-up and cash-out modals (SPEC 5), as pure functions on decimal
- * strings (contract money helpers, big.js; never floats). Every message is SPEC 8's text verbatim.
+ * The money rules of the top-up and cash-out modals (product §5), as pure functions on decimal
+ * strings (contract money helpers, big.js; never floats). Every message is product §8's text verbatim.
  */
 import { Big, CRYPTO_DECIMALS, DEFAULT_POINTS_PER_USD, PaymentMessages, roundDown, type MinAmountResult } from '@coffer/contract';
 
-/** SPEC 5 "Top-up amount" and "Withdraw create" messages that the contract does not carry. */
+/** product §5 "Top-up amount" and "Withdraw create" messages that the contract does not carry. */
 export const WalletMessages = {
   enterAmount: 'Please enter an amount.',
   invalidAmount: 'Please enter a valid amount.',
-  /** SPEC 5: 'Minimum amount is {min} {symbol}.' */
+  /** product §5: 'Minimum amount is {min} {symbol}.' */
   topUpMinimum: (min: string, symbol: string) => `Minimum amount is ${min} ${symbol}.`,
   rateMissing: 'Exchange rate not available. Please try again.',
-  /** SPEC 5 "Withdraw create": 'Invalid amount or address. Minimum amount is {min}'. */
+  /** product §5 "Withdraw create": 'Invalid amount or address. Minimum amount is {min}'. */
   invalidAmountOrAddress: (min: string) => `Invalid amount or address. Minimum amount is ${min}`,
 } as const;
 
@@ -45,7 +45,7 @@ export function isPositive(value: string | null | undefined): boolean {
 }
 
 /**
- * SPEC 5 "Top-up amount": the message for the crypto amount typed, or null when it is valid.
+ * product §5 "Top-up amount": the message for the crypto amount typed, or null when it is valid.
  * @param input the raw text of the field
  * @param minCrypto the minimum in the token (min-amount's currency_min_amount), when known
  * @param symbol the token's symbol, e.g. 'USDT'
@@ -60,7 +60,7 @@ export function validateTopUpAmount(input: string, minCrypto: string | undefined
 }
 
 /**
- * SPEC 5: points received = amount x (min points / min crypto), 2 decimals rounded down (the
+ * product §5: points received = amount x (min points / min crypto), 2 decimals rounded down (the
  * number shown in 'You will get: N points' is the number sent to `deposit`).
  * @returns points as a 2-decimal string; '0.00' when the input or the minimum is unusable
  */
@@ -77,9 +77,9 @@ export function topUpPoints(
 }
 
 /**
- * SPEC 5 "Crypto amount sent": the rate of points per USD(T) is min points / fiat-equivalent
+ * product §5 "Crypto amount sent": the rate of points per USD(T) is min points / fiat-equivalent
  * minimum; when the min-amount answer is there but either number is unusable the rate is the
- * default 100 (SPEC 9).
+ * default 100 (product §9).
  * @returns the rate as a decimal string, or null while no min-amount answer exists (then the
  *   cash-out shows 'Exchange rate not available. Please try again.' and reloads it)
  */
@@ -89,7 +89,7 @@ export function pointsPerUsd(min: Pick<MinAmountResult, 'min_amount' | 'fiat_equ
   return new Big(min.min_amount).div(min.fiat_equivalent).toString();
 }
 
-/** SPEC 5 "Crypto amount sent" = USD amount x rate, rounded down to 8 decimals. */
+/** product §5 "Crypto amount sent" = USD amount x rate, rounded down to 8 decimals. */
 export function cashOutAmountToSend(usd: string, rate: string): string {
   return roundDown(new Big(usd).times(rate), CRYPTO_DECIMALS);
 }
@@ -97,14 +97,14 @@ export function cashOutAmountToSend(usd: string, rate: string): string {
 export interface CashOutAmountCheck {
   /** The message to show under the field, or null. */
   error: string | null;
-  /** The "amount" flag of SPEC 5: a number, at least the minimum, within the balance. */
+  /** The "amount" flag of product §5: a number, at least the minimum, within the balance. */
   ok: boolean;
   /** The amount as a decimal string when it parses. */
   amount: string | null;
 }
 
 /**
- * SPEC 5 "Cash-out amount (USD)".
+ * product §5 "Cash-out amount (USD)".
  * @param input the raw text of the field (USD)
  * @param opts rate (points per USD; null when not known yet), available points, minimum USD
  *   (the currency's fiatEquivalent)
@@ -135,7 +135,7 @@ export function checkCashOutAmount(
 }
 
 /**
- * Compiles a currency's pattern. SPEC 5: a broken pattern is treated as valid, so this returns
+ * Compiles a currency's pattern. product §5: a broken pattern is treated as valid, so this returns
  * null for an empty or unparsable pattern and the caller accepts any value.
  */
 export function compilePattern(pattern: string | null | undefined): RegExp | null {
@@ -147,7 +147,7 @@ export function compilePattern(pattern: string | null | undefined): RegExp | nul
   }
 }
 
-/** SPEC 5 "Cash-out address", checked on blur: 'Address required' / 'Invalid address format' / null. */
+/** product §5 "Cash-out address", checked on blur: 'Address required' / 'Invalid address format' / null. */
 export function validateAddress(address: string, walletRegex: string | null | undefined): string | null {
   const value = address.trim();
   if (!value) return PaymentMessages.addressRequired;
@@ -156,7 +156,7 @@ export function validateAddress(address: string, walletRegex: string | null | un
   return null;
 }
 
-/** SPEC 5 "Memo" (only when extra_id_exists), checked on blur: 'Memo required' / 'Invalid memo format' / null. */
+/** product §5 "Memo" (only when extra_id_exists), checked on blur: 'Memo required' / 'Invalid memo format' / null. */
 export function validateMemo(memo: string, extraIdRegex: string | null | undefined): string | null {
   const value = memo.trim();
   if (!value) return PaymentMessages.memoRequired;
@@ -165,14 +165,14 @@ export function validateMemo(memo: string, extraIdRegex: string | null | undefin
   return null;
 }
 
-/** True when `amount` (USD) is above 0 and at least `minUsd` (SPEC 5 submit rule). */
+/** True when `amount` (USD) is above 0 and at least `minUsd` (product §5 submit rule). */
 export function meetsMinimum(amount: string | null, minUsd: string): boolean {
   if (amount === null || !isPositive(amount)) return false;
   return !isPositive(minUsd) || !new Big(amount).lt(minUsd);
 }
 
 /**
- * SPEC 5 "Withdraw create": address and amount present and the amount at least the minimum.
+ * product §5 "Withdraw create": address and amount present and the amount at least the minimum.
  * @returns null when the order may be created, else 'Invalid amount or address. Minimum amount is {min}'
  */
 export function checkWithdrawCreate(address: string, amount: string | null, minUsd: string): string | null {
@@ -181,7 +181,7 @@ export function checkWithdrawCreate(address: string, amount: string | null, minU
 }
 
 /**
- * Fee estimate shown in the cash-out modal (SPEC 3 "Fee estimate result", derived values).
+ * Fee estimate shown in the cash-out modal (product §3 "Fee estimate result", derived values).
  * @param result the estimate: amount (points), fee (crypto), fiat_equivalent (fee in USD)
  * @param rate points per USD
  * @returns fee in USD (2 decimals), fee in points (2 decimals, rounded down) and net points
