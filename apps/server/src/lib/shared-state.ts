@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { sql, type SQL } from 'drizzle-orm';
-import pg from 'pg';
+import { listenPg } from './pg-listen';
 
 /** A revocation every instance applies to its session cache. */
 export type Revocation = { kind: 'session'; sessionId: string } | { kind: 'user'; userId: string };
@@ -246,20 +246,15 @@ export function postgresBus(
   const channel = 'coffer_revocations';
   const handlers: ((e: Revocation) => void)[] = [];
   const echoes = new Map<string, () => void>();
-  let closed = false;
-  let client: pg.Client | null = null;
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((r) => (markReady = r));
-
-  const connect = async (attempt: number): Promise<void> => {
-    if (closed) return markReady();
-    const c = new pg.Client({ connectionString: url });
-    c.on('error', (err) => log.warn({ err }, 'revocation bus: listener connection error'));
-    c.on('notification', (n) => {
-      if (n.channel !== channel || !n.payload) return;
+  const listener = listenPg({
+    url,
+    channel,
+    label: 'revocation bus',
+    log,
+    onNotify: (payload) => {
       let event: unknown;
       try {
-        event = JSON.parse(n.payload);
+        event = JSON.parse(payload);
       } catch {
         return;
       }
@@ -267,38 +262,16 @@ export function postgresBus(
       for (const h of handlers) h(event);
       const nonce = (event as { nonce?: unknown }).nonce;
       if (typeof nonce === 'string') echoes.get(nonce)?.();
-    });
-    c.on('end', () => {
-      if (closed || client !== c) return;
-      client = null;
-      log.warn({}, 'revocation bus: listener connection lost; reconnecting');
-      setTimeout(() => void connect(0), 1_000).unref();
-    });
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${channel}`);
-      if (closed) {
-        await c.end().catch(() => undefined);
-        return markReady();
-      }
-      client = c;
-      markReady();
-    } catch (err) {
-      await c.end().catch(() => undefined);
-      if (closed) return markReady();
-      log.warn({ err, attempt }, 'revocation bus: LISTEN failed; retrying');
-      setTimeout(() => void connect(attempt + 1), Math.min(10_000, 1_000 * (attempt + 1))).unref();
-    }
-  };
-  void connect(0);
+    },
+  });
   return {
-    ready,
+    ready: listener.ready,
     async publish(event) {
       const nonce = randomUUID();
       let timer: NodeJS.Timeout | undefined;
       const echoed = new Promise<void>((resolve) => {
         echoes.set(nonce, resolve);
-        timer = setTimeout(resolve, client ? ECHO_WAIT_MS : 0);
+        timer = setTimeout(resolve, listener.listening() ? ECHO_WAIT_MS : 0);
       });
       try {
         await notify(channel, JSON.stringify({ ...event, nonce }));
@@ -312,12 +285,9 @@ export function postgresBus(
       handlers.push(handler);
     },
     async close() {
-      closed = true;
       handlers.length = 0;
       for (const resolve of echoes.values()) resolve();
-      const c = client;
-      client = null;
-      if (c) await c.end().catch(() => undefined);
+      await listener.close();
     },
   };
 }

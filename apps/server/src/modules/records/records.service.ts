@@ -30,6 +30,20 @@ export interface NewRecord {
   createdAt?: number;
 }
 
+/** The row of a new record: a fresh id; `createdAt` (ms) sets both timestamps when given. */
+function toRow(rec: NewRecord) {
+  return {
+    id: newId(),
+    userId: rec.userId,
+    bizId: rec.bizId,
+    type: rec.type,
+    direction: rec.direction,
+    amount: rec.amount,
+    status: rec.status,
+    ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
+  };
+}
+
 export function createRecordsService(deps: { db: Db }) {
   return {
     /**
@@ -73,16 +87,7 @@ export function createRecordsService(deps: { db: Db }) {
      * @param tx the flow's open transaction
      */
     async write(rec: NewRecord, tx?: DbOrTx): Promise<void> {
-      await repo.insertRecordIfAbsent(tx ?? deps.db, {
-        id: newId(),
-        userId: rec.userId,
-        bizId: rec.bizId,
-        type: rec.type,
-        direction: rec.direction,
-        amount: rec.amount,
-        status: rec.status,
-        ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
-      });
+      await repo.insertRecordIfAbsent(tx ?? deps.db, toRow(rec));
     },
 
     /**
@@ -92,19 +97,7 @@ export function createRecordsService(deps: { db: Db }) {
      */
     async writeMany(recs: NewRecord[], tx?: DbOrTx): Promise<void> {
       if (!recs.length) return;
-      await repo.insertRecordsIfAbsent(
-        tx ?? deps.db,
-        recs.map((rec) => ({
-          id: newId(),
-          userId: rec.userId,
-          bizId: rec.bizId,
-          type: rec.type,
-          direction: rec.direction,
-          amount: rec.amount,
-          status: rec.status,
-          ...(rec.createdAt ? { createdAt: new Date(rec.createdAt), updatedAt: new Date(rec.createdAt) } : {}),
-        })),
-      );
+      await repo.insertRecordsIfAbsent(tx ?? deps.db, recs.map(toRow));
     },
 
     /** Sets the status (and optionally the amount) of the record (user, type, biz id). */
