@@ -2,7 +2,8 @@
  * Property tests of the Merkle sum tree (docs/product.md §22): the root commits to every balance,
  * the root's sum is the total, and a proof verifies for the right leaf only.
  */
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { minorToPoints } from './money';
@@ -101,6 +102,7 @@ describe('merkle sum tree', () => {
   });
 
   it('pads odd levels with a zero-sum node and gives an empty tree the padding root', () => {
+    expect(PAD_NODE.hash).toBe(bytesToHex(sha256(concatBytes(new Uint8Array([2]), utf8ToBytes('coffer-pad')))));
     expect(rootOf(buildLevels([]))).toEqual(PAD_NODE);
     const levels = treeOf([
       { userId: 'a', salt: '11'.repeat(32), balance: 1n },

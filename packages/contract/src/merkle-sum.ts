@@ -32,7 +32,7 @@ export interface LeafInput {
 
 /** Bytes of a sum in the hash input. */
 const SUM_BYTES = 16;
-const MAX_SUM = 1n << BigInt(SUM_BYTES * 8);
+const MAX_SUM = 2n ** 128n;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
@@ -56,11 +56,15 @@ function hash32(hex: string): Uint8Array {
   return hexToBytes(hex);
 }
 
-/** The padding node that completes a level of odd length (sum 0). */
-export const PAD_NODE: SumNode = Object.freeze({
-  hash: bytesToHex(sha256(concatBytes(new Uint8Array([2]), utf8ToBytes('coffer-pad')))),
+/**
+ * The padding node that completes a level of odd length (sum 0). Its hash is
+ * SHA-256(0x02 || "coffer-pad"), written out (merkle-sum.test.ts recomputes it) so that this module
+ * runs no code at load and the web's first screen does not carry SHA-256 (ADR 0016).
+ */
+export const PAD_NODE: Readonly<SumNode> = {
+  hash: 'abc7b2b4901aa75792fac306e6940dea9017cb895ec0602d4c01c5a9d39295b2',
   sum: 0n,
-});
+};
 
 /**
  * The leaf of one user.
