@@ -7,6 +7,7 @@ import { verifyWireProof } from '@coffer/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, fund, topUp, type TestApp } from '../../test/harness';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { NOT_INCLUDED_MSG, NOTHING_PUBLISHED_MSG } from './reserves.service';
 
 const LATEST = '/api/uc/v1/reserves/latest';
@@ -14,12 +15,19 @@ const PROOF = '/api/uc/v1/reserves/proof';
 const TRX_RESERVE = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 
 let t: TestApp;
+let scratch: ScratchDatabase | undefined;
 beforeAll(async () => {
+  // Publications cover every user of the database: on PostgreSQL a database of its own (PGlite: in memory).
+  scratch = await createScratchDatabase('coffer_reserves');
   t = await createTestApp({
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     RESERVE_ADDRESSES: `TRX:usdttrc20:${TRX_RESERVE}, TRX:usdttrc20:TSecondAddressOfTheSameBook000000, XYZ:nosuch:0x01`,
   });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await scratch?.drop();
+});
 
 /** The ledger's own total of user balances (available + frozen), minor units. */
 async function ledgerTotal(): Promise<bigint> {
