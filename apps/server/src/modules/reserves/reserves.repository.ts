@@ -22,9 +22,13 @@ export async function insertNodes(db: DbOrTx, rows: (typeof reserveNodes.$inferI
   for (let i = 0; i < rows.length; i += CHUNK) await db.insert(reserveNodes).values(rows.slice(i, i + CHUNK));
 }
 
-/** The newest publication, or null. */
+/** The newest publication (by time, then by id: UUIDv7 ids grow with time), or null. */
 export async function latestPublication(db: DbOrTx): Promise<PublicationRow | null> {
-  const [row] = await db.select().from(reservePublications).orderBy(desc(reservePublications.createdAt)).limit(1);
+  const [row] = await db
+    .select()
+    .from(reservePublications)
+    .orderBy(desc(reservePublications.createdAt), desc(reservePublications.id))
+    .limit(1);
   return row ?? null;
 }
 

@@ -3,6 +3,6 @@ import { ReservesPage } from '@/features/reserves/components/reserves-page';
 
 /** /reserves — proof of liabilities (product §22), public; "Check my balance" for a signed-in user. */
 export default function ReservesRoute() {
-  const signedIn = useAuthStore((s) => s.isAuthenticated);
-  return <ReservesPage signedIn={signedIn} />;
+  const userId = useAuthStore((s) => (s.isAuthenticated ? (s.user?.id ?? null) : null));
+  return <ReservesPage userId={userId} />;
 }

@@ -17,11 +17,12 @@ export interface ProofCheck {
 }
 
 /**
- * True when `proof` belongs to `publication` (same id, root and total) and its path leads from the
- * user's leaf to that root with that sum.
+ * True when `proof` is the signed-in user's (`userId`), belongs to `publication` (same id, root and
+ * total) and its path leads from the user's leaf to that root with that sum.
  */
-export function proofMatches(proof: ReservesProofData, publication: Publication): boolean {
+export function proofMatches(proof: ReservesProofData, publication: Publication, userId: string): boolean {
   return (
+    proof.user_id === userId &&
     proof.publication_id === publication.id &&
     proof.root_hash === publication.root_hash &&
     proof.total === publication.total &&
@@ -32,9 +33,9 @@ export function proofMatches(proof: ReservesProofData, publication: Publication)
 /**
  * @throws ApiError when the call fails (NOT_FOUND: nothing published, or the user signed up after the publication)
  */
-export async function checkProof(publication: Publication): Promise<ProofCheck> {
+export async function checkProof({ publication, userId }: { publication: Publication; userId: string }): Promise<ProofCheck> {
   const proof = await callApi('reservesProof', {});
-  return { included: proofMatches(proof, publication), balance: proof.leaf.balance, proof };
+  return { included: proofMatches(proof, publication, userId), balance: proof.leaf.balance, proof };
 }
 
 export function useCheckProof() {

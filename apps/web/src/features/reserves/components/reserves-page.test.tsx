@@ -123,6 +123,15 @@ describe('/reserves', () => {
     ['a wrong amount', { ...proof, leaf: { ...proof.leaf, balance: '1250.00' } }],
     ['a wrong salt', { ...proof, leaf: { ...proof.leaf, salt: 'ff'.repeat(32) } }],
     ['another publication', { ...proof, publication_id: 'pub-0' }],
+    [
+      'another user’s leaf',
+      {
+        ...proof,
+        user_id: 'someone-else',
+        leaf: { index: 1, salt: users[1]!.salt, balance: '999.99' },
+        path: proofPath(levels, 1).map((n) => ({ hash: n.hash, sum: minorToPoints(n.sum) })),
+      },
+    ],
   ])('refuses a proof with %s', async (_name, bad) => {
     signIn();
     server.use(...session, latest(ok({ publication })), proofAnswer(ok(bad)));

@@ -122,12 +122,12 @@ function CheckResult({ result, error }: { result: ProofCheck | undefined; error:
   );
 }
 
-function CheckBalance({ publication, signedIn }: { publication: Publication; signedIn: boolean }) {
+function CheckBalance({ publication, userId }: { publication: Publication; userId: string | null }) {
   const check = useCheckProof();
   // A result belongs to the publication it was checked against.
   const [checkedId, setCheckedId] = useState<string | null>(null);
   const fresh = checkedId === publication.id;
-  if (!signedIn) {
+  if (!userId) {
     return (
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-slate-600 dark:text-slate-400">{ReservesTexts.logInToCheck}</p>
@@ -146,7 +146,7 @@ function CheckBalance({ publication, signedIn }: { publication: Publication; sig
           isLoading={check.isPending}
           onClick={() => {
             setCheckedId(publication.id);
-            check.mutate(publication);
+            check.mutate({ publication, userId });
           }}
         >
           {ReservesTexts.check}
@@ -157,8 +157,8 @@ function CheckBalance({ publication, signedIn }: { publication: Publication; sig
   );
 }
 
-/** @param signedIn whether a session is present (the route reads it from the auth store) */
-export function ReservesPage({ signedIn }: { signedIn: boolean }) {
+/** @param userId the signed-in user's id, or null for a visitor (the route reads it from the auth store) */
+export function ReservesPage({ userId }: { userId: string | null }) {
   const latest = useReservesLatest();
   const publication = latest.data?.publication ?? null;
   return (
@@ -201,7 +201,7 @@ export function ReservesPage({ signedIn }: { signedIn: boolean }) {
               <h2 className="text-sm font-medium text-slate-600 dark:text-slate-400">Merkle root</h2>
               <p className="mt-1 font-mono text-xs break-all text-slate-900 dark:text-white">{publication.root_hash}</p>
             </div>
-            <CheckBalance publication={publication} signedIn={signedIn} />
+            <CheckBalance publication={publication} userId={userId} />
           </Card>
         </div>
       )}
