@@ -24,6 +24,7 @@ import { ordersRoutes } from './modules/orders/orders.routes';
 import { checkPaymentsMode } from './modules/payments/payments-mode';
 import { paymentRoutes } from './modules/payments/payments.routes';
 import { recordRoutes } from './modules/records/records.routes';
+import { reservesRoutes } from './modules/reserves/reserves.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
 import { authPlugin } from './plugins/auth';
@@ -179,6 +180,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     uploadsRoutes(api, services.uploads, services.images);
     collectionsRoutes(api, services.collections);
     ordersRoutes(api, services.orders);
+    reservesRoutes(api, services.reserves);
   });
   await app.register(filesPlugin, { storage: services.storage, images: services.images });
 

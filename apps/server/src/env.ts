@@ -112,6 +112,26 @@ export const ConfigSchema = z.object({
   REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4; docs/payments.md). */
   PAYOUT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /**
+   * The addresses that hold the reserves (proof of liabilities, product §22): comma-separated
+   * `NETWORK:currency:address`, e.g. `ETH:usdterc20:0xabc...,BSC:usdtbsc:0xdef...`; read by
+   * `npm run reserves:publish` through the payment rail.
+   */
+  RESERVE_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const out: { network: string; currency: string; address: string }[] = [];
+      for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const [network, currency, address, ...rest] = item.split(':').map((s) => s.trim());
+        if (!network || !currency || !address || rest.length) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" must be NETWORK:currency:address` });
+          return z.NEVER;
+        }
+        out.push({ network: network.toUpperCase(), currency: currency.toLowerCase(), address });
+      }
+      return out;
+    }),
   /** Run background workers (payouts, expiry) in this process. */
   WORKERS: bool.default(true),
   /** Set by `npm run dev`: static web hosting is off, Vite serves the app. */

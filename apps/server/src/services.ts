@@ -24,6 +24,7 @@ import { hasPaid } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
+import { createReservesService } from './modules/reserves/reserves.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
 import { listenForPayoutWork, type PayoutWakeListener } from './modules/withdrawals/payout-wake';
@@ -136,6 +137,14 @@ export async function buildServices(deps: ServicesDeps) {
     log,
     payoutConcurrency: config.PAYOUT_CONCURRENCY,
   });
+  const reserves = createReservesService({
+    db,
+    clock,
+    ledger,
+    provider,
+    pointsPerUsd: config.POINTS_PER_USD,
+    reserveAddresses: config.RESERVE_ADDRESSES,
+  });
   // A rail with machinery of its own (the evm chain watcher, the nowpayments IPN route) credits through the deposits service.
   const rail = provider.attach?.({ credit: (payment) => deposits.creditPayment(payment) });
 
@@ -180,6 +189,7 @@ export async function buildServices(deps: ServicesDeps) {
       payments,
       deposits,
       withdrawals,
+      reserves,
     },
     workers,
     async railRoutes(app: FastifyInstance): Promise<void> {

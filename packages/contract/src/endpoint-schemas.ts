@@ -97,6 +97,12 @@ import {
   WithdrawEstimateFeeRequestSchema,
 } from './payments';
 import { RecordListDataSchema, RecordListRequestSchema } from './records';
+import {
+  ReservesLatestDataSchema,
+  ReservesLatestRequestSchema,
+  ReservesProofDataSchema,
+  ReservesProofRequestSchema,
+} from './reserves';
 
 /** The two schemas of one call: its request body and its answer's `data`. */
 export interface EndpointSchemas {
@@ -149,6 +155,8 @@ export const ENDPOINT_SCHEMAS = {
   orderPay: { body: OrderPayRequestSchema, data: OrderPayDataSchema },
   myOrders: { body: MyOrdersRequestSchema, data: MyOrdersDataSchema },
   myPurchasedCollections: { body: MyPurchasedCollectionsRequestSchema, data: MyPurchasedCollectionsDataSchema },
+  reservesLatest: { body: ReservesLatestRequestSchema, data: ReservesLatestDataSchema },
+  reservesProof: { body: ReservesProofRequestSchema, data: ReservesProofDataSchema },
 } as const satisfies { readonly [K in EndpointKey]: EndpointSchemas };
 
 /** The schemas of call `K`. */

@@ -224,6 +224,20 @@ export const ENDPOINTS = {
     tags: orders,
     summary: 'Collections the caller bought',
   },
+
+  // Proof of liabilities (product §22).
+  reservesLatest: {
+    paths: ['/api/uc/v1/reserves/latest'],
+    auth: 'none',
+    tags: ['reserves'],
+    summary: 'The latest proof-of-liabilities publication: root, total, users and the reserves read on chain',
+  },
+  reservesProof: {
+    paths: ['/api/uc/v1/reserves/proof'],
+    auth: 'required',
+    tags: ['reserves'],
+    summary: "The caller's inclusion proof in the latest publication (verified by the client)",
+  },
 } as const satisfies Record<string, EndpointInfo>;
 
 /** The operationId of a call, e.g. 'collectionBuy'. */

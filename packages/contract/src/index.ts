@@ -8,6 +8,8 @@ export * from './account';
 export * from './records';
 export * from './payments';
 export * from './collections';
+export * from './reserves';
 export * from './upload-rules';
+export * from './merkle-sum';
 export * from './endpoints';
 export * from './endpoint-schemas';

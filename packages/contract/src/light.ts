@@ -12,3 +12,4 @@ export * from './money';
 export * from './envelope-codes';
 export * from './upload-rules';
 export * from './endpoints';
+export * from './merkle-sum';

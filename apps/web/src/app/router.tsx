@@ -14,6 +14,7 @@ const Resource = lazy(() => import('./routes/resource'));
 const Collection = lazy(() => import('./routes/collection'));
 const Terms = lazy(() => import('./routes/terms'));
 const Privacy = lazy(() => import('./routes/privacy'));
+const Reserves = lazy(() => import('./routes/reserves'));
 const Login = lazy(() => import('./routes/auth/login'));
 const Register = lazy(() => import('./routes/auth/register'));
 const ForgotPassword = lazy(() => import('./routes/auth/forgot-password'));
@@ -36,6 +37,7 @@ export const routes: RouteObject[] = [
       { path: 'collection/:id', element: <Collection /> },
       { path: 'terms', element: <Terms /> },
       { path: 'privacy', element: <Privacy /> },
+      { path: 'reserves', element: <Reserves /> },
       { path: 'login', element: <Login /> },
       { path: 'register', element: <Register /> },
       { path: 'forgot-password', element: <ForgotPassword /> },

@@ -198,3 +198,28 @@ export async function insertEntriesMany(
 ): Promise<void> {
   if (entries.length) await db.insert(ledgerEntries).values(entries);
 }
+
+/**
+ * One page of every user's total balance (available + frozen, minor units), ordered by user id,
+ * starting after `afterUserId` (keyset paging; '' for the first page).
+ */
+export async function userTotalsPage(
+  db: DbOrTx,
+  afterUserId: string,
+  limit: number,
+): Promise<{ userId: string; balance: bigint }[]> {
+  const rows = await db
+    .select({ userId: ledgerAccounts.userId, balance: sql<string>`sum(${ledgerAccounts.balance})::text` })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        sql`${ledgerAccounts.userId} is not null`,
+        sql`${ledgerAccounts.userId} > ${afterUserId}`,
+        inArray(ledgerAccounts.kind, ['available', 'frozen']),
+      ),
+    )
+    .groupBy(ledgerAccounts.userId)
+    .orderBy(ledgerAccounts.userId)
+    .limit(limit);
+  return rows.map((r) => ({ userId: r.userId!, balance: BigInt(r.balance) }));
+}

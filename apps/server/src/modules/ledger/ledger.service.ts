@@ -331,6 +331,21 @@ export function createLedgerService(deps: { db: Db }) {
     balances(userId: string, tx?: DbOrTx): Promise<{ available: bigint; frozen: bigint }> {
       return tx ? repo.userBalances(tx, userId) : repo.userBalancesPrepared(deps.db, userId);
     },
+
+    /**
+     * Every user's balance (available + frozen, minor units), in pages of `pageSize` ordered by user
+     * id, read inside `tx` (the caller opens it REPEATABLE READ to see one instant: proof of
+     * liabilities, product §22).
+     */
+    async *allUserTotals(tx: Tx, pageSize = 5_000): AsyncGenerator<{ userId: string; balance: bigint }[]> {
+      let after = '';
+      for (;;) {
+        const page = await repo.userTotalsPage(tx, after, pageSize);
+        if (page.length) yield page;
+        if (page.length < pageSize) return;
+        after = page[page.length - 1]!.userId;
+      }
+    },
   };
 }
 

@@ -252,3 +252,30 @@ describe('verifyLedger', () => {
     expect(text).toContain(`user ${user.id}, frozen): stored balance 0 but entries sum to 2`);
   });
 });
+
+describe('allUserTotals', () => {
+  it('pages every user once, ordered by id, with available + frozen summed', async () => {
+    const a = await createUser(t);
+    const b = await createUser(t);
+    await fund(t, a.id, '5.00');
+    await fund(t, b.id, '3.21');
+    await ledger.freeze(b.id, 100n, `freeze:${uniq()}`, b.id);
+    const pages: { userId: string; balance: bigint }[][] = [];
+    await db.transaction(async (tx) => {
+      for await (const page of ledger.allUserTotals(tx, 2)) pages.push(page);
+    });
+    const all = pages.flat();
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages.every((p) => p.length <= 2)).toBe(true);
+    const ids = all.map((u) => u.userId);
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    const users = await db
+      .select({ userId: ledgerAccounts.userId })
+      .from(ledgerAccounts)
+      .where(sql`${ledgerAccounts.userId} is not null`);
+    expect(all.length).toBe(new Set(users.map((u) => u.userId)).size);
+    expect(all.find((u) => u.userId === a.id)?.balance).toBe(500n);
+    expect(all.find((u) => u.userId === b.id)?.balance).toBe(321n); // 221 available + 100 frozen
+  });
+});

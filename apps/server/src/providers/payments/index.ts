@@ -13,7 +13,15 @@ import { createNowPaymentsProvider } from './nowpayments/index';
 import { createSandboxProvider } from './sandbox';
 import type { PaymentProvider } from './types';
 
-export type { PaymentProvider, PayoutOutcome, PayoutRequest, ProviderCurrency, ReceivedPayment } from './types';
+export type {
+  PaymentProvider,
+  PayoutOutcome,
+  PayoutRequest,
+  ProviderCurrency,
+  ReceivedPayment,
+  ReserveAddress,
+  ReserveReading,
+} from './types';
 export { isFailingPayoutAddress, type SandboxProvider } from './sandbox';
 
 /** Providers log through the app's logger; this one stands in when none is given. */

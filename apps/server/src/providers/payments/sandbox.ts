@@ -20,11 +20,11 @@
  */
 import { createHash } from 'node:crypto';
 import { Big } from '@coffer/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sandboxPayouts } from '../../db/schema/index';
+import { depositBills, depositPayments, sandboxPayouts } from '../../db/schema/index';
 import type { Clock } from '../../lib/clock';
-import type { PaymentProvider, PayoutOutcome, PayoutRequest, ProviderCurrency, ReceivedPayment } from './types';
+import type { PaymentProvider, PayoutOutcome, PayoutRequest, ProviderCurrency, ReceivedPayment, ReserveReading } from './types';
 
 /** The logos live in apps/web/public/currencies and are served at this path by the server. */
 export const CURRENCY_LOGO_PATH = '/static/currencies/';
@@ -221,6 +221,40 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
 
     async simulatePaymentOf(billId, code, currencyAmount) {
       return { ...this.simulatePayment(billId, currencyAmount), usdPriceAtArrival: await this.priceUsd(code) };
+    },
+
+    /**
+     * The sandbox's book: it keeps one wallet per currency, holding what simulated payments brought
+     * in (`deposit_payments` of sandbox bills) minus the payouts it sent (`sandbox_payouts`,
+     * success). The first configured address of a currency reads that balance; a further address of
+     * the same currency reads 0, so the book is never counted twice.
+     */
+    async reserveBalances(addresses) {
+      const seen = new Set<string>();
+      const out: ReserveReading[] = [];
+      for (const a of addresses) {
+        const c = byCode.get(a.currency);
+        if (!c || c.network !== a.network.toUpperCase()) {
+          out.push({ error: `sandbox: no ${a.currency} on ${a.network}` });
+          continue;
+        }
+        if (seen.has(c.code)) {
+          out.push({ balance: '0' });
+          continue;
+        }
+        seen.add(c.code);
+        const [inRow] = await opts.db
+          .select({ v: sql<string>`coalesce(sum(${depositPayments.currencyAmount}), 0)::text` })
+          .from(depositPayments)
+          .innerJoin(depositBills, eq(depositBills.id, depositPayments.billId))
+          .where(and(eq(depositBills.provider, 'sandbox'), eq(depositBills.payCurrency, c.code)));
+        const [outRow] = await opts.db
+          .select({ v: sql<string>`coalesce(sum(${sandboxPayouts.currencyAmount}), 0)::text` })
+          .from(sandboxPayouts)
+          .where(and(eq(sandboxPayouts.currency, c.code), eq(sandboxPayouts.status, 'success')));
+        out.push({ balance: new Big(inRow?.v ?? '0').minus(outRow?.v ?? '0').toFixed() });
+      }
+      return out;
     },
 
     setPrice(symbol, usd) {

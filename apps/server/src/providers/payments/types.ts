@@ -112,11 +112,29 @@ export interface PaymentProvider {
   /** The outcome of a payout sent earlier, or `unknown` if it never reached the provider. */
   payoutStatus(payoutId: string): Promise<PayoutOutcome>;
   /**
+   * Optional: the balance held at each reserve address (proof of liabilities, product §22), read
+   * from the rail (evm: the token's `balanceOf`; sandbox: its own book). One answer per address, in
+   * input order; a failed read is an answer with `error`, not a throw.
+   */
+  reserveBalances?(addresses: readonly ReserveAddress[]): Promise<ReserveReading[]>;
+  /**
    * Optional: starts the rail's own machinery once the deposits service exists — a chain watcher
    * (evm) or a webhook route (nowpayments) that credit payments through `hooks.credit`.
    */
   attach?(hooks: ProviderHooks): ProviderAttachment;
 }
+
+/** A configured reserve address (`RESERVE_ADDRESSES`, `NETWORK:currency:address`). */
+export interface ReserveAddress {
+  /** Network code, upper case, e.g. `ETH`. */
+  network: string;
+  /** The rail's currency code, e.g. `usdterc20`. */
+  currency: string;
+  address: string;
+}
+
+/** What a rail read at a reserve address: whole units of the currency, or why it could not. */
+export type ReserveReading = { balance: string } | { error: string };
 
 /** What Coffer hands a provider's {@link PaymentProvider.attach}. */
 export interface ProviderHooks {

@@ -20,7 +20,14 @@ const columns: { title: string; links: { to: string; label: string }[] }[] = [
       { to: '/transactions', label: 'Transactions' },
     ],
   },
-  { title: 'Legal', links: [{ to: '/privacy', label: 'Privacy Policy' }, { to: '/terms', label: 'Terms of Service' }] },
+  {
+    title: 'Legal',
+    links: [
+      { to: '/privacy', label: 'Privacy Policy' },
+      { to: '/terms', label: 'Terms of Service' },
+      { to: '/reserves', label: 'Proof of liabilities' },
+    ],
+  },
 ];
 
 const linkClass =

@@ -10,6 +10,7 @@
  * - Fees: gas price x the transfer gas limit, in USD at the network's configured native price.
  */
 import { eq, sql } from 'drizzle-orm';
+import { erc20Abi, formatUnits, getAddress } from 'viem';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/client';
 import { evmDepositAddresses, evmScanState } from '../../../db/schema/index';
@@ -133,6 +134,29 @@ export function createEvmProvider(settings: EvmSettings, deps: EvmProviderDeps):
     estimatePayoutFee: ({ code }) => plain(() => payouts.estimateFee(code)),
     sendPayout: (request) => plain(() => payouts.send(request)),
     payoutStatus: (payoutId) => plain(() => payouts.status(payoutId)),
+
+    /** The token's `balanceOf` at each address, on the currency's chain (a read per address). */
+    async reserveBalances(addresses) {
+      return Promise.all(
+        addresses.map(async (a) => {
+          const found = chains.byCode(a.currency);
+          if (!found || found.network.name !== a.network.toUpperCase()) {
+            return { error: `no configured ${a.currency} token on ${a.network}` };
+          }
+          try {
+            const raw = await chains.client(found.network).readContract({
+              address: found.token.address,
+              abi: erc20Abi,
+              functionName: 'balanceOf',
+              args: [getAddress(a.address)],
+            });
+            return { balance: formatUnits(raw, found.token.decimals) };
+          } catch (err) {
+            return { error: `evm: ${shortReason(err)}` };
+          }
+        }),
+      );
+    },
 
     attach(hooks) {
       const watcher = createEvmWatcher({

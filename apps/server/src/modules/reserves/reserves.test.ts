@@ -1,0 +1,133 @@
+/**
+ * Proof of liabilities through the real app (product §22): publish, the public latest call, a
+ * signed-in user's proof (verified here with the contract's code, as the web does) and the answers
+ * for nothing published and for a user who signed up after the publication.
+ */
+import { verifyWireProof } from '@coffer/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUser, fund, topUp, type TestApp } from '../../test/harness';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
+import { NOT_INCLUDED_MSG, NOTHING_PUBLISHED_MSG } from './reserves.service';
+
+const LATEST = '/api/uc/v1/reserves/latest';
+const PROOF = '/api/uc/v1/reserves/proof';
+const TRX_RESERVE = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
+
+let t: TestApp;
+let scratch: ScratchDatabase | undefined;
+beforeAll(async () => {
+  // Publications cover every user of the database: on PostgreSQL a database of its own (PGlite: in memory).
+  scratch = await createScratchDatabase('coffer_reserves');
+  t = await createTestApp({
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    RESERVE_ADDRESSES: `TRX:usdttrc20:${TRX_RESERVE}, TRX:usdttrc20:TSecondAddressOfTheSameBook000000, XYZ:nosuch:0x01`,
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await scratch?.drop();
+});
+
+/** The ledger's own total of user balances (available + frozen), minor units. */
+async function ledgerTotal(): Promise<bigint> {
+  const res = (await t.app.ctx.database.db.execute(
+    sql`select coalesce(sum(balance), 0)::text as s from ledger_accounts where user_id is not null`,
+  )) as unknown as { rows: { s: string }[] };
+  return BigInt(res.rows[0]!.s);
+}
+
+describe('reserves', () => {
+  it('answers an empty latest and a clear not-found proof before anything is published', async () => {
+    const user = await createUser(t);
+    const latest = await t.call(LATEST, {});
+    expect(latest.status).toBe(200);
+    expect(latest.body.data).toEqual({ publication: null });
+    const proof = await t.call(PROOF, {}, user.token);
+    expect(proof.status).toBe(404);
+    expect(proof.body).toMatchObject({ reason: 'NOT_FOUND', msg: NOTHING_PUBLISHED_MSG });
+  });
+
+  it('publishes every balance, serves the total publicly and proofs that verify only for the right amount', async () => {
+    const a = await createUser(t);
+    const b = await createUser(t);
+    await topUp(t, a, '150'); // 1.5 USDT into the sandbox book
+    await fund(t, b.id, '12.34');
+    await t.app.ctx.services.ledger.freeze(b.id, 234n, `freeze:${b.id}`, b.id); // frozen counts too
+
+    const { publication } = await t.app.ctx.services.reserves.publish();
+    const total = await ledgerTotal();
+    expect(publication.total).toBe(`${total / 100n}.${(total % 100n).toString().padStart(2, '0')}`);
+
+    const latest = await t.call(LATEST, {});
+    expect(latest.status).toBe(200);
+    const pub = latest.body.data.publication;
+    expect(pub).toMatchObject({
+      id: publication.id,
+      root_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      total: publication.total,
+    });
+    expect(pub.user_count).toBe(3); // the first test's user, a and b
+    expect(pub.reserves).toEqual([
+      {
+        network: 'TRX',
+        currency: 'usdttrc20',
+        address: TRX_RESERVE,
+        balance: '1.5',
+        balance_usd: '1.50',
+        read_at: pub.published_at,
+        error: null,
+      },
+      // The sandbox's book is one wallet per currency: a second address of it reads 0.
+      expect.objectContaining({ balance: '0', balance_usd: '0.00', error: null }),
+      expect.objectContaining({
+        network: 'XYZ',
+        currency: 'nosuch',
+        balance: null,
+        balance_usd: null,
+        error: expect.stringContaining('nosuch'),
+      }),
+    ]);
+    expect(pub.reserves_usd).toBe('1.50');
+    expect(pub.reserves_points).toBe('150.00');
+
+    const proofA = await t.call(PROOF, {}, a.token);
+    expect(proofA.status).toBe(200);
+    const pa = proofA.body.data;
+    expect(pa).toMatchObject({ publication_id: pub.id, root_hash: pub.root_hash, total: pub.total, user_id: a.id });
+    expect(pa.leaf.balance).toBe('150.00');
+    expect(pa.path).toHaveLength(2); // 3 users: 4 leaves with the padding, 2 levels
+    expect(verifyWireProof(pa)).toBe(true);
+    expect(verifyWireProof({ ...pa, leaf: { ...pa.leaf, balance: '150.01' } })).toBe(false);
+    expect(verifyWireProof({ ...pa, user_id: b.id })).toBe(false);
+
+    const proofB = await t.call(PROOF, {}, b.token);
+    expect(proofB.body.data.leaf.balance).toBe('12.34'); // 10.00 available + 2.34 frozen
+    expect(verifyWireProof(proofB.body.data)).toBe(true);
+    expect(proofB.body.data.leaf.salt).not.toBe(pa.leaf.salt);
+  });
+
+  it('tells a user who signed up after the publication that they are not included, and a new publication includes them', async () => {
+    const late = await createUser(t);
+    const res = await t.call(PROOF, {}, late.token);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 10005, reason: 'NOT_FOUND', msg: NOT_INCLUDED_MSG });
+
+    await fund(t, late.id, '1.00');
+    const before = (await t.call(LATEST, {})).body.data.publication;
+    t.clock.advance(60_000);
+    await t.app.ctx.services.reserves.publish();
+    const after = (await t.call(LATEST, {})).body.data.publication;
+    expect(after.id).not.toBe(before.id);
+    expect(after.root_hash).not.toBe(before.root_hash);
+    expect(after.user_count).toBe(before.user_count + 1);
+    const proof = await t.call(PROOF, {}, late.token);
+    expect(proof.body.data.leaf.balance).toBe('1.00');
+    expect(verifyWireProof(proof.body.data)).toBe(true);
+  });
+
+  it('requires a session for the proof', async () => {
+    const res = await t.call(PROOF, {});
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The Merkle sum tree of Coffer's proof of liabilities (docs/product.md §22,
+ * docs/decisions/0024-proof-of-liabilities.md). Zod-free and pure: the server builds the tree with
+ * it and the web verifies a user's inclusion proof with the very same code (exported from
+ * `@coffer/contract/constants`). SHA-256 is @noble/hashes (no native code, Node and browsers).
+ *
+ * Encoding (every integer fixed-width big-endian; sums are bigint minor units, never floats):
+ * - leaf  = SHA-256(0x00 || salt[32] || SHA-256(utf8(user_id))[32] || balance[16]), sum = balance;
+ * - node  = SHA-256(0x01 || left.hash[32] || left.sum[16] || right.hash[32] || right.sum[16]),
+ *   sum = left.sum + right.sum;
+ * - a level of odd length (other than the root's) is completed with the padding node
+ *   `SHA-256(0x02 || "coffer-pad")`, sum 0;
+ * - an empty tree's root is the padding node.
+ * A sum must be 0 <= sum < 2^128; the 0x00/0x01/0x02 prefixes keep a leaf from passing for a node.
+ */
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils';
+import { toUnits } from './money';
+
+/** One node of the tree: its hash (64 lower-case hex characters) and its sum (minor units). */
+export interface SumNode {
+  hash: string;
+  sum: bigint;
+}
+
+/** What a leaf commits to: the user, a 32-byte salt (64 hex characters) and the balance in minor units. */
+export interface LeafInput {
+  userId: string;
+  salt: string;
+  balance: bigint;
+}
+
+/** Bytes of a sum in the hash input. */
+const SUM_BYTES = 16;
+const MAX_SUM = 2n ** 128n;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * A sum as 16 big-endian bytes.
+ * @throws RangeError when the sum is negative or does not fit 128 bits
+ */
+function encodeSum(sum: bigint): Uint8Array {
+  if (typeof sum !== 'bigint' || sum < 0n || sum >= MAX_SUM) throw new RangeError(`Sum out of range: ${String(sum)}`);
+  const out = new Uint8Array(SUM_BYTES);
+  let v = sum;
+  for (let i = SUM_BYTES - 1; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+/** @throws RangeError unless `hex` is 64 lower-case hex characters */
+function hash32(hex: string): Uint8Array {
+  if (typeof hex !== 'string' || !HEX64.test(hex)) throw new RangeError('A hash or salt must be 64 lower-case hex characters');
+  return hexToBytes(hex);
+}
+
+/**
+ * The padding node that completes a level of odd length (sum 0). Its hash is
+ * SHA-256(0x02 || "coffer-pad"), written out (merkle-sum.test.ts recomputes it) so that this module
+ * runs no code at load and the web's first screen does not carry SHA-256 (ADR 0016).
+ */
+export const PAD_NODE: Readonly<SumNode> = {
+  hash: 'abc7b2b4901aa75792fac306e6940dea9017cb895ec0602d4c01c5a9d39295b2',
+  sum: 0n,
+};
+
+/**
+ * The leaf of one user.
+ * @throws RangeError on a salt that is not 64 hex characters or a balance outside 0..2^128-1
+ */
+export function leafNode(leaf: LeafInput): SumNode {
+  const hash = sha256(
+    concatBytes(new Uint8Array([0]), hash32(leaf.salt), sha256(utf8ToBytes(leaf.userId)), encodeSum(leaf.balance)),
+  );
+  return { hash: bytesToHex(hash), sum: leaf.balance };
+}
+
+/**
+ * The parent of two nodes: the hash of both hashes and sums, and the sum of the sums.
+ * @throws RangeError when a hash is malformed or a sum (or their total) is outside 0..2^128-1
+ */
+export function parentNode(left: SumNode, right: SumNode): SumNode {
+  const sum = left.sum + right.sum;
+  encodeSum(sum);
+  const hash = sha256(
+    concatBytes(new Uint8Array([1]), hash32(left.hash), encodeSum(left.sum), hash32(right.hash), encodeSum(right.sum)),
+  );
+  return { hash: bytesToHex(hash), sum };
+}
+
+/**
+ * Builds every level of the tree over `leaves` (in the order given).
+ * @returns the levels, leaves first (odd levels completed with {@link PAD_NODE}), the last one
+ * holding only the root; `[[PAD_NODE]]` for no leaves
+ */
+export function buildLevels(leaves: readonly SumNode[]): SumNode[][] {
+  if (leaves.length === 0) return [[PAD_NODE]];
+  const levels: SumNode[][] = [];
+  let level = [...leaves];
+  while (level.length > 1) {
+    if (level.length % 2 === 1) level.push(PAD_NODE);
+    levels.push(level);
+    const up: SumNode[] = [];
+    for (let i = 0; i < level.length; i += 2) up.push(parentNode(level[i]!, level[i + 1]!));
+    level = up;
+  }
+  levels.push(level);
+  return levels;
+}
+
+/** The root of built levels (see {@link buildLevels}). */
+export function rootOf(levels: readonly SumNode[][]): SumNode {
+  return levels[levels.length - 1]![0]!;
+}
+
+/**
+ * The level and index of every sibling on the way from leaf `index` to the root, leaf level first
+ * (what a server looks up to answer a proof).
+ */
+export function siblingPositions(index: number, depth: number): { level: number; index: number }[] {
+  const out: { level: number; index: number }[] = [];
+  let i = index;
+  for (let level = 0; level < depth; level++) {
+    out.push({ level, index: i ^ 1 });
+    i >>= 1;
+  }
+  return out;
+}
+
+/** The sibling path of leaf `index` in built levels, leaf level first. */
+export function proofPath(levels: readonly SumNode[][], index: number): SumNode[] {
+  return siblingPositions(index, levels.length - 1).map((p) => levels[p.level]![p.index]!);
+}
+
+/**
+ * Checks that the leaf at `index` with sibling `path` leads to `root` (hash and sum).
+ * @returns true only when every hash is well formed, every sum lies in 0..2^128-1, the index fits
+ * the path, and the recomputed root's hash and sum both equal `root`'s. Never throws.
+ */
+export function verifyInclusion(input: { root: SumNode; leaf: LeafInput; index: number; path: readonly SumNode[] }): boolean {
+  const { root, leaf, index, path } = input;
+  try {
+    if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** path.length) return false;
+    let node = leafNode(leaf);
+    let i = index;
+    for (const sibling of path) {
+      node = i % 2 === 0 ? parentNode(node, sibling) : parentNode(sibling, node);
+      i = Math.floor(i / 2);
+    }
+    return node.hash === root.hash && node.sum === root.sum && typeof root.sum === 'bigint';
+  } catch {
+    return false;
+  }
+}
+
+/** An inclusion proof as the API sends it (`reserves/proof` and `reserves/latest`, docs/api.md): points as 2-decimal strings. */
+export interface WireInclusionProof {
+  root_hash: string;
+  /** The published total, points. */
+  total: string;
+  user_id: string;
+  leaf: { index: number; salt: string; balance: string };
+  path: readonly { hash: string; sum: string }[];
+}
+
+/**
+ * {@link verifyInclusion} of a proof as the API sends it (points strings turned into minor units).
+ * @returns false on any malformed field (never throws)
+ */
+export function verifyWireProof(proof: WireInclusionProof): boolean {
+  try {
+    return verifyInclusion({
+      root: { hash: proof.root_hash, sum: toUnits(proof.total, 2) },
+      leaf: { userId: proof.user_id, salt: proof.leaf.salt, balance: toUnits(proof.leaf.balance, 2) },
+      index: proof.leaf.index,
+      path: proof.path.map((p) => ({ hash: p.hash, sum: toUnits(p.sum, 2) })),
+    });
+  } catch {
+    return false;
+  }
+}
