@@ -75,6 +75,20 @@ import {
 } from './collections';
 import type { EndpointKey } from './endpoints';
 import {
+  EventsListDataSchema,
+  EventsListRequestSchema,
+  WebhookDeliveriesDataSchema,
+  WebhookDeliveriesRequestSchema,
+  WebhookGetDataSchema,
+  WebhookGetRequestSchema,
+  WebhookRedeliverDataSchema,
+  WebhookRedeliverRequestSchema,
+  WebhookSecretRotateDataSchema,
+  WebhookSecretRotateRequestSchema,
+  WebhookSetDataSchema,
+  WebhookSetRequestSchema,
+} from './events';
+import {
   CurrencyListDataSchema,
   CurrencyListRequestSchema,
   DepositBillDetailDataSchema,
@@ -149,6 +163,12 @@ export const ENDPOINT_SCHEMAS = {
   orderPay: { body: OrderPayRequestSchema, data: OrderPayDataSchema },
   myOrders: { body: MyOrdersRequestSchema, data: MyOrdersDataSchema },
   myPurchasedCollections: { body: MyPurchasedCollectionsRequestSchema, data: MyPurchasedCollectionsDataSchema },
+  eventsList: { body: EventsListRequestSchema, data: EventsListDataSchema },
+  webhookGet: { body: WebhookGetRequestSchema, data: WebhookGetDataSchema },
+  webhookSet: { body: WebhookSetRequestSchema, data: WebhookSetDataSchema },
+  webhookSecretRotate: { body: WebhookSecretRotateRequestSchema, data: WebhookSecretRotateDataSchema },
+  webhookDeliveries: { body: WebhookDeliveriesRequestSchema, data: WebhookDeliveriesDataSchema },
+  webhookRedeliver: { body: WebhookRedeliverRequestSchema, data: WebhookRedeliverDataSchema },
 } as const satisfies { readonly [K in EndpointKey]: EndpointSchemas };
 
 /** The schemas of call `K`. */

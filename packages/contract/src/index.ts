@@ -9,5 +9,6 @@ export * from './records';
 export * from './payments';
 export * from './collections';
 export * from './upload-rules';
+export * from './events';
 export * from './endpoints';
 export * from './endpoint-schemas';

@@ -6,3 +6,4 @@ export * from './payments';
 export * from './evm';
 export * from './nowpayments';
 export * from './settings';
+export * from './events';
