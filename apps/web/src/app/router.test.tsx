@@ -61,7 +61,7 @@ describe('route table', () => {
 });
 
 describe('login guard (product §2)', () => {
-  it.each(['/upload', '/mycollections', '/profile', '/profile/selling', '/profile/buy', '/transactions'])(
+  it.each(['/upload', '/mycollections', '/profile', '/profile/selling', '/profile/buy', '/profile/events', '/transactions'])(
     'sends a visitor from %s to /login',
     async (path) => {
       const { router } = renderApp(path);
