@@ -12,8 +12,11 @@ import LoginRoute from './routes/auth/login';
 import { fail, ok, renderApp, signIn, signOutStore, testUser } from '@/test/render';
 import { server } from '@/test/server';
 
-const me = (body: unknown, status = 200) => http.post('*/api/uc/v1/account/get/me', () => HttpResponse.json(body as Record<string, unknown>, { status }));
-const assets = http.post('*/api/uc/v1/account/assets', () => HttpResponse.json(ok({ asset: { available: '12.5', freeze: '0' } })));
+const me = (body: unknown, status = 200) =>
+  http.post('*/api/uc/v1/account/get/me', () => HttpResponse.json(body as Record<string, unknown>, { status }));
+const assets = http.post('*/api/uc/v1/account/assets', () =>
+  HttpResponse.json(ok({ asset: { available: '12.5', freeze: '0' } })),
+);
 
 /** The layout, /login and a guarded page: the guard's behaviour without other screens' data. */
 const guardRoutes: RouteObject[] = [
@@ -147,7 +150,9 @@ describe('session expiry (product §4)', () => {
     expect(router.state.historyAction).toBe('REPLACE');
     expect(await screen.findByRole('heading', { level: 1, name: 'Discover digital resources' })).toBeInTheDocument();
     // The layout clears the flag once / is on screen (a passive effect, hence waitFor).
-    await waitFor(() => expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false, sessionExpired: false }));
+    await waitFor(() =>
+      expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false, sessionExpired: false }),
+    );
     expect(localStorage.getItem('accessToken')).toBeNull();
     expect(queryClient.getQueryData(['collections', 'mine'])).toBeUndefined();
     expect(queryClient.getQueryData(['transactions', testUser.id])).toBeUndefined();
