@@ -136,6 +136,28 @@ describe('login guard (product §2)', () => {
   });
 });
 
+describe('Your Profile > Events & webhooks (product §23)', () => {
+  it('is a tab of the own profile and shows its three cards', async () => {
+    server.use(
+      me(ok(testUser)),
+      assets,
+      http.post('*/api/uc/v1/account/events/list', () =>
+        HttpResponse.json(ok({ events: [], next_cursor: 'c0', has_more: false })),
+      ),
+      http.post('*/api/uc/v1/account/webhook/get', () =>
+        HttpResponse.json(ok({ endpoint: { url: null, has_secret: false, updated_at: null } })),
+      ),
+      http.post('*/api/uc/v1/account/webhook/deliveries', () => HttpResponse.json(ok({ deliveries: [], has_more: false }))),
+    );
+    signIn(testUser);
+    renderApp('/profile/events');
+    expect(await screen.findByRole('link', { name: 'Events & webhooks' })).toHaveAttribute('aria-current', 'page');
+    for (const title of ['Event feed', 'Webhook', 'Deliveries'])
+      expect(await screen.findByRole('heading', { level: 2, name: title })).toBeInTheDocument();
+    expect(await screen.findByText('No events yet')).toBeInTheDocument();
+  });
+});
+
 describe('session expiry (product §4)', () => {
   it('clears the session and cached data, goes to / with history replaced, and shows the message once', async () => {
     const toastError = vi.spyOn(toast, 'error');
