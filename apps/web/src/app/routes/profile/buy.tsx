@@ -9,9 +9,6 @@ import { useProfileContext } from './context';
  */
 export default function ProfileBuyRoute() {
   const { userId, isOwn } = useProfileContext();
-  if (!isOwn)
-    return (
-      <EmptyState icon={<Lock />} title="Purchases are private" description="Only the account owner can see what they bought." />
-    );
+  if (!isOwn) return <EmptyState icon={<Lock />} title="Purchases are private" description="Only the account owner can see what they bought." />;
   return <ProfilePurchases userId={userId} />;
 }

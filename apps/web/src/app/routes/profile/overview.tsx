@@ -15,26 +15,12 @@ import { DeleteAccountDialog } from '@/features/profile/components/delete-accoun
 import { NicknameForm } from '@/features/profile/components/nickname-form';
 import { useProfileContext } from './context';
 
-function Section({
-  title,
-  description,
-  children,
-  danger,
-}: {
-  title: string;
-  description?: string;
-  children: ReactNode;
-  danger?: boolean;
-}) {
+function Section({ title, description, children, danger }: { title: string; description?: string; children: ReactNode; danger?: boolean }) {
   return (
     <Card className={danger ? 'border-red-200 dark:border-red-500/30' : undefined}>
       <div className="grid gap-6 p-6 md:grid-cols-3">
         <div>
-          <h2
-            className={danger ? 'font-semibold text-red-700 dark:text-red-400' : 'font-semibold text-slate-900 dark:text-white'}
-          >
-            {title}
-          </h2>
+          <h2 className={danger ? 'font-semibold text-red-700 dark:text-red-400' : 'font-semibold text-slate-900 dark:text-white'}>{title}</h2>
           {description ? <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</p> : null}
         </div>
         <div className="md:col-span-2">{children}</div>
