@@ -20,6 +20,7 @@ import { openSharedState, trustProxySetting } from './lib/shared-state';
 import { accountRoutes } from './modules/account/account.routes';
 import { collectionsRoutes } from './modules/collections/collections.routes';
 import { depositRoutes } from './modules/deposits/deposits.routes';
+import { eventsRoutes } from './modules/events/events.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { checkPaymentsMode } from './modules/payments/payments-mode';
 import { paymentRoutes } from './modules/payments/payments.routes';
@@ -181,6 +182,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     collectionsRoutes(api, services.collections);
     ordersRoutes(api, services.orders);
     reservesRoutes(api, services.reserves);
+    eventsRoutes(api, services.events);
   });
   await app.register(filesPlugin, { storage: services.storage, images: services.images });
 

@@ -43,7 +43,10 @@ export const ConfigSchema = z.object({
   /** Sandbox payments: payout (cash-out) fee in USD per network, `NETWORK=fee` pairs. */
   SANDBOX_PAYOUT_FEES: z
     .string()
-    .regex(/^[A-Za-z]+=\d{1,6}(\.\d{1,2})?(,[A-Za-z]+=\d{1,6}(\.\d{1,2})?)*$/, 'must look like TRX=1,ETH=5 (USD, at most 2 decimals)')
+    .regex(
+      /^[A-Za-z]+=\d{1,6}(\.\d{1,2})?(,[A-Za-z]+=\d{1,6}(\.\d{1,2})?)*$/,
+      'must look like TRX=1,ETH=5 (USD, at most 2 decimals)',
+    )
     .default('TRX=1,ETH=5,BSC=0.5,MATIC=0.2,TON=0.3'),
   /** PAYMENTS=evm (docs/payments.md): networks JSON, or a path to it; the HD seed and hot wallet key, or paths to them. */
   EVM_NETWORKS: z.string().optional(),
@@ -55,7 +58,12 @@ export const ConfigSchema = z.object({
   /** Milliseconds between EVM watcher passes. */
   EVM_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /** Hours after a bill's expiry during which a payment to its address is still credited. */
-  EVM_LATE_PAYMENT_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(168),
+  EVM_LATE_PAYMENT_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 365)
+    .default(168),
   /** Days after a bill's creation during which its address is watched. */
   EVM_WATCH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** PAYMENTS=nowpayments (docs/payments.md): API key, IPN secret, payout login and 2FA secret, API base URL. */
@@ -73,21 +81,39 @@ export const ConfigSchema = z.object({
     .regex(/^[a-z0-9]{2,20}(,[a-z0-9]{2,20})*$/, 'must look like usdttrc20,usdterc20,btc')
     .default('usdttrc20,usdterc20,usdtbsc,usdtmatic,btc,eth'),
   /** Cash-out minimum in USD through the gateway. */
-  NOWPAYMENTS_PAYOUT_MIN_USD: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a USD amount such as 10').default('10'),
+  NOWPAYMENTS_PAYOUT_MIN_USD: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a USD amount such as 10')
+    .default('10'),
   /** Milliseconds between polls of open gateway payments (IPNs can be lost). */
   NOWPAYMENTS_POLL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().default('Coffer <no-reply@coffer.local>'),
-  POINTS_PER_USD: z.string().regex(/^\d+(\.\d{1,8})?$/, 'must be a positive decimal number').default('100'),
+  POINTS_PER_USD: z
+    .string()
+    .regex(/^\d+(\.\d{1,8})?$/, 'must be a positive decimal number')
+    .default('100'),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(168),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(168),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token that lets non-loopback clients read `/metrics` (docs/operations.md); unset: loopback only. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Secret for HMAC-signed local storage URLs; default derived and persisted in DATA_DIR. */
   STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Max bytes of one uploaded resource (default 2 GiB). */
-  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2 * 1024 * 1024 * 1024),
   /**
    * Which proxies to trust for the client address (X-Forwarded-For) used by per-IP limits
    * (docs/abuse.md). Unset: none (the socket address). A hop count (`1`), or a comma-separated list
@@ -101,13 +127,23 @@ export const ConfigSchema = z.object({
     )
     .optional(),
   /** Shared rate-limit counters, password budgets and session revocations across instances (redis:// or rediss://). Unset: this process's memory. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
   /** Prefix of every Redis key and channel Coffer uses (several deployments or test runs on one Redis). */
-  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, colons, underscores or dashes').default('coffer:'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, colons, underscores or dashes')
+    .default('coffer:'),
   /** Open (Processing) deposit bills one user may hold at once (docs/abuse.md). */
   MAX_OPEN_DEPOSIT_BILLS: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Bytes one user may store across uploads not failed (default 10 GiB, docs/abuse.md). */
-  STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024 * 1024),
+  STORAGE_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 1024 * 1024 * 1024),
   /** Accounts one client address may register per hour (docs/abuse.md). */
   REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4; docs/payments.md). */
@@ -132,6 +168,13 @@ export const ConfigSchema = z.object({
       }
       return out;
     }),
+  /** Milliseconds a webhook POST may take before it counts as failed (docs/decisions/0025-seller-events-and-webhooks.md). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Webhook URLs may be http://localhost and may reach private or loopback addresses. Default: on
+   * outside production, off with NODE_ENV=production (https to public addresses only).
+   */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).optional(),
   /** Run background workers (payouts, expiry) in this process. */
   WORKERS: bool.default(true),
   /** Set by `npm run dev`: static web hosting is off, Vite serves the app. */
@@ -139,7 +182,14 @@ export const ConfigSchema = z.object({
 });
 
 /** Secret variables: read once into {@link Config.evm} / {@link Config.nowpayments} as `Secret`s, never kept as text. */
-const SECRET_VARS = ['EVM_SEED', 'EVM_HOT_WALLET_KEY', 'NOWPAYMENTS_API_KEY', 'NOWPAYMENTS_IPN_SECRET', 'NOWPAYMENTS_PASSWORD', 'NOWPAYMENTS_2FA_SECRET'] as const;
+const SECRET_VARS = [
+  'EVM_SEED',
+  'EVM_HOT_WALLET_KEY',
+  'NOWPAYMENTS_API_KEY',
+  'NOWPAYMENTS_IPN_SECRET',
+  'NOWPAYMENTS_PASSWORD',
+  'NOWPAYMENTS_2FA_SECRET',
+] as const;
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, (typeof SECRET_VARS)[number] | 'PAYMENTS'> & {
   /** The payments rail; `sandbox` when unset outside production. */
@@ -170,15 +220,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsedData = parsed.data;
   // Points minted by the sandbox must never reach a production server by default (docs/abuse.md).
   if (parsedData.NODE_ENV === 'production' && !parsedData.PAYMENTS) {
-    throw new ConfigError('Invalid configuration:\nPAYMENTS: required when NODE_ENV=production (evm or nowpayments; sandbox also needs ALLOW_SANDBOX_IN_PRODUCTION=true)');
+    throw new ConfigError(
+      'Invalid configuration:\nPAYMENTS: required when NODE_ENV=production (evm or nowpayments; sandbox also needs ALLOW_SANDBOX_IN_PRODUCTION=true)',
+    );
   }
   if (parsedData.NODE_ENV === 'production' && parsedData.PAYMENTS === 'sandbox' && !parsedData.ALLOW_SANDBOX_IN_PRODUCTION) {
-    throw new ConfigError('Invalid configuration:\nPAYMENTS: sandbox lets anyone mint points; with NODE_ENV=production set ALLOW_SANDBOX_IN_PRODUCTION=true to run it anyway');
+    throw new ConfigError(
+      'Invalid configuration:\nPAYMENTS: sandbox lets anyone mint points; with NODE_ENV=production set ALLOW_SANDBOX_IN_PRODUCTION=true to run it anyway',
+    );
   }
   const c = { ...parsedData, PAYMENTS: parsedData.PAYMENTS ?? ('sandbox' as const) };
   if (c.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !c[k]);
-    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `${k}: required when STORAGE=s3`).join('\n')}`);
+    if (missing.length)
+      throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `${k}: required when STORAGE=s3`).join('\n')}`);
   }
   const dataDir = path.resolve(c.DATA_DIR);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');

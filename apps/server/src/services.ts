@@ -19,6 +19,7 @@ import { archivePublishedOf } from './modules/collections/collections.repository
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { countOpenBills } from './modules/deposits/deposits.repository';
 import { createDepositsService } from './modules/deposits/deposits.service';
+import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { hasPaid } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
@@ -115,7 +116,26 @@ export async function buildServices(deps: ServicesDeps) {
     avatarUrl: images.avatarUrl,
     purchases: paidPurchases(db),
   });
-  const orders = createOrdersService({ db, clock, ledger, records, accounts, collections, feeBps: config.PLATFORM_FEE_BPS });
+  const events = createEventsService({
+    db,
+    clock,
+    log,
+    allowPrivate:
+      config.WEBHOOK_ALLOW_PRIVATE === undefined
+        ? config.NODE_ENV !== 'production'
+        : ['true', '1'].includes(config.WEBHOOK_ALLOW_PRIVATE),
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  });
+  const orders = createOrdersService({
+    db,
+    clock,
+    ledger,
+    records,
+    accounts,
+    collections,
+    events: events.writer,
+    feeBps: config.PLATFORM_FEE_BPS,
+  });
   const provider = createPaymentProvider(config, { db, clock, log });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
   const deposits = createDepositsService({
@@ -134,6 +154,7 @@ export async function buildServices(deps: ServicesDeps) {
     records,
     accounts,
     payments,
+    events: events.writer,
     log,
     payoutConcurrency: config.PAYOUT_CONCURRENCY,
   });
@@ -171,6 +192,8 @@ export async function buildServices(deps: ServicesDeps) {
     },
     ...(provider.pollPayments ? [{ name: 'deposit-watcher', intervalMs: 5_000, tick: () => deposits.pollProvider() }] : []),
     ...(rail?.workers ?? []),
+    // Webhook deliveries: new events get a delivery row, due ones are sent (asynchronous from every purchase).
+    { name: 'webhooks', intervalMs: 2_000, tick: (signal) => events.deliverDue(signal) },
     { name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => uploads.abortStale(STALE_UPLOAD_MS) },
   ];
 
@@ -190,6 +213,7 @@ export async function buildServices(deps: ServicesDeps) {
       deposits,
       withdrawals,
       reserves,
+      events,
     },
     workers,
     async railRoutes(app: FastifyInstance): Promise<void> {

@@ -75,6 +75,20 @@ import {
 } from './collections';
 import type { EndpointKey } from './endpoints';
 import {
+  EventsListDataSchema,
+  EventsListRequestSchema,
+  WebhookDeliveriesDataSchema,
+  WebhookDeliveriesRequestSchema,
+  WebhookGetDataSchema,
+  WebhookGetRequestSchema,
+  WebhookRedeliverDataSchema,
+  WebhookRedeliverRequestSchema,
+  WebhookSecretRotateDataSchema,
+  WebhookSecretRotateRequestSchema,
+  WebhookSetDataSchema,
+  WebhookSetRequestSchema,
+} from './events';
+import {
   CurrencyListDataSchema,
   CurrencyListRequestSchema,
   DepositBillDetailDataSchema,
@@ -157,6 +171,12 @@ export const ENDPOINT_SCHEMAS = {
   myPurchasedCollections: { body: MyPurchasedCollectionsRequestSchema, data: MyPurchasedCollectionsDataSchema },
   reservesLatest: { body: ReservesLatestRequestSchema, data: ReservesLatestDataSchema },
   reservesProof: { body: ReservesProofRequestSchema, data: ReservesProofDataSchema },
+  eventsList: { body: EventsListRequestSchema, data: EventsListDataSchema },
+  webhookGet: { body: WebhookGetRequestSchema, data: WebhookGetDataSchema },
+  webhookSet: { body: WebhookSetRequestSchema, data: WebhookSetDataSchema },
+  webhookSecretRotate: { body: WebhookSecretRotateRequestSchema, data: WebhookSecretRotateDataSchema },
+  webhookDeliveries: { body: WebhookDeliveriesRequestSchema, data: WebhookDeliveriesDataSchema },
+  webhookRedeliver: { body: WebhookRedeliverRequestSchema, data: WebhookRedeliverDataSchema },
 } as const satisfies { readonly [K in EndpointKey]: EndpointSchemas };
 
 /** The schemas of call `K`. */

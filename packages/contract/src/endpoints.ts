@@ -37,6 +37,7 @@ const uploads = ['uploads'];
 const orders = ['orders'];
 const topUp = ['top-up'];
 const cashOut = ['cash-out'];
+const events = ['events'];
 
 /** Every envelope call, keyed by operationId. Adding a call: a row here, its schemas in `ENDPOINT_SCHEMAS`. */
 export const ENDPOINTS = {
@@ -238,6 +239,28 @@ export const ENDPOINTS = {
     tags: ['reserves'],
     summary: "The caller's inclusion proof in the latest publication (verified by the client)",
   },
+  // Seller events and webhooks (product §23).
+  eventsList: {
+    paths: uc('/events/list'),
+    auth: 'required',
+    tags: events,
+    summary: "The caller's events after a cursor, oldest first",
+  },
+  webhookGet: { paths: uc('/webhook/get'), auth: 'required', tags: events, summary: "The caller's webhook endpoint" },
+  webhookSet: { paths: uc('/webhook/set'), auth: 'required', tags: events, summary: 'Set or clear the webhook URL' },
+  webhookSecretRotate: {
+    paths: uc('/webhook/secret/rotate'),
+    auth: 'required',
+    tags: events,
+    summary: 'A new webhook signing secret (shown once)',
+  },
+  webhookDeliveries: {
+    paths: uc('/webhook/deliveries'),
+    auth: 'required',
+    tags: events,
+    summary: "The caller's webhook deliveries, newest first",
+  },
+  webhookRedeliver: { paths: uc('/webhook/redeliver'), auth: 'required', tags: events, summary: 'Deliver one event again' },
 } as const satisfies Record<string, EndpointInfo>;
 
 /** The operationId of a call, e.g. 'collectionBuy'. */

@@ -11,5 +11,6 @@ export * from './collections';
 export * from './reserves';
 export * from './upload-rules';
 export * from './merkle-sum';
+export * from './events';
 export * from './endpoints';
 export * from './endpoint-schemas';

@@ -12,8 +12,11 @@ import LoginRoute from './routes/auth/login';
 import { fail, ok, renderApp, signIn, signOutStore, testUser } from '@/test/render';
 import { server } from '@/test/server';
 
-const me = (body: unknown, status = 200) => http.post('*/api/uc/v1/account/get/me', () => HttpResponse.json(body as Record<string, unknown>, { status }));
-const assets = http.post('*/api/uc/v1/account/assets', () => HttpResponse.json(ok({ asset: { available: '12.5', freeze: '0' } })));
+const me = (body: unknown, status = 200) =>
+  http.post('*/api/uc/v1/account/get/me', () => HttpResponse.json(body as Record<string, unknown>, { status }));
+const assets = http.post('*/api/uc/v1/account/assets', () =>
+  HttpResponse.json(ok({ asset: { available: '12.5', freeze: '0' } })),
+);
 
 /** The layout, /login and a guarded page: the guard's behaviour without other screens' data. */
 const guardRoutes: RouteObject[] = [
@@ -61,7 +64,7 @@ describe('route table', () => {
 });
 
 describe('login guard (product §2)', () => {
-  it.each(['/upload', '/mycollections', '/profile', '/profile/selling', '/profile/buy', '/transactions'])(
+  it.each(['/upload', '/mycollections', '/profile', '/profile/selling', '/profile/buy', '/profile/events', '/transactions'])(
     'sends a visitor from %s to /login',
     async (path) => {
       const { router } = renderApp(path);
@@ -133,6 +136,28 @@ describe('login guard (product §2)', () => {
   });
 });
 
+describe('Your Profile > Events & webhooks (product §23)', () => {
+  it('is a tab of the own profile and shows its three cards', async () => {
+    server.use(
+      me(ok(testUser)),
+      assets,
+      http.post('*/api/uc/v1/account/events/list', () =>
+        HttpResponse.json(ok({ events: [], next_cursor: 'c0', has_more: false })),
+      ),
+      http.post('*/api/uc/v1/account/webhook/get', () =>
+        HttpResponse.json(ok({ endpoint: { url: null, has_secret: false, updated_at: null } })),
+      ),
+      http.post('*/api/uc/v1/account/webhook/deliveries', () => HttpResponse.json(ok({ deliveries: [], has_more: false }))),
+    );
+    signIn(testUser);
+    renderApp('/profile/events');
+    expect(await screen.findByRole('link', { name: 'Events & webhooks' })).toHaveAttribute('aria-current', 'page');
+    for (const title of ['Event feed', 'Webhook', 'Deliveries'])
+      expect(await screen.findByRole('heading', { level: 2, name: title })).toBeInTheDocument();
+    expect(await screen.findByText('No events yet')).toBeInTheDocument();
+  });
+});
+
 describe('session expiry (product §4)', () => {
   it('clears the session and cached data, goes to / with history replaced, and shows the message once', async () => {
     const toastError = vi.spyOn(toast, 'error');
@@ -147,7 +172,9 @@ describe('session expiry (product §4)', () => {
     expect(router.state.historyAction).toBe('REPLACE');
     expect(await screen.findByRole('heading', { level: 1, name: 'Discover digital resources' })).toBeInTheDocument();
     // The layout clears the flag once / is on screen (a passive effect, hence waitFor).
-    await waitFor(() => expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false, sessionExpired: false }));
+    await waitFor(() =>
+      expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false, sessionExpired: false }),
+    );
     expect(localStorage.getItem('accessToken')).toBeNull();
     expect(queryClient.getQueryData(['collections', 'mine'])).toBeUndefined();
     expect(queryClient.getQueryData(['transactions', testUser.id])).toBeUndefined();

@@ -24,6 +24,7 @@ const ProfileLayout = lazy(() => import('./routes/profile/profile-layout'));
 const ProfileOverview = lazy(() => import('./routes/profile/overview'));
 const ProfileSelling = lazy(() => import('./routes/profile/selling'));
 const ProfileBuy = lazy(() => import('./routes/profile/buy'));
+const ProfileEvents = lazy(() => import('./routes/profile/events'));
 const Transactions = lazy(() => import('./routes/transactions'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <ProfileOverview /> },
               { path: 'selling', element: <ProfileSelling /> },
               { path: 'buy', element: <ProfileBuy /> },
+              { path: 'events', element: <ProfileEvents /> },
             ],
           },
           { path: 'transactions', element: <Transactions /> },

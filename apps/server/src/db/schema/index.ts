@@ -7,3 +7,4 @@ export * from './evm';
 export * from './nowpayments';
 export * from './settings';
 export * from './reserves';
+export * from './events';

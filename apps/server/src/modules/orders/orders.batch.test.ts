@@ -60,6 +60,7 @@ function ordersOn(feeBps: number, sabotage: () => Error | null = () => null) {
     records: s.records,
     accounts: s.accounts,
     collections: s.collections,
+    events: s.events.writer,
     feeBps,
   });
   return { orders, counter };

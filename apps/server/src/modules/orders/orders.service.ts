@@ -31,6 +31,7 @@ import { toPage } from '../../lib/page';
 import { isRetryableTxError } from '../../lib/pg-errors';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
+import { saleEvent, type EventWriter } from '../events/events.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { RecordsService } from '../records/records.service';
 import * as repo from './orders.repository';
@@ -42,6 +43,8 @@ export interface OrdersDeps {
   records: RecordsService;
   accounts: AccountService;
   collections: CollectionsService;
+  /** Writes the seller's `sale` event of each purchase in the batch's transaction (product §23). */
+  events: EventWriter;
   /** PLATFORM_FEE_BPS: the platform's share of each sale in basis points. */
   feeBps: number;
   /** Most purchases settled in one database transaction (default {@link MAX_BATCH}). */
@@ -71,7 +74,7 @@ export function toOrder(row: repo.OrderRow): Order {
 }
 
 export function createOrdersService(deps: OrdersDeps) {
-  const { db, clock, ledger, records, accounts, collections } = deps;
+  const { db, clock, ledger, records, accounts, collections, events } = deps;
 
   /** A pay request waiting for its batch: the caller's user and order, and its promise. */
   interface Waiter {
@@ -225,13 +228,32 @@ export function createOrdersService(deps: OrdersDeps) {
       await collections.recordSales([...sales.values()], tx);
       for (const p of ok) out[p.index] = toOrder({ ...p.order, status: OrderStatus.Paid, paidAt: now, fee: p.fee });
     };
+    // One `sale` event per purchase that went through (not a replay), after every balance lock of
+    // the batch, so the sellers' event counters are the last rows it locks (ADR 0025).
+    const emitSales = (sold: Payable[]) =>
+      events.append(
+        tx,
+        sold.map((p) =>
+          saleEvent({
+            orderId: p.order.id,
+            sellerId: p.order.sellerId,
+            buyerId: p.order.buyerId,
+            collectionId: p.order.collectionId,
+            amount: p.order.amount,
+            fee: p.fee,
+            earned: p.sellerGets,
+          }),
+        ),
+      );
 
     const free = payable.filter((p) => p.price === 0n);
     const priced = payable.filter((p) => p.price > 0n);
     if (!priced.length) {
       await write(free, free);
+      await emitSales(free);
       return out;
     }
+    let sold: Payable[] = [];
     await ledger.postBatch(
       tx,
       priced.map((p) => ({
@@ -254,9 +276,11 @@ export function createOrdersService(deps: OrdersDeps) {
         priced.forEach((p, i) => {
           if (outcomes[i] === 'insufficient') out[p.index] = errors.insufficientBalance();
         });
-        await write([...free, ...posted, ...replayed], [...free, ...posted]);
+        sold = [...free, ...posted];
+        await write([...free, ...posted, ...replayed], sold);
       },
     );
+    await emitSales(sold);
     return out;
   }
 

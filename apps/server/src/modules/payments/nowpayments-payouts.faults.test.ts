@@ -144,7 +144,7 @@ async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: numbe
     return fault;
   });
   const { db } = t.app.ctx.database;
-  const { ledger, records, accounts } = t.app.ctx.services;
+  const { ledger, records, accounts, events } = t.app.ctx.services;
   // Its own provider name: on a shared PostgreSQL database the other test files' payout workers
   // (which claim 'nowpayments' bills) never touch these bills, nor this worker theirs.
   const provider = {
@@ -152,7 +152,16 @@ async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: numbe
     name: FAULT_PROVIDER,
   } as unknown as PaymentProvider;
   const payments = createPaymentsService({ provider, clock: t.clock, pointsPerUsd: t.app.ctx.config.POINTS_PER_USD });
-  const withdrawals = createWithdrawalsService({ db, clock: t.clock, ledger, records, accounts, payments, log: silent });
+  const withdrawals = createWithdrawalsService({
+    db,
+    clock: t.clock,
+    ledger,
+    records,
+    accounts,
+    payments,
+    events: events.writer,
+    log: silent,
+  });
 
   const bills = await Promise.all(
     Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => confirmedBill(10 + Math.floor(rnd() * 20))),

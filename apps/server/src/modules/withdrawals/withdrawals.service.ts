@@ -44,6 +44,7 @@ import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { PayoutOutcome, ProviderCurrency } from '../../providers/payments/index';
 import type { AccountService } from '../account/account.service';
+import { payoutStatusEvent, type EventWriter } from '../events/events.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { matchesPattern, type PaymentsService } from '../payments/payments.service';
 import type { RecordsService } from '../records/records.service';
@@ -65,6 +66,8 @@ export interface WithdrawalsDeps {
   records: RecordsService;
   accounts: AccountService;
   payments: PaymentsService;
+  /** Writes the `payout.status` event of each status change in its transaction (product §23). */
+  events: EventWriter;
   log?: FastifyBaseLogger;
   /** Payouts one pass sends at once, before the provider's own cap (default {@link DEFAULT_PAYOUT_CONCURRENCY}). */
   payoutConcurrency?: number;
@@ -204,6 +207,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
         updatedAt: now,
       });
       await records.setStatus({ userId: bill.userId, type: 'CashOut', bizId: bill.id }, RecordStatus.Success, tx);
+      await deps.events.append(tx, [payoutStatusEvent({ ...bill, status: WithdrawStatus.Success, txid, failureReason: null })]);
       return 'settled';
     });
   }
@@ -224,6 +228,9 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
         updatedAt: now,
       });
       await records.setStatus({ userId: bill.userId, type: 'CashOut', bizId: bill.id }, RecordStatus.Refunded, tx);
+      await deps.events.append(tx, [
+        payoutStatusEvent({ ...bill, status: WithdrawStatus.Refunded, failureReason: reason.slice(0, 500) }),
+      ]);
       return 'refunded';
     });
   }
@@ -350,6 +357,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
           },
           tx,
         );
+        await deps.events.append(tx, [payoutStatusEvent(updated)]);
         // Delivered on commit only: every instance's payout worker wakes (payout-wake.ts).
         await tx.execute(sql`select pg_notify(${PAYOUT_WAKE_CHANNEL}, ${provider.name})`);
         return updated;

@@ -48,6 +48,7 @@ export default function ProfileLayoutRoute() {
         { to: base, label: 'Account', end: true },
         { to: `${base}/selling`, label: 'Selling' },
         { to: `${base}/buy`, label: 'My Purchases' },
+        { to: `${base}/events`, label: 'Events & webhooks' },
       ]
     : [{ to: `${base}/selling`, label: 'Selling' }];
   const context: ProfileOutletContext = { userId: (isOwn ? me?.id : id) ?? '', isOwn };

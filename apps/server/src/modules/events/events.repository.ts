@@ -1,0 +1,206 @@
+/**
+ * Seller events and webhook deliveries in the database (docs/decisions/0025-seller-events-and-webhooks.md).
+ * `appendMany` takes each user's next `seq` values from `seller_event_counters` (one upsert, rows
+ * locked in user-id order) and inserts the events, inside the caller's transaction.
+ */
+import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { sellerEventCounters, sellerEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
+
+export type SellerEventRow = typeof sellerEvents.$inferSelect;
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** An event to write: `seq` is assigned here. */
+export interface NewEventRow {
+  id: string;
+  userId: string;
+  type: string;
+  key: string;
+  data: unknown;
+  createdAt: Date;
+}
+
+/**
+ * Writes `rows` in the caller's transaction: one counter upsert for all their users (locks in
+ * user-id order, held until COMMIT, so a user's events commit in `seq` order), then one insert.
+ * Rows of one user get consecutive `seq` values in the order given.
+ * @throws on a duplicate `key` (an event is written once; the transaction rolls back)
+ */
+export async function appendMany(db: DbOrTx, rows: NewEventRow[]): Promise<SellerEventRow[]> {
+  if (!rows.length) return [];
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.userId, (counts.get(r.userId) ?? 0) + 1);
+  const users = [...counts.keys()].sort();
+  const json = JSON.stringify(users.map((u) => ({ user_id: u, n: counts.get(u) })));
+  const res = (await db.execute(sql`
+    insert into seller_event_counters (user_id, last_seq)
+    select d.user_id, d.n from jsonb_to_recordset(${json}::jsonb) as d(user_id text, n bigint) order by d.user_id
+    on conflict (user_id) do update set last_seq = seller_event_counters.last_seq + excluded.last_seq
+    returning user_id, last_seq`)) as unknown as { rows: { user_id: string; last_seq: string | number | bigint }[] };
+  const next = new Map<string, bigint>();
+  for (const r of res.rows) next.set(r.user_id, BigInt(r.last_seq) - BigInt(counts.get(r.user_id)!) + 1n);
+  const values = rows.map((r) => {
+    const seq = next.get(r.userId)!;
+    next.set(r.userId, seq + 1n);
+    return { ...r, seq };
+  });
+  return db.insert(sellerEvents).values(values).returning();
+}
+
+/** The user's events with `seq` > `afterSeq`, oldest first, at most `limit`. */
+export function pageAfter(db: DbOrTx, userId: string, afterSeq: bigint, limit: number): Promise<SellerEventRow[]> {
+  return db
+    .select()
+    .from(sellerEvents)
+    .where(and(eq(sellerEvents.userId, userId), gt(sellerEvents.seq, afterSeq)))
+    .orderBy(asc(sellerEvents.seq))
+    .limit(limit);
+}
+
+/** The user's last `seq` (0 before any event). */
+export async function lastSeq(db: DbOrTx, userId: string): Promise<bigint> {
+  const [row] = await db.select().from(sellerEventCounters).where(eq(sellerEventCounters.userId, userId));
+  return row?.lastSeq ?? 0n;
+}
+
+export async function findEndpoint(db: DbOrTx, userId: string): Promise<WebhookEndpointRow | undefined> {
+  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+  return row;
+}
+
+/** Inserts or updates the user's endpoint with the given fields. */
+export async function upsertEndpoint(
+  db: DbOrTx,
+  row: { userId: string; url: string | null; secret: string; enqueuedSeq: bigint; now: Date },
+  update: Partial<Pick<WebhookEndpointRow, 'url' | 'secret' | 'enqueuedSeq'>>,
+): Promise<WebhookEndpointRow> {
+  const [out] = await db
+    .insert(webhookEndpoints)
+    .values({
+      userId: row.userId,
+      url: row.url,
+      secret: row.secret,
+      enqueuedSeq: row.enqueuedSeq,
+      createdAt: row.now,
+      updatedAt: row.now,
+    })
+    .onConflictDoUpdate({ target: webhookEndpoints.userId, set: { ...update, updatedAt: row.now } })
+    .returning();
+  return out!;
+}
+
+/**
+ * Gives every event past each endpoint's `enqueued_seq` a pending delivery (due now, deadline 24 h
+ * after the event) and moves the endpoints' marks, for endpoints with a URL. Endpoints another pass
+ * holds are skipped (`SKIP LOCKED`). @returns deliveries created
+ */
+export async function enqueueNew(db: DbOrTx, now: Date, windowMs: number, limit = 1000): Promise<number> {
+  const at = now.toISOString();
+  const res = (await db.execute(sql`
+    with w as (
+      select user_id, enqueued_seq from webhook_endpoints where url is not null
+      and exists (select 1 from seller_event_counters c where c.user_id = webhook_endpoints.user_id and c.last_seq > webhook_endpoints.enqueued_seq)
+      order by user_id limit 100 for update skip locked
+    ),
+    e as (
+      select ev.id, ev.user_id, ev.seq, ev.created_at from w join seller_events ev on ev.user_id = w.user_id and ev.seq > w.enqueued_seq
+      order by ev.user_id, ev.seq limit ${limit}
+    ),
+    ins as (
+      insert into webhook_deliveries (event_id, user_id, status, attempts, next_attempt_at, deadline_at, created_at, updated_at)
+      select e.id, e.user_id, 'pending', 0, ${at}::timestamptz, e.created_at + (${windowMs}::bigint * interval '1 millisecond'), ${at}::timestamptz, ${at}::timestamptz from e
+      on conflict (event_id) do nothing
+      returning event_id
+    ),
+    up as (
+      update webhook_endpoints set enqueued_seq = m.seq from (select user_id, max(seq) as seq from e group by user_id) m
+      where webhook_endpoints.user_id = m.user_id returning 1
+    )
+    select (select count(*) from ins) as n, (select count(*) from up) as u`)) as unknown as { rows: { n: string | number }[] };
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/**
+ * Claims up to `limit` due pending deliveries (`FOR UPDATE SKIP LOCKED`), counting the attempt and
+ * setting `next_attempt_at` to `leaseUntil` (a crashed attempt is taken again after it).
+ * @returns the claimed rows with their event and the endpoint's URL and secret (null URL: cleared)
+ */
+export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number) {
+  const due = await db
+    .select({ eventId: webhookDeliveries.eventId })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.eventId))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  if (!due.length) return [];
+  const ids = due.map((d) => d.eventId);
+  const claimed = await db
+    .update(webhookDeliveries)
+    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, nextAttemptAt: leaseUntil, updatedAt: now })
+    .where(inArray(webhookDeliveries.eventId, ids))
+    .returning();
+  const rows = await db
+    .select({ event: sellerEvents, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
+    .from(sellerEvents)
+    .leftJoin(webhookEndpoints, eq(webhookEndpoints.userId, sellerEvents.userId))
+    .where(inArray(sellerEvents.id, ids));
+  const byId = new Map(rows.map((r) => [r.event.id, r]));
+  return claimed
+    .map((d) => ({ delivery: d, ...byId.get(d.eventId)! }))
+    .sort((a, b) =>
+      a.event.userId === b.event.userId ? Number(a.event.seq - b.event.seq) : a.event.userId < b.event.userId ? -1 : 1,
+    );
+}
+
+/** Records an attempt's outcome, only while the row is still pending. */
+export async function finishAttempt(
+  db: DbOrTx,
+  eventId: string,
+  set: Pick<WebhookDeliveryRow, 'status' | 'lastResponseCode' | 'lastError' | 'nextAttemptAt'> & { updatedAt: Date },
+): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set(set)
+    .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.status, 'pending')));
+}
+
+/** The user's deliveries, newest event first. */
+export function deliveriesOf(db: DbOrTx, userId: string, offset: number, limit: number) {
+  return db
+    .select({ delivery: webhookDeliveries, type: sellerEvents.type })
+    .from(webhookDeliveries)
+    .innerJoin(sellerEvents, eq(sellerEvents.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.userId, userId))
+    .orderBy(desc(sellerEvents.seq))
+    .offset(offset)
+    .limit(limit);
+}
+
+export async function findEvent(db: DbOrTx, eventId: string): Promise<SellerEventRow | undefined> {
+  const [row] = await db.select().from(sellerEvents).where(eq(sellerEvents.id, eventId));
+  return row;
+}
+
+/** Makes the event's delivery pending again, due now, with a new deadline (creates it when missing). */
+export async function redeliver(db: DbOrTx, event: SellerEventRow, now: Date, deadline: Date) {
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({
+      eventId: event.id,
+      userId: event.userId,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      deadlineAt: deadline,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: webhookDeliveries.eventId,
+      set: { status: 'pending', nextAttemptAt: now, deadlineAt: deadline, updatedAt: now },
+    })
+    .returning();
+  return row!;
+}

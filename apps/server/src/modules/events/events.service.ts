@@ -1,0 +1,366 @@
+/**
+ * Seller events and webhooks (product §23, docs/decisions/0025-seller-events-and-webhooks.md).
+ *
+ * - {@link EventWriter.append}: the orders and withdrawals services write their events with it,
+ *   inside the transaction of the change (an event exists iff the change committed). Each user's
+ *   events get `seq` 1, 2, 3... from a counter row locked until COMMIT, so they commit in `seq`
+ *   order and a reader never sees `seq` n+1 before n.
+ * - `events/list` answers the caller's events after an opaque cursor (`seq` inside), oldest first,
+ *   1-100 per page (default 50): a consumer that re-reads from its last cursor gets exactly the rest.
+ * - Webhooks: one URL per user and a `whsec_` secret (shown once). The delivery worker
+ *   ({@link EventsService.deliverDue}) gives each new event a delivery row, then POSTs due ones
+ *   signed per Standard Webhooks (webhook-id = event id on every attempt, webhook-timestamp in
+ *   seconds, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`), with a timeout.
+ *   2xx: delivered; otherwise retried after {@link RETRY_DELAYS_MS} until 24 h after the event
+ *   (a last attempt at that deadline), then failed. Redeliver makes it pending again for 24 h.
+ *
+ * Times come from the injected clock (ms).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { minorToPoints, type SellerEvent, type SellerEventType, type WebhookDelivery } from '@coffer/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Tx } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { errors } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import * as repo from './events.repository';
+import { checkWebhookUrl, dnsResolver, resolveWebhookTarget, type Resolver } from './webhook-target';
+
+/** Waits after failed attempt 1, 2, 3...; the last repeats. Capped by the delivery's deadline. */
+export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
+/** Attempts stop this long after the event (or after a redeliver). */
+export const DELIVERY_WINDOW_MS = 24 * 3_600_000;
+/** Deliveries one claim takes. */
+const CLAIM_LIMIT = 20;
+
+/** An event to write; `key` names the business event (`sale:<order>`), unique. */
+export interface NewEvent {
+  userId: string;
+  type: SellerEventType;
+  key: string;
+  data: Record<string, unknown>;
+}
+
+/** What the orders and withdrawals services are given: writes events in their transaction. */
+export interface EventWriter {
+  /** Writes `events` in `tx` (one counter upsert and one insert). @throws on a duplicate key */
+  append(tx: Tx, events: NewEvent[]): Promise<void>;
+}
+
+export interface EventsDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** WEBHOOK_ALLOW_PRIVATE (webhook-target.ts). */
+  allowPrivate: boolean;
+  /** WEBHOOK_TIMEOUT_MS: one attempt's limit. */
+  timeoutMs: number;
+  /** Injected in tests; default global fetch. */
+  fetch?: typeof fetch;
+  resolve?: Resolver;
+}
+
+/** The `data` of a sale event: seller side of a paid order (amounts in minor units in, points out). */
+export function saleEvent(o: {
+  orderId: string;
+  sellerId: string;
+  buyerId: string;
+  collectionId: string;
+  amount: number;
+  fee: bigint;
+  earned: bigint;
+}): NewEvent {
+  return {
+    userId: o.sellerId,
+    type: 'sale',
+    key: `sale:${o.orderId}`,
+    data: {
+      order_id: o.orderId,
+      collection_id: o.collectionId,
+      buyer_id: o.buyerId,
+      amount: o.amount,
+      earned: minorToPoints(o.earned),
+      fee: minorToPoints(o.fee),
+    },
+  };
+}
+
+/** The `payout.status` event of a cash-out bill entering `status` (amount in minor units). */
+export function payoutStatusEvent(b: {
+  id: string;
+  userId: string;
+  status: string;
+  amount: bigint;
+  currency: string;
+  txid: string | null;
+  failureReason: string | null;
+}): NewEvent {
+  return {
+    userId: b.userId,
+    type: 'payout.status',
+    key: `payout:${b.id}:${b.status}`,
+    data: {
+      bill_id: b.id,
+      status: b.status,
+      amount: minorToPoints(b.amount),
+      currency: b.currency,
+      txid: b.txid,
+      failure_reason: b.failureReason,
+    },
+  };
+}
+
+export function toEvent(row: repo.SellerEventRow): SellerEvent {
+  return {
+    id: row.id,
+    type: row.type as SellerEventType,
+    created_at: row.createdAt.getTime(),
+    data: row.data as Record<string, unknown>,
+  };
+}
+
+function toDelivery(d: repo.WebhookDeliveryRow, type: string): WebhookDelivery {
+  return {
+    event_id: d.eventId,
+    event_type: type as SellerEventType,
+    status: d.status as WebhookDelivery['status'],
+    attempts: d.attempts,
+    last_response_code: d.lastResponseCode,
+    last_error: d.lastError,
+    next_attempt_at: d.status === 'pending' && d.nextAttemptAt ? d.nextAttemptAt.getTime() : null,
+    created_at: d.createdAt.getTime(),
+    updated_at: d.updatedAt.getTime(),
+  };
+}
+
+/** The opaque cursor of a feed position. */
+export const encodeCursor = (seq: bigint): string => Buffer.from(`v1:${seq}`).toString('base64url');
+
+/** @throws VALIDATION_FAILED for a cursor this server did not make */
+export function decodeCursor(cursor: string | undefined): bigint {
+  if (cursor === undefined) return 0n;
+  const m = /^v1:(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw errors.validation('Invalid cursor');
+  return BigInt(m[1]!);
+}
+
+/** A new signing secret: `whsec_` + 24 random bytes in base64. */
+export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
+
+/**
+ * The Standard Webhooks signature header value: `v1,` + base64 HMAC-SHA256, keyed by the
+ * base64-decoded secret after `whsec_`, of `${id}.${timestampSeconds}.${body}`.
+ */
+export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
+}
+
+/** The retry time after failed attempt `attempts` (1-based), or null when the deadline has passed. */
+export function nextAttemptAfter(attempts: number, now: number, deadline: number): number | null {
+  if (now >= deadline) return null;
+  const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[0];
+  return Math.min(now + delay, deadline);
+}
+
+export function createEventsService(deps: EventsDeps) {
+  const { db, clock, log } = deps;
+  const doFetch = deps.fetch ?? fetch;
+  const resolve = deps.resolve ?? dnsResolver;
+
+  const writer: EventWriter = {
+    async append(tx, events) {
+      if (!events.length) return;
+      const createdAt = new Date(clock.now());
+      await repo.appendMany(
+        tx,
+        events.map((e) => ({
+          id: `evt_${newId().replace(/-/g, '')}`,
+          userId: e.userId,
+          type: e.type,
+          key: e.key,
+          data: e.data,
+          createdAt,
+        })),
+      );
+    },
+  };
+
+  function endpointView(row: repo.WebhookEndpointRow | undefined) {
+    return { url: row?.url ?? null, has_secret: Boolean(row), updated_at: row ? row.updatedAt.getTime() : null };
+  }
+
+  /** One attempt: POST the event, then record the outcome (delivered, retry, or failed). */
+  async function attempt(
+    c: Awaited<ReturnType<typeof repo.claimDue>>[number],
+    signal?: AbortSignal,
+  ): Promise<'delivered' | 'retry' | 'failed'> {
+    const { delivery, event } = c;
+    let code: number | null = null;
+    let error: string | null = null;
+    if (!c.url || !c.secret) error = 'No webhook URL';
+    else {
+      error = await resolveWebhookTarget(c.url, deps.allowPrivate, resolve);
+      if (!error) {
+        const body = JSON.stringify(toEvent(event));
+        const ts = Math.floor(clock.now() / 1000);
+        try {
+          const timeout = AbortSignal.timeout(deps.timeoutMs);
+          const res = await doFetch(c.url, {
+            method: 'POST',
+            redirect: 'manual',
+            signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'Coffer-Webhooks/1',
+              'webhook-id': event.id,
+              'webhook-timestamp': String(ts),
+              'webhook-signature': signWebhook(c.secret, event.id, ts, body),
+            },
+            body,
+          });
+          code = res.status;
+          await res.body?.cancel().catch(() => undefined);
+          if (code < 200 || code > 299) error = `HTTP ${code}`;
+        } catch (err) {
+          const e = err as { name?: string; cause?: { code?: string } };
+          error =
+            e.name === 'TimeoutError' ? 'timeout' : e.name === 'AbortError' ? 'aborted' : (e.cause?.code ?? 'network error');
+        }
+      }
+    }
+    const now = clock.now();
+    if (!error) {
+      await repo.finishAttempt(db, event.id, {
+        status: 'delivered',
+        lastResponseCode: code,
+        lastError: null,
+        nextAttemptAt: null,
+        updatedAt: new Date(now),
+      });
+      return 'delivered';
+    }
+    const next = nextAttemptAfter(delivery.attempts, now, delivery.deadlineAt.getTime());
+    await repo.finishAttempt(db, event.id, {
+      status: next === null ? 'failed' : 'pending',
+      lastResponseCode: code,
+      lastError: error.slice(0, 200),
+      nextAttemptAt: next === null ? null : new Date(next),
+      updatedAt: new Date(now),
+    });
+    if (next === null) log.warn({ eventId: event.id, error }, 'webhook delivery failed for good');
+    return next === null ? 'failed' : 'retry';
+  }
+
+  return {
+    writer,
+
+    /**
+     * events/list: the caller's events after `cursor`, oldest first.
+     * @throws VALIDATION_FAILED for a cursor Coffer did not answer
+     */
+    async list(userId: string, req: { cursor?: string | undefined; limit: number }) {
+      const after = decodeCursor(req.cursor);
+      const rows = await repo.pageAfter(db, userId, after, req.limit);
+      const last = rows.at(-1)?.seq ?? after;
+      return { events: rows.map(toEvent), next_cursor: encodeCursor(last), has_more: rows.length === req.limit };
+    },
+
+    /** webhook/get: the caller's endpoint (never the secret). */
+    async getEndpoint(userId: string) {
+      return { endpoint: endpointView(await repo.findEndpoint(db, userId)) };
+    },
+
+    /**
+     * webhook/set: sets (or with null clears) the URL. The first call creates the secret and answers
+     * it once. Events from now on are delivered (not the ones before the URL was set).
+     * @throws VALIDATION_FAILED with the reason a URL is refused
+     */
+    async setEndpoint(userId: string, url: string | null) {
+      let normalized: string | null = null;
+      if (url) {
+        const checked = checkWebhookUrl(url, deps.allowPrivate);
+        if ('error' in checked) throw errors.validation(checked.error);
+        normalized = checked.url;
+      }
+      return db.transaction(async (tx) => {
+        const existing = await repo.findEndpoint(tx, userId);
+        const now = new Date(clock.now());
+        const secret = existing ? undefined : newSecret();
+        const fromSeq = await repo.lastSeq(tx, userId);
+        const row = await repo.upsertEndpoint(
+          tx,
+          { userId, url: normalized, secret: secret ?? existing!.secret, enqueuedSeq: fromSeq, now },
+          // Turning delivery on starts after the current last event; changing the URL keeps pending ones.
+          existing?.url || !normalized ? { url: normalized } : { url: normalized, enqueuedSeq: fromSeq },
+        );
+        return { endpoint: endpointView(row), ...(secret ? { secret } : {}) };
+      });
+    },
+
+    /** webhook/secret/rotate: a new secret, answered once; the old one no longer signs. */
+    async rotateSecret(userId: string) {
+      const secret = newSecret();
+      const existing = await repo.findEndpoint(db, userId);
+      await repo.upsertEndpoint(
+        db,
+        {
+          userId,
+          url: null,
+          secret,
+          enqueuedSeq: existing ? existing.enqueuedSeq : await repo.lastSeq(db, userId),
+          now: new Date(clock.now()),
+        },
+        { secret },
+      );
+      return { secret };
+    },
+
+    /** webhook/deliveries: the caller's deliveries, newest event first. */
+    async deliveries(userId: string, paginator: { page: number; size: number }) {
+      const rows = await repo.deliveriesOf(db, userId, paginator.page * paginator.size, paginator.size + 1);
+      return {
+        deliveries: rows.slice(0, paginator.size).map((r) => toDelivery(r.delivery, r.type)),
+        has_more: rows.length > paginator.size,
+      };
+    },
+
+    /**
+     * webhook/redeliver: the event's delivery is pending again, due now, retried for 24 h more.
+     * @throws NOT_FOUND (not the caller's event), CONFLICT (no webhook URL set)
+     */
+    async redeliver(userId: string, eventId: string) {
+      const event = await repo.findEvent(db, eventId);
+      if (!event || event.userId !== userId) throw errors.notFound('The event does not exist');
+      const endpoint = await repo.findEndpoint(db, userId);
+      if (!endpoint?.url) throw errors.conflict('Set a webhook URL first');
+      const now = clock.now();
+      const row = await repo.redeliver(db, event, new Date(now), new Date(now + DELIVERY_WINDOW_MS));
+      return { delivery: toDelivery(row, event.type) };
+    },
+
+    /**
+     * One worker pass: gives new events their deliveries, then sends the due ones (claimed with
+     * `FOR UPDATE SKIP LOCKED` and a lease of the timeout plus 30 s, so a crashed attempt is taken
+     * again) until none is due or `signal` aborts. Never throws for a receiver's failure.
+     * @returns counts of this pass
+     */
+    async deliverDue(signal?: AbortSignal) {
+      const out = { enqueued: 0, delivered: 0, retry: 0, failed: 0 };
+      for (;;) {
+        const now = clock.now();
+        out.enqueued += await db.transaction((tx) => repo.enqueueNew(tx, new Date(now), DELIVERY_WINDOW_MS));
+        const claimed = await db.transaction((tx) =>
+          repo.claimDue(tx, new Date(now), new Date(now + deps.timeoutMs + 30_000), CLAIM_LIMIT),
+        );
+        for (const c of claimed) {
+          if (signal?.aborted) return out;
+          out[await attempt(c, signal)]++;
+        }
+        if (claimed.length < CLAIM_LIMIT || signal?.aborted) return out;
+      }
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

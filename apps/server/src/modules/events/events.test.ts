@@ -1,0 +1,324 @@
+/**
+ * Seller events and webhooks (product §23, ADR 0025) through the real app: `sale` and
+ * `payout.status` events written with their change, the cursor feed (paging, resuming from a cursor),
+ * webhook settings, and delivery to a local receiver that is killed mid-stream and restarted: every
+ * event arrives at least once with the same webhook-id and a valid Standard Webhooks signature, and
+ * the feed's order does not change.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
+import { verifyLedger } from '../ledger/ledger.verify';
+import { DELIVERY_WINDOW_MS, RETRY_DELAYS_MS } from './events.service';
+
+let t: TestApp;
+beforeAll(async () => {
+  // A short attempt limit, so the hanging receiver below times out quickly.
+  t = await createTestApp({ WEBHOOK_TIMEOUT_MS: '300' });
+});
+afterAll(() => t.close());
+
+const uc = (p: string) => `/api/uc/v1/account${p}`;
+const services = () => t.app.ctx.services;
+
+interface Evt {
+  id: string;
+  type: string;
+  created_at: number;
+  data: Record<string, unknown>;
+}
+const page = async (user: TestUser, body: { cursor?: string; limit?: number } = {}) =>
+  ok<{ events: Evt[]; next_cursor: string; has_more: boolean }>(t, uc('/events/list'), body, user.token);
+
+/** Reads the whole feed from `cursor` in pages of `limit`. */
+async function readAll(user: TestUser, limit = 100, cursor?: string): Promise<{ events: Evt[]; cursor: string }> {
+  const events: Evt[] = [];
+  for (;;) {
+    const p = await page(user, { ...(cursor ? { cursor } : {}), limit });
+    events.push(...p.events);
+    cursor = p.next_cursor;
+    if (!p.has_more) return { events, cursor };
+  }
+}
+
+async function sellerWithSales(n: number, price = 10) {
+  const seller = await createUser(t);
+  const c = await publishedCollection(t, seller, price, 'Brushes');
+  const orders: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const buyer = await createUser(t);
+    await fund(t, buyer.id, '100');
+    const res = await buyAndPay(t, buyer, c.id);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(10000);
+    orders.push(res.body.data.id);
+  }
+  return { seller, collection: c, orders };
+}
+
+async function sell(seller: TestUser, collectionId: string): Promise<string> {
+  const buyer = await createUser(t);
+  await fund(t, buyer.id, '100');
+  const res = await buyAndPay(t, buyer, collectionId);
+  expect(res.body.code, JSON.stringify(res.body)).toBe(10000);
+  return res.body.data.id;
+}
+
+describe('events/list', () => {
+  it('writes one sale event per paid order, for the seller only, in order', async () => {
+    const { seller, collection, orders } = await sellerWithSales(3, 30);
+    const { events } = await readAll(seller);
+    expect(events.map((e) => e.type)).toEqual(['sale', 'sale', 'sale']);
+    expect(events.map((e) => e.data.order_id)).toEqual(orders);
+    expect(events[0]).toMatchObject({
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      created_at: expect.any(Number),
+      data: { collection_id: collection.id, amount: 30, earned: expect.any(String), fee: expect.any(String) },
+    });
+    expect(Number(events[0]!.data.earned) + Number(events[0]!.data.fee)).toBe(30);
+    // Paying again writes nothing more.
+    const again = await t.call(uc('/order/pay'), { order_id: orders[0] }, seller.token);
+    expect(again.body.reason).toBe('NOT_FOUND');
+    expect((await readAll(seller)).events).toHaveLength(3);
+    // The buyers see no sale of theirs.
+    const buyer = await createUser(t);
+    expect((await page(buyer)).events).toEqual([]);
+    await verifyLedger(t.app.ctx.database.db);
+  });
+
+  it('pages by cursor; re-reading from a cursor answers exactly the rest; an empty page keeps the cursor', async () => {
+    const { seller } = await sellerWithSales(5);
+    const all = (await readAll(seller)).events;
+    expect(all).toHaveLength(5);
+
+    const first = await page(seller, { limit: 2 });
+    expect(first.events.map((e) => e.id)).toEqual(all.slice(0, 2).map((e) => e.id));
+    expect(first.has_more).toBe(true);
+    // A consumer that crashed after the first page resumes from its cursor: the rest, once each.
+    const rest = await readAll(seller, 2, first.next_cursor);
+    expect(rest.events.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+    // Nothing new: the same cursor comes back, and a later event appears after it.
+    const idle = await page(seller, { cursor: rest.cursor });
+    expect(idle).toEqual({ events: [], next_cursor: rest.cursor, has_more: false });
+    const c = await publishedCollection(t, seller, 5, 'More');
+    const order = await sell(seller, c.id);
+    const next = await page(seller, { cursor: rest.cursor });
+    expect(next.events.map((e) => e.data.order_id)).toEqual([order]);
+  });
+
+  it('answers 50 by default, refuses a limit outside 1-100 and a cursor it did not make', async () => {
+    const user = await createUser(t);
+    expect((await t.call(uc('/events/list'), { limit: 0 }, user.token)).body.reason).toBe('VALIDATION_FAILED');
+    expect((await t.call(uc('/events/list'), { limit: 101 }, user.token)).body.reason).toBe('VALIDATION_FAILED');
+    const bad = await t.call(uc('/events/list'), { cursor: 'not-a-cursor' }, user.token);
+    expect(bad.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'Invalid cursor' });
+    expect((await t.call(uc('/events/list'), {})).status).toBe(401);
+  });
+
+  it('writes payout.status events with the bill status changes: processing then succeeded, processing then refunded', async () => {
+    const user = await createUser(t);
+    await fund(t, user.id, '5000');
+    const bills: string[] = [];
+    for (const over of [
+      { currency: 'usdttrc20', network: 'TRX', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      { currency: 'usdterc20', network: 'ETH', address: '0x000000000000000000000000000000000000dEaD' },
+    ]) {
+      const bill = await ok(t, uc('/withdraw/create'), { user_id: user.id, amount: '2000', memo: '', ...over }, user.token);
+      await ok(t, uc('/withdraw/confirm'), { bill_id: bill.bill.id, password: md5(PASSWORD) }, user.token);
+      bills.push(bill.bill.id);
+    }
+    for (let i = 0; i < 10 && (await services().withdrawals.runPayouts(50)).claimed; i++);
+    const { events } = await readAll(user);
+    const of = (bill: string) => events.filter((e) => e.data.bill_id === bill).map((e) => e.data.status);
+    expect(events.every((e) => e.type === 'payout.status')).toBe(true);
+    expect(of(bills[0]!)).toEqual(['WithdrawStatusProcessing', 'WithdrawStatusSuccess']);
+    expect(of(bills[1]!)).toEqual(['WithdrawStatusProcessing', 'WithdrawStatusRefunded']);
+    expect(events.find((e) => e.data.status === 'WithdrawStatusSuccess')?.data).toMatchObject({
+      amount: '2000.00',
+      txid: expect.any(String),
+    });
+    expect(events.find((e) => e.data.status === 'WithdrawStatusRefunded')?.data.failure_reason).toEqual(expect.any(String));
+  });
+});
+
+describe('webhook settings', () => {
+  it('sets the URL (the first secret shown once), refuses non-https URLs but localhost here, rotates and clears', async () => {
+    const user = await createUser(t);
+    expect(await ok(t, uc('/webhook/get'), {}, user.token)).toEqual({
+      endpoint: { url: null, has_secret: false, updated_at: null },
+    });
+    const bad = await t.call(uc('/webhook/set'), { url: 'http://example.com/hook' }, user.token);
+    expect(bad.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'The URL must start with https://' });
+    expect((await t.call(uc('/webhook/set'), { url: 'nonsense' }, user.token)).body.msg).toBe('Enter a valid URL');
+
+    const set = await ok(t, uc('/webhook/set'), { url: 'http://localhost:9/hook' }, user.token);
+    expect(set.endpoint).toMatchObject({ url: 'http://localhost:9/hook', has_secret: true });
+    expect(set.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    const again = await ok(t, uc('/webhook/set'), { url: 'https://hooks.example.com/x' }, user.token);
+    expect(again.secret).toBeUndefined();
+    const rotated = await ok(t, uc('/webhook/secret/rotate'), {}, user.token);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(set.secret);
+    const cleared = await ok(t, uc('/webhook/set'), { url: null }, user.token);
+    expect(cleared.endpoint).toMatchObject({ url: null, has_secret: true });
+  });
+});
+
+/** A local receiver: records each request; `mode` decides its answer. */
+function receiver() {
+  const got: { id: string; timestamp: string; signature: string; body: string; at: number }[] = [];
+  const state = { mode: 'ok' as 'ok' | 'fail' | 'hang', acceptLimit: Infinity };
+  const handler = (req: IncomingMessage, res: import('node:http').ServerResponse) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      if (state.mode === 'hang') return;
+      if (state.mode === 'fail' || got.length >= state.acceptLimit) {
+        res.writeHead(500).end();
+        return;
+      }
+      got.push({
+        id: String(req.headers['webhook-id']),
+        timestamp: String(req.headers['webhook-timestamp']),
+        signature: String(req.headers['webhook-signature']),
+        body,
+        at: t.clock.now(),
+      });
+      res.writeHead(204).end();
+    });
+  };
+  let server: Server = createServer(handler);
+  let port = 0;
+  return {
+    got,
+    state,
+    async start() {
+      server = createServer(handler);
+      await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+      port = (server.address() as AddressInfo).port;
+      return `http://127.0.0.1:${port}/hook`;
+    },
+    async kill() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Verifies a received request with the standardwebhooks package at its arrival time. */
+function verify(secret: string, r: { id: string; timestamp: string; signature: string; body: string; at: number }) {
+  const spy = vi.spyOn(Date, 'now').mockReturnValue(r.at);
+  try {
+    return new Webhook(secret).verify(r.body, {
+      'webhook-id': r.id,
+      'webhook-timestamp': r.timestamp,
+      'webhook-signature': r.signature,
+    }) as Evt;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('webhook delivery', () => {
+  it('kill the receiver mid-stream: every event arrives at least once with the same id, signed; the feed order is unchanged', async () => {
+    const rx = receiver();
+    const url = await rx.start();
+    const seller = await createUser(t);
+    const { secret } = await ok(t, uc('/webhook/set'), { url }, seller.token);
+    const c = await publishedCollection(t, seller, 10, 'Stream');
+    for (let i = 0; i < 4; i++) await sell(seller, c.id);
+    const { events: before } = await readAll(seller);
+
+    // It takes two deliveries, then dies while more sales happen.
+    rx.state.acceptLimit = 2;
+    await services().events.deliverDue();
+    await rx.kill();
+    for (let i = 0; i < 4; i++) await sell(seller, c.id);
+    await services().events.deliverDue();
+    const pending = await ok(t, uc('/webhook/deliveries'), {}, seller.token);
+    expect(pending.deliveries).toHaveLength(8);
+    expect(pending.deliveries.filter((d: { status: string }) => d.status === 'delivered')).toHaveLength(2);
+    const waiting = pending.deliveries.filter((d: { status: string }) => d.status === 'pending');
+    expect(waiting).toHaveLength(6);
+    expect(
+      waiting.every((d: { attempts: number; next_attempt_at: number }) => d.attempts >= 1 && d.next_attempt_at > t.clock.now()),
+    ).toBe(true);
+    expect(waiting.some((d: { last_response_code: number | null }) => d.last_response_code === 500)).toBe(true);
+    expect(waiting.some((d: { last_error: string }) => d.last_error === 'ECONNREFUSED')).toBe(true);
+
+    // Back up: the retries (5 s, then 5 min) deliver the rest.
+    rx.state.acceptLimit = Infinity;
+    await rx.start();
+    for (const wait of RETRY_DELAYS_MS.slice(0, 2)) {
+      t.clock.advance(wait);
+      await services().events.deliverDue();
+    }
+    const { events: after } = await readAll(seller);
+    expect(after.map((e) => e.id)).toEqual([...before.map((e) => e.id), ...after.slice(4).map((e) => e.id)]);
+    expect(after).toHaveLength(8);
+    const received = rx.got.map((r) => verify(secret, r));
+    rx.got.forEach((r, i) => expect(received[i]!.id).toBe(r.id));
+    expect(new Set(received.map((e) => e.id))).toEqual(new Set(after.map((e) => e.id)));
+    for (const e of received) expect(e).toEqual(after.find((a) => a.id === e.id));
+    const done = await ok(t, uc('/webhook/deliveries'), {}, seller.token);
+    expect(done.deliveries.map((d: { status: string }) => d.status)).toEqual(Array(8).fill('delivered'));
+    // Newest event first.
+    expect(done.deliveries.map((d: { event_id: string }) => d.event_id)).toEqual(after.map((e) => e.id).reverse());
+    await rx.kill();
+  });
+
+  it('retries with backoff until 24 h after the event, then fails; redeliver sends it again with the same id', async () => {
+    const rx = receiver();
+    const url = await rx.start();
+    rx.state.mode = 'fail';
+    const seller = await createUser(t);
+    const { secret } = await ok(t, uc('/webhook/set'), { url }, seller.token);
+    const c = await publishedCollection(t, seller, 10, 'Retry');
+    await sell(seller, c.id);
+    const [event] = (await readAll(seller)).events;
+    const start = t.clock.now();
+    const attempts: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      await services().events.deliverDue();
+      const [d] = (await ok(t, uc('/webhook/deliveries'), {}, seller.token)).deliveries;
+      if (attempts.at(-1) !== d.attempts) attempts.push(d.attempts);
+      if (d.status !== 'pending') break;
+      t.clock.set(d.next_attempt_at);
+    }
+    const [failed] = (await ok(t, uc('/webhook/deliveries'), {}, seller.token)).deliveries;
+    expect(failed).toMatchObject({ event_id: event!.id, status: 'failed', last_response_code: 500, next_attempt_at: null });
+    // 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then a last attempt at the 24 h deadline.
+    expect(failed.attempts).toBe(8);
+    expect(t.clock.now() - start).toBeGreaterThanOrEqual(DELIVERY_WINDOW_MS - 1_000);
+
+    rx.state.mode = 'ok';
+    const redo = await ok(t, uc('/webhook/redeliver'), { event_id: event!.id }, seller.token);
+    expect(redo.delivery).toMatchObject({ status: 'pending', next_attempt_at: t.clock.now() });
+    await services().events.deliverDue();
+    expect(rx.got.map((r) => r.id)).toEqual([event!.id]);
+    expect(verify(secret, rx.got[0]!)).toEqual(event);
+    const stranger = await createUser(t);
+    expect((await t.call(uc('/webhook/redeliver'), { event_id: event!.id }, stranger.token)).body.reason).toBe('NOT_FOUND');
+    await rx.kill();
+  });
+
+  it('a receiver that hangs times out and is retried; a purchase never waits for a delivery', async () => {
+    const rx = receiver();
+    const url = await rx.start();
+    rx.state.mode = 'hang';
+    const seller = await createUser(t);
+    await ok(t, uc('/webhook/set'), { url }, seller.token);
+    const c = await publishedCollection(t, seller, 10, 'Hang');
+    await sell(seller, c.id);
+    const events = services().events;
+    const pass = events.deliverDue();
+    // The purchase path is independent of the hanging receiver.
+    await sell(seller, c.id);
+    await pass;
+    const ds = (await ok(t, uc('/webhook/deliveries'), {}, seller.token)).deliveries;
+    expect(ds.find((d: { attempts: number }) => d.attempts === 1)).toMatchObject({ status: 'pending', last_error: 'timeout' });
+    await rx.kill();
+  });
+});

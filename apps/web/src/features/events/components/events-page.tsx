@@ -1,0 +1,311 @@
+/**
+ * Your Profile > Events & webhooks (product §23): the event feed (oldest first, "Load more" from
+ * the last cursor), the webhook URL form, the signing secret (rotated and shown once, with a copy
+ * button) and the delivery log with a Redeliver button per delivery. Each block has its skeleton,
+ * empty and error state; every control is a button or a labelled input (keyboard-usable); one
+ * column at 390 px.
+ */
+import type { SellerEvent, WebhookDelivery } from '@coffer/contract';
+import { Activity, Send } from 'lucide-react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { TextField } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { getErrorMessage, toastError } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { formatPoints } from '@/lib/points';
+import { useDeliveries, useEventFeed, useRedeliver, useRotateSecret, useSetWebhook, useWebhook } from '../api/events';
+
+/** product §23 texts. */
+export const EventTexts = {
+  feedTitle: 'Event feed',
+  feedEmptyTitle: 'No events yet',
+  feedEmptyDescription: 'Sales and cash-out updates will appear here.',
+  feedError: 'Could not load your events.',
+  loadMore: 'Load more',
+  retry: 'Try again',
+  webhookTitle: 'Webhook',
+  urlLabel: 'Endpoint URL',
+  urlHint: 'Coffer POSTs each event to this URL, signed with your secret (Standard Webhooks).',
+  save: 'Save',
+  remove: 'Remove',
+  saved: 'Webhook URL saved',
+  removed: 'Webhook URL removed',
+  secretLabel: 'Signing secret',
+  rotate: 'Rotate secret',
+  secretOnce: 'Copy this secret now. It will not be shown again.',
+  secretCopied: 'Secret copied to clipboard',
+  secretNone: 'A secret is created when you save a URL.',
+  secretSet: 'A secret is set. Rotate it to get a new one; the old one stops working at once.',
+  deliveriesTitle: 'Deliveries',
+  deliveriesEmptyTitle: 'No deliveries yet',
+  deliveriesEmptyDescription: 'Events are delivered here once a webhook URL is set.',
+  deliveriesError: 'Could not load the deliveries.',
+  redeliver: 'Redeliver',
+  redelivered: 'Event queued for delivery',
+} as const;
+
+/** A one-line summary of an event. */
+export function describeEvent(e: SellerEvent): string {
+  const d = e.data as Record<string, unknown>;
+  switch (e.type) {
+    case 'sale':
+      return `Sale: ${formatPoints(String(d.earned ?? '0'))} points earned`;
+    case 'payout.status':
+      return `Cash-out ${String(d.status ?? '')
+        .replace('WithdrawStatus', '')
+        .toLowerCase()}: ${formatPoints(String(d.amount ?? '0'))} points`;
+    case 'refund':
+      return 'Refund';
+    case 'review':
+      return 'Review';
+    case 'collection.hidden':
+      return 'Collection hidden';
+  }
+}
+
+const deliveryTone: Record<WebhookDelivery['status'], BadgeTone> = { pending: 'amber', delivered: 'green', failed: 'red' };
+const deliveryLabel: Record<WebhookDelivery['status'], string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card className="p-4 sm:p-6">
+      <h2 className="mb-4 text-base font-semibold text-slate-900 dark:text-white">{title}</h2>
+      {children}
+    </Card>
+  );
+}
+
+function RowsSkeleton() {
+  return (
+    <div className="space-y-3" data-testid="rows-skeleton">
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-10 w-full" />
+      ))}
+    </div>
+  );
+}
+
+function ErrorBlock({ error, fallback, retry }: { error: unknown; fallback: string; retry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-col items-start gap-3 text-sm text-red-700 dark:text-red-300">
+      <p>{getErrorMessage(error, fallback)}</p>
+      <Button variant="outline" size="sm" onClick={retry}>
+        {EventTexts.retry}
+      </Button>
+    </div>
+  );
+}
+
+function EventFeed() {
+  const feed = useEventFeed();
+  const events = feed.data?.pages.flatMap((p) => p.events) ?? [];
+  if (feed.isPending) return <RowsSkeleton />;
+  if (feed.isError) return <ErrorBlock error={feed.error} fallback={EventTexts.feedError} retry={() => void feed.refetch()} />;
+  if (!events.length)
+    return <EmptyState icon={<Activity />} title={EventTexts.feedEmptyTitle} description={EventTexts.feedEmptyDescription} />;
+  return (
+    <div>
+      <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Events">
+        {events.map((e) => (
+          <li key={e.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
+            <div className="min-w-0">
+              <p className="text-sm font-medium text-slate-900 dark:text-white">{describeEvent(e)}</p>
+              <p className="truncate font-mono text-xs text-slate-500">{e.id}</p>
+            </div>
+            <div className="flex shrink-0 items-center gap-2">
+              <Badge tone="slate">{e.type}</Badge>
+              <time className="text-xs text-slate-500" dateTime={new Date(e.created_at).toISOString()}>
+                {formatDateTime(e.created_at)}
+              </time>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {feed.hasNextPage ? (
+        <Button
+          variant="outline"
+          className="mt-4 w-full sm:w-auto"
+          isLoading={feed.isFetchingNextPage}
+          onClick={() => void feed.fetchNextPage()}
+        >
+          {EventTexts.loadMore}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+function WebhookSettings() {
+  const webhook = useWebhook();
+  const setUrl = useSetWebhook();
+  const rotate = useRotateSecret();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (webhook.isPending) return <RowsSkeleton />;
+  if (webhook.isError)
+    return <ErrorBlock error={webhook.error} fallback={EventTexts.feedError} retry={() => void webhook.refetch()} />;
+  const endpoint = webhook.data.endpoint;
+  const value = draft ?? endpoint.url ?? '';
+
+  function save(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setUrl.mutate(value.trim() || null, {
+      onSuccess: (data) => {
+        setDraft(null);
+        if (data.secret) setSecret(data.secret);
+        toast.success(data.endpoint.url ? EventTexts.saved : EventTexts.removed);
+      },
+      onError: (err) => setError(getErrorMessage(err, undefined, 'server')),
+    });
+  }
+
+  return (
+    <div className="space-y-6">
+      <form onSubmit={save} className="space-y-3" noValidate>
+        <TextField
+          label={EventTexts.urlLabel}
+          type="url"
+          inputMode="url"
+          placeholder="https://example.com/webhooks/coffer"
+          value={value}
+          onChange={(e) => setDraft(e.target.value)}
+          hint={EventTexts.urlHint}
+          error={error}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" isLoading={setUrl.isPending}>
+            {EventTexts.save}
+          </Button>
+          {endpoint.url ? (
+            <Button
+              variant="outline"
+              disabled={setUrl.isPending}
+              onClick={() =>
+                setUrl.mutate(null, {
+                  onSuccess: () => {
+                    setDraft(null);
+                    toast.success(EventTexts.removed);
+                  },
+                  onError: (err) => toastError(err),
+                })
+              }
+            >
+              {EventTexts.remove}
+            </Button>
+          ) : null}
+        </div>
+      </form>
+      <div className="space-y-2">
+        <p className="text-sm font-medium text-slate-900 dark:text-white">{EventTexts.secretLabel}</p>
+        {secret ? (
+          <div className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-500/40 dark:bg-amber-500/10">
+            <p className="text-sm text-amber-900 dark:text-amber-200">{EventTexts.secretOnce}</p>
+            <div className="mt-2 flex items-center gap-2">
+              <code className="min-w-0 flex-1 font-mono text-xs break-all" data-testid="webhook-secret">
+                {secret}
+              </code>
+              <CopyButton value={secret} label="Copy secret" successMessage={EventTexts.secretCopied} />
+            </div>
+          </div>
+        ) : (
+          <p className="text-sm text-slate-500">{endpoint.has_secret ? EventTexts.secretSet : EventTexts.secretNone}</p>
+        )}
+        {endpoint.has_secret ? (
+          <Button
+            variant="outline"
+            size="sm"
+            isLoading={rotate.isPending}
+            onClick={() => rotate.mutate(undefined, { onSuccess: (d) => setSecret(d.secret), onError: (err) => toastError(err) })}
+          >
+            {EventTexts.rotate}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function DeliveryLog() {
+  const deliveries = useDeliveries();
+  const redeliver = useRedeliver();
+  const rows = deliveries.data?.pages.flatMap((p) => p.deliveries) ?? [];
+  if (deliveries.isPending) return <RowsSkeleton />;
+  if (deliveries.isError)
+    return <ErrorBlock error={deliveries.error} fallback={EventTexts.deliveriesError} retry={() => void deliveries.refetch()} />;
+  if (!rows.length)
+    return (
+      <EmptyState icon={<Send />} title={EventTexts.deliveriesEmptyTitle} description={EventTexts.deliveriesEmptyDescription} />
+    );
+  return (
+    <div>
+      <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Deliveries">
+        {rows.map((d) => (
+          <li key={d.event_id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+            <div className="min-w-0 space-y-1">
+              <div className="flex items-center gap-2">
+                <Badge tone={deliveryTone[d.status]}>{deliveryLabel[d.status]}</Badge>
+                <span className="text-sm text-slate-900 dark:text-white">{d.event_type}</span>
+              </div>
+              <p className="truncate font-mono text-xs text-slate-500">{d.event_id}</p>
+              <p className="text-xs text-slate-500">
+                {`Attempts: ${d.attempts}`}
+                {d.last_response_code !== null ? ` · Last response: ${d.last_response_code}` : ''}
+                {d.last_error && d.last_response_code === null ? ` · ${d.last_error}` : ''}
+                {d.next_attempt_at !== null ? ` · Next attempt: ${formatDateTime(d.next_attempt_at)}` : ''}
+              </p>
+            </div>
+            <Button
+              variant="outline"
+              size="sm"
+              aria-label={`${EventTexts.redeliver} ${d.event_id}`}
+              isLoading={redeliver.isPending && redeliver.variables === d.event_id}
+              onClick={() =>
+                redeliver.mutate(d.event_id, {
+                  onSuccess: () => toast.success(EventTexts.redelivered),
+                  onError: (err) => toastError(err),
+                })
+              }
+            >
+              {EventTexts.redeliver}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {deliveries.hasNextPage ? (
+        <Button
+          variant="outline"
+          className="mt-4 w-full sm:w-auto"
+          isLoading={deliveries.isFetchingNextPage}
+          onClick={() => void deliveries.fetchNextPage()}
+        >
+          {EventTexts.loadMore}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The whole page (own profile only; the route guards it). */
+export function EventsPage() {
+  return (
+    <div className="grid gap-6">
+      <Section title={EventTexts.feedTitle}>
+        <EventFeed />
+      </Section>
+      <Section title={EventTexts.webhookTitle}>
+        <WebhookSettings />
+      </Section>
+      <Section title={EventTexts.deliveriesTitle}>
+        <DeliveryLog />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * Seller events and webhooks (product §23, docs/decisions/0025-seller-events-and-webhooks.md).
+ *
+ * Every event a seller cares about is written once, in the order it happened for that user, with
+ * the state change it reports. It is read through the cursor feed (`events/list`) or pushed to the
+ * seller's webhook URL, signed in the Standard Webhooks format.
+ *
+ * Event types:
+ * - `sale`: one of the seller's collections was bought (emitted now);
+ * - `payout.status`: a cash-out bill of the user changed status (emitted now: processing, succeeded,
+ *   refunded);
+ * - `refund`, `review`, `collection.hidden`: reserved; emitted when refunds, reviews and takedowns
+ *   land in Coffer (no such feature exists yet, so no such event is written today).
+ *
+ * Units: `created_at` is milliseconds since the epoch; amounts are decimal point strings.
+ */
+import { z } from 'zod';
+import { EmptyRequestSchema } from './common';
+
+/** The event types (product §23). */
+export const SellerEventType = {
+  Sale: 'sale',
+  PayoutStatus: 'payout.status',
+  Refund: 'refund',
+  Review: 'review',
+  CollectionHidden: 'collection.hidden',
+} as const;
+export type SellerEventType = (typeof SellerEventType)[keyof typeof SellerEventType];
+export const SELLER_EVENT_TYPES = Object.values(SellerEventType) as [SellerEventType, ...SellerEventType[]];
+
+/** `data` of a `sale` event: the paid order, what the seller earned (price minus the platform fee). */
+export const SaleEventDataSchema = z.object({
+  order_id: z.string(),
+  collection_id: z.string(),
+  buyer_id: z.string(),
+  /** Whole points the buyer paid. */
+  amount: z.number().int(),
+  /** Points credited to the seller, 2 decimals. */
+  earned: z.string(),
+  /** Platform fee, points, 2 decimals. */
+  fee: z.string(),
+});
+export type SaleEventData = z.infer<typeof SaleEventDataSchema>;
+
+/** `data` of a `payout.status` event: the cash-out bill and its new status. */
+export const PayoutStatusEventDataSchema = z.object({
+  bill_id: z.string(),
+  /** 'WithdrawStatusProcessing' | 'WithdrawStatusSuccess' | 'WithdrawStatusRefunded' */
+  status: z.string(),
+  /** Points of the bill, 2 decimals. */
+  amount: z.string(),
+  currency: z.string(),
+  /** The chain transaction id when paid. */
+  txid: z.string().nullable(),
+  /** Why the payout failed (refunded), else null. */
+  failure_reason: z.string().nullable(),
+});
+export type PayoutStatusEventData = z.infer<typeof PayoutStatusEventDataSchema>;
+
+/** One event: `id` is `evt_...`, also the webhook-id of its deliveries. */
+export const SellerEventSchema = z.object({
+  id: z.string(),
+  type: z.enum(SELLER_EVENT_TYPES),
+  created_at: z.number().int(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type SellerEvent = z.infer<typeof SellerEventSchema>;
+
+/** Most events per feed page; the default page is {@link EVENTS_DEFAULT_LIMIT}. */
+export const EVENTS_MAX_LIMIT = 100;
+export const EVENTS_DEFAULT_LIMIT = 50;
+
+/** events/list: the caller's events after `cursor` (from the start when absent), oldest first. */
+export const EventsListRequestSchema = z.object({
+  /** An opaque `next_cursor` from an earlier answer. */
+  cursor: z.string().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(EVENTS_MAX_LIMIT).default(EVENTS_DEFAULT_LIMIT),
+});
+/**
+ * `next_cursor` always comes back: read again from it to get what follows (the same cursor when
+ * nothing new was there, so a consumer polls with it). `has_more`: a full page was answered.
+ */
+export const EventsListDataSchema = z.object({
+  events: z.array(SellerEventSchema),
+  next_cursor: z.string(),
+  has_more: z.boolean(),
+});
+
+/** Webhook delivery status: pending (will be tried, or retried), delivered (a 2xx), failed (gave up). */
+export const WebhookDeliveryStatus = { Pending: 'pending', Delivered: 'delivered', Failed: 'failed' } as const;
+export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[keyof typeof WebhookDeliveryStatus];
+
+/** The caller's webhook endpoint; `url` null when none is set. The secret is never shown again. */
+export const WebhookEndpointSchema = z.object({
+  url: z.string().nullable(),
+  /** A secret exists (it is shown once, by webhook/secret/rotate). */
+  has_secret: z.boolean(),
+  updated_at: z.number().int().nullable(),
+});
+
+export const WebhookGetRequestSchema = EmptyRequestSchema;
+export const WebhookGetDataSchema = z.object({ endpoint: WebhookEndpointSchema });
+
+/** webhook/set: `url` sets (https; http://localhost outside production), null clears. */
+export const WebhookSetRequestSchema = z.object({ url: z.string().trim().max(2000).nullable() });
+/** `secret` is present only when this call created the first secret (shown once). */
+export const WebhookSetDataSchema = z.object({ endpoint: WebhookEndpointSchema, secret: z.string().optional() });
+
+export const WebhookSecretRotateRequestSchema = EmptyRequestSchema;
+/** The new `whsec_<base64>` secret, shown once; the old one stops signing at once. */
+export const WebhookSecretRotateDataSchema = z.object({ secret: z.string() });
+
+/** One delivery of an event to the webhook URL. */
+export const WebhookDeliverySchema = z.object({
+  event_id: z.string(),
+  event_type: z.enum(SELLER_EVENT_TYPES),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  /** HTTP status of the last attempt; null before any, or when it got no answer. */
+  last_response_code: z.number().int().nullable(),
+  /** Why the last attempt failed ('timeout', 'refused', 'HTTP 500', ...), else null. */
+  last_error: z.string().nullable(),
+  /** When the next attempt is due (ms), null unless pending. */
+  next_attempt_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+/** webhook/deliveries: the caller's deliveries, newest event first, a page of `size` after `page` pages. */
+export const WebhookDeliveriesRequestSchema = z.object({
+  paginator: z
+    .object({ page: z.number().int().min(0).default(0), size: z.number().int().min(1).max(100).default(20) })
+    .default({ page: 0, size: 20 }),
+});
+export const WebhookDeliveriesDataSchema = z.object({ deliveries: z.array(WebhookDeliverySchema), has_more: z.boolean() });
+
+/** webhook/redeliver: sends the event again (pending now, a fresh 24 h of retries). */
+export const WebhookRedeliverRequestSchema = z.object({ event_id: z.string().min(1).max(100) });
+export const WebhookRedeliverDataSchema = z.object({ delivery: WebhookDeliverySchema });
