@@ -22,6 +22,7 @@ import * as repo from './account.repository';
 import { createPasswordBudget, type PasswordBudget } from './password-budget';
 import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
 import { hashResetCode, newResetCode, resetCodeMatches } from './reset-codes';
+import { createReadCache } from '../../lib/read-cache';
 import { createSessionCache } from './session-cache';
 import { hashToken, newToken } from './tokens';
 
@@ -63,6 +64,9 @@ export interface AccountDeps {
 /** The one answer to every failed reset (unknown email, no code, wrong, expired, used up): no account enumeration. */
 export const RESET_CODE_INVALID = 'Invalid or expired code';
 
+/** How long `get/me` may serve a user row read earlier, in milliseconds (the stated staleness bound). */
+export const USER_ROW_CACHE_TTL_MS = 2_000;
+
 /** The reset mail (product §12). `code` is the clear code; this text goes only to the mail provider. */
 export function resetMail(code: string): { subject: string; text: string } {
   return {
@@ -86,9 +90,20 @@ export function createAccountService(deps: AccountDeps) {
   const sessionCache = createSessionCache({ now: () => clock.now() });
   const passwordBudget = deps.passwordBudget ?? createPasswordBudget(memoryCounters(() => clock.now()));
   const revocations = deps.revocations ?? localBus();
+  /**
+   * `get/me`'s user rows (never the balances), read at most USER_ROW_CACHE_TTL_MS ago
+   * (lib/read-cache.ts, docs/decisions/0020-reads-at-the-limit.md). This instance forgets a row as
+   * soon as it changes it (nickname, avatar, password, deletion); password changes, resets and
+   * deletions also reach every other instance through the revocation bus, and those revoke the
+   * sessions anyway. A nickname or avatar changed on another instance shows within the TTL.
+   */
+  const userRows = createReadCache<repo.UserRow | null>({ ttlMs: USER_ROW_CACHE_TTL_MS });
   revocations.subscribe((event) => {
     if (event.kind === 'session') sessionCache.dropSession(event.sessionId);
-    else sessionCache.dropUser(event.userId);
+    else {
+      sessionCache.dropUser(event.userId);
+      userRows.delete(event.userId);
+    }
   });
 
   /**
@@ -98,7 +113,10 @@ export function createAccountService(deps: AccountDeps) {
    */
   async function broadcast(event: Revocation): Promise<void> {
     if (event.kind === 'session') sessionCache.dropSession(event.sessionId);
-    else sessionCache.dropUser(event.userId);
+    else {
+      sessionCache.dropUser(event.userId);
+      userRows.delete(event.userId);
+    }
     await revocations
       .publish(event)
       .catch((err: unknown) => log.error({ err, revocation: event.kind }, 'revocation broadcast failed'));
@@ -211,7 +229,10 @@ export function createAccountService(deps: AccountDeps) {
     /** The user record of product §3 with its ledger balances. @throws NOT_FOUND 'Record does not exist' */
     async me(userId: string): Promise<User> {
       // Both reads at once: on PostgreSQL they run on two pooled connections.
-      const [row, b] = await Promise.all([repo.findUserByIdPrepared(db, userId), ledger.balances(userId)]);
+      const [row, b] = await Promise.all([
+        userRows.get(userId, () => repo.findUserByIdPrepared(db, userId)),
+        ledger.balances(userId),
+      ]);
       if (!row || row.deletedAt) throw errors.notFound('Record does not exist');
       return userRecord(row, b);
     },
@@ -247,6 +268,7 @@ export function createAccountService(deps: AccountDeps) {
         set.avatar = patch.avatar && deps.checkAvatar ? await deps.checkAvatar(userId, patch.avatar) : patch.avatar;
       }
       const row = Object.keys(set).length ? await repo.updateUser(db, userId, set) : await repo.findUserById(db, userId);
+      userRows.delete(userId);
       if (!row) throw errors.notFound();
       return toUser(row);
     },
@@ -283,6 +305,7 @@ export function createAccountService(deps: AccountDeps) {
       await repo.updateUser(tx ?? db, userId, { passwordHash });
       await repo.revokeAllSessions(tx ?? db, userId, new Date(clock.now()));
       sessionCache.dropUser(userId);
+      userRows.delete(userId);
       if (!tx) await broadcast({ kind: 'user', userId });
     },
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, uniq, type TestApp } from '../../test/harness';
-import { createAccountService } from './account.service';
+import { createAccountService, USER_ROW_CACHE_TTL_MS } from './account.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -313,6 +313,15 @@ describe('login (more)', () => {
 });
 
 describe('get/me', () => {
+  it('shows a nickname change and a new balance at once (the user-row cache is emptied by the change; balances are never cached)', async () => {
+    const user = await createUser(t, { nickname: 'Before' });
+    expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.data).toMatchObject({ nickname: 'Before' });
+    expect((await t.call('/api/uc/v1/account/change', { nickname: 'After' }, user.token)).body.code).toBe(10000);
+    await fund(t, user.id, '2.5');
+    const me = (await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.data;
+    expect(me).toMatchObject({ nickname: 'After', asset: { available: '2.50' } });
+  });
+
   it('answers the user of product §3 with its balances as strings', async () => {
     const user = await createUser(t, { nickname: 'Grace' });
     await fund(t, user.id, '3.1');
@@ -357,8 +366,10 @@ describe('get/me', () => {
 
   it("answers 'Record does not exist' for a deleted user whose session is still open", async () => {
     const user = await createUser(t);
-    // A deletion always revokes sessions; this reaches the guard behind it directly in the database.
+    // A deletion always revokes sessions; this reaches the guard behind it directly in the database,
+    // past the user-row cache, which serves a row read at most USER_ROW_CACHE_TTL_MS ago.
     await t.app.ctx.database.db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, user.id));
+    await new Promise((r) => setTimeout(r, USER_ROW_CACHE_TTL_MS));
     const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 10005, reason: 'NOT_FOUND', msg: 'Record does not exist' });

@@ -38,7 +38,7 @@ import type { ImagesService } from '../uploads/images.service';
 import type { UploadsService } from '../uploads/uploads.service';
 import { toResource } from '../uploads/uploads.service';
 import * as repo from './collections.repository';
-import { createReadCache } from './read-cache';
+import { createReadCache } from '../../lib/read-cache';
 
 /** What the collections service asks of the orders module (services.ts builds it from the orders repository). */
 export interface PurchaseLookup {

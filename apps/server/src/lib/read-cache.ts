@@ -1,7 +1,9 @@
 /**
- * A short-lived in-process cache of the public collection reads (`collection/detail`'s collection,
- * seller and files; `market/collections` pages), so that the hot public calls do not read the
- * database on every request (docs/decisions/0020-reads-at-the-limit.md).
+ * A short-lived in-process cache of hot reads (docs/decisions/0020-reads-at-the-limit.md): the
+ * public collection reads (`collection/detail`'s collection, seller and files; `market/collections`
+ * pages) and the user row of `get/me` (the balances are never cached), so that the hot calls do not
+ * read the database on every request. What follows is stated for the collection reads; the account
+ * service states its own invalidations the same way.
  *
  * Correctness (the staleness bound): an entry is served for at most `ttlMs`
  * ({@link PUBLIC_READ_CACHE_TTL_MS}, 2 s) after its database read started. Every collection write
@@ -32,6 +34,8 @@ export interface ReadCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V>;
   /** Forgets every entry (a write happened). */
   clear(): void;
+  /** Forgets the entry of `key` (a write to that one row happened). */
+  delete(key: string): void;
   readonly size: number;
 }
 
@@ -69,6 +73,9 @@ export function createReadCache<V>(options: { now?: () => number; ttlMs?: number
     clear() {
       // A new map: reads that started before the write cannot put their result back.
       entries = new Map();
+    },
+    delete(key) {
+      entries.delete(key);
     },
     get size() {
       return entries.size;

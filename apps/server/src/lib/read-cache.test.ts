@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReadCache } from './read-cache';
 
-describe('public read cache', () => {
+describe('read cache', () => {
   it('serves a value for the TTL, then reads again', async () => {
     let t = 0;
     let reads = 0;
@@ -25,6 +25,17 @@ describe('public read cache', () => {
     expect(await slow).toBe(1);
     expect(await fresh).toBe(100);
     expect(await cache.get('k', async () => 200)).toBe(100);
+  });
+
+  it('forgets one key on delete and keeps the others', async () => {
+    let reads = 0;
+    const cache = createReadCache<number>({ now: () => 0 });
+    const load = async () => ++reads;
+    expect(await cache.get('a', load)).toBe(1);
+    expect(await cache.get('b', load)).toBe(2);
+    cache.delete('a');
+    expect(await cache.get('a', load)).toBe(3);
+    expect(await cache.get('b', load)).toBe(2);
   });
 
   it('shares one read between concurrent misses and does not keep a failed one', async () => {
