@@ -77,7 +77,7 @@ async function main() {
   const app = await buildApp({ config, logger: false });
   await app.ready();
   const { ledger, accounts } = app.ctx.services;
-  const { withdrawals, provider } = app.ctx.services.payments;
+  const { withdrawals, provider } = app.ctx.services;
   const db = new pg.Pool({ connectionString: benchUrl.toString(), max: 2 });
   try {
     // Seeding: users funded through the ledger, bills created and confirmed through the service.
