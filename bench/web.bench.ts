@@ -53,7 +53,7 @@ async function homeRouteJs(): Promise<{
     const code = await readFile(path.join(dist, file), 'utf8');
     queue.push(...staticImports(code, file));
   }
-  const files = [];
+  const files: { name: string; raw: number; gzip: number; br: number }[] = [];
   for (const f of seen) {
     const buf = await readFile(path.join(dist, f));
     const gzip = gzipSync(buf, { level: 9 }).length;
@@ -82,7 +82,7 @@ async function seed(url: string) {
         seller.token,
       )
     ).data;
-    const put = await fetch(b.url, { method: 'PUT', body: png, headers: { 'Content-Type': 'image/png' } });
+    const put = await fetch(b.url, { method: 'PUT', body: new Uint8Array(png), headers: { 'Content-Type': 'image/png' } });
     if (!put.ok) throw new Error(`banner PUT ${put.status}`);
     const c = (
       await call<{ id: string }>(
