@@ -10,16 +10,24 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
 import { DELIVERY_WINDOW_MS, RETRY_DELAYS_MS } from './events.service';
 
 let t: TestApp;
+let scratch: ScratchDatabase | undefined;
 beforeAll(async () => {
+  // Its payout passes claim every due bill of the rail: on PostgreSQL a database of its own, so it
+  // never pays another test file's bills (PGlite: in memory).
+  scratch = await createScratchDatabase('coffer_events');
   // A short attempt limit, so the hanging receiver below times out quickly.
-  t = await createTestApp({ WEBHOOK_TIMEOUT_MS: '300' });
+  t = await createTestApp({ WEBHOOK_TIMEOUT_MS: '300', ...(scratch ? { DATABASE_URL: scratch.url } : {}) });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await scratch?.drop();
+});
 
 const uc = (p: string) => `/api/uc/v1/account${p}`;
 const services = () => t.app.ctx.services;

@@ -2,15 +2,23 @@ import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ledgerEntries, ledgerTransactions, records, sandboxPayouts, withdrawBills } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, topUp, type TestApp, type TestUser } from '../../test/harness';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { createWorkerRunner } from '../../worker-runner';
 import { withdrawalInFlightGuard } from '../../services';
 import { verifyLedger } from '../ledger/ledger.verify';
 
 let t: TestApp;
+let scratch: ScratchDatabase | undefined;
 beforeAll(async () => {
-  t = await createTestApp();
+  // Payout passes claim every due bill of the rail: on PostgreSQL a database of its own, so another
+  // test file's pass never pays (and this file's counts never miss) one of these bills. PGlite: in memory.
+  scratch = await createScratchDatabase('coffer_withdrawals');
+  t = await createTestApp(scratch ? { DATABASE_URL: scratch.url } : {});
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await scratch?.drop();
+});
 
 const uc = (p: string) => `/api/uc/v1/account${p}`;
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
