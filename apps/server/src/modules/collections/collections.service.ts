@@ -257,7 +257,10 @@ export function createCollectionsService(deps: CollectionsDeps) {
      */
     async addResource(ownerId: string, collectionId: string, resourceId: string) {
       const out = await db.transaction(async (tx) => {
-        const c = await owned(ownerId, collectionId, tx);
+        // The collection row first, like every catalogue edit (ADR 0026, lock order).
+        const c = await repo.lockCollection(tx, collectionId);
+        if (!c) throw errors.notFound('The collection does not exist');
+        if (c.ownerId !== ownerId) throw errors.forbidden();
         if (c.status === CollectionStatus.Deleted || c.status === CollectionStatus.Archived) {
           throw errors.conflict('Files cannot be added to a deleted or archived collection');
         }
