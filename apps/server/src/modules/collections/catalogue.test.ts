@@ -67,6 +67,17 @@ describe('collection/update', () => {
     expect(detail.collection.amount).toBe(9);
   });
 
+  it('a pending order is paid at the price it was created with', async () => {
+    const c = await publishedCollection(t, owner, 4);
+    const buyer = await createUser(t);
+    await fund(t, buyer.id, '100');
+    const order = await ok(t, '/sl/v1/collection/buy', { collection_id: c.id }, buyer.token);
+    await ok(t, '/sl/v1/collection/update', { collection_id: c.id, amount: 40 }, owner.token);
+    const paid = await ok(t, '/api/uc/v1/account/order/pay', { order_id: order.id }, buyer.token);
+    expect([paid.status, paid.amount]).toEqual(['OrderStatusPaid', 4]);
+    expect((await t.app.ctx.services.ledger.balances(buyer.id)).available).toBe(9_600n);
+  });
+
   it('refuses bad input with the create rules and changes nothing', async () => {
     const c = await publishedCollection(t, owner, 3, 'Stable');
     const cases: [object, RegExp][] = [
