@@ -57,9 +57,9 @@ export function LibraryNotices({ changes, titles }: { changes: LibraryChange[]; 
         Updates
       </h3>
       <ul className="space-y-1.5 text-sm" aria-label="Updates to your collections">
-        {latest.map((c) => (
+        {latest.map((c, i) => (
           <li
-            key={`${c.resource_id}-${c.kind}-${c.version}-${c.at}`}
+            key={`${i}-${c.resource_id}-${c.kind}-${c.version}`}
             className="flex flex-wrap items-baseline gap-x-2"
             data-testid="library-notice"
           >
