@@ -21,7 +21,7 @@ import { countOpenBills } from './modules/deposits/deposits.repository';
 import { createDepositsService } from './modules/deposits/deposits.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
-import { hasPaid } from './modules/orders/orders.repository';
+import { buyersToMail, hasPaid, paidAt } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
@@ -56,7 +56,11 @@ export const archivePublishedCollections: DeletionHook = (userId, tx) => archive
 
 /** The paid purchases collections asks about (`purchased`, download rights), read from the orders table. */
 export function paidPurchases(db: Db): PurchaseLookup {
-  return { hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId) };
+  return {
+    hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId),
+    paidAt: (userId, collectionId) => paidAt(db, userId, collectionId),
+    buyersToMail: (collectionId) => buyersToMail(db, collectionId),
+  };
 }
 
 export interface ServicesDeps {
@@ -115,6 +119,9 @@ export async function buildServices(deps: ServicesDeps) {
     images,
     avatarUrl: images.avatarUrl,
     purchases: paidPurchases(db),
+    mail,
+    log,
+    publicUrl: config.publicUrl,
   });
   const events = createEventsService({
     db,
@@ -221,6 +228,7 @@ export async function buildServices(deps: ServicesDeps) {
     },
     async close(): Promise<void> {
       await accounts.mailSettled();
+      await collections.mailSettled();
       await mail.close();
       await wakeListener?.close();
       await rail?.close?.();

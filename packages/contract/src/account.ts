@@ -124,6 +124,15 @@ export type ImageUploadRequest = z.infer<typeof ImageUploadRequestSchema>;
 export const AvatarUrlRequestSchema = ImageUploadRequestSchema;
 export const AvatarUrlDataSchema = z.object({ url: z.string(), avatar: z.string(), expires_at: z.number() });
 
+/**
+ * POST /api/uc/v1/account/notifications — reads (empty body) or sets the caller's notification
+ * choices: `update_mails`, mails about updates to collections they bought (product §24).
+ */
+export const AccountNotificationsRequestSchema = z
+  .object({ update_mails: z.boolean({ error: 'update_mails must be true or false' }).optional() })
+  .default({});
+export const AccountNotificationsDataSchema = z.object({ update_mails: z.boolean() });
+
 /** POST /uc/v1/account/delete */
 export const AccountDeleteRequestSchema = z.object({ password: PasswordDigestSchema });
 export const AccountDeleteDataSchema = z.object({});

@@ -61,6 +61,16 @@ export const ResourceSchema = z.object({
   md5: z.string(),
   content_type: z.string(),
   created_at: z.number(),
+  /** Version of the file: 1, then + 1 on each replace (product §24). */
+  version: z.number().int(),
+  /** Milliseconds when the current version replaced the previous one; null while at version 1. */
+  updated_at: z.number().nullable(),
+  /** A free preview: anyone, even signed out, may download it (`resource/preview/url`). */
+  preview: z.boolean(),
+  /** Short-lived URL of a WebP thumbnail (images only; shown for previews, and to the owner and buyers). */
+  thumbnail_url: z.string().optional(),
+  /** Present and true on a file removed after the caller bought the collection (kept for them). */
+  removed: z.boolean().optional(),
 });
 export type Resource = z.infer<typeof ResourceSchema>;
 
@@ -197,6 +207,89 @@ export const CollectionPublishDataSchema = CollectionSchema;
 export const CollectionDeleteRequestSchema = CollectionIdRequestSchema;
 export const CollectionDeleteDataSchema = z.object({});
 
+/**
+ * POST /sl/v1/collection/update — the owner changes any of title, desc, amount (whole points) and
+ * banner, with the create rules (product §24). A new price applies to orders created afterwards only.
+ */
+export const CollectionUpdateRequestSchema = z.object({
+  collection_id: IdSchema,
+  title: CollectionTitleSchema.optional(),
+  desc: CollectionDescSchema.optional(),
+  amount: CollectionAmountSchema.optional(),
+  /** A new `banner` value from create/banner/url. */
+  banner: z.string().trim().max(512, 'banner is too long').optional(),
+});
+export type CollectionUpdateRequest = z.infer<typeof CollectionUpdateRequestSchema>;
+export const CollectionUpdateDataSchema = CollectionSchema;
+
+/** POST /sl/v1/collection/unpublish — Published -> Draft (owner); hidden from the storefront, buyers keep access. */
+export const CollectionUnpublishRequestSchema = CollectionIdRequestSchema;
+export const CollectionUnpublishDataSchema = CollectionSchema;
+
+/** A body naming one file of one collection. */
+export const CollectionResourceRequestSchema = z.object({ collection_id: IdSchema, resource_id: IdSchema });
+
+/** POST /sl/v1/collection/resource/remove — hides a file from new buyers; buyers who bought keep it. */
+export const CollectionResourceRemoveRequestSchema = CollectionResourceRequestSchema;
+export const CollectionResourceRemoveDataSchema = z.object({});
+
+/**
+ * POST /sl/v1/collection/resource/replace — a completed upload (`new_resource_id`, not attached anywhere)
+ * becomes version n + 1 of the file `resource_id`; the file keeps its id, the old bytes are kept.
+ */
+export const CollectionResourceReplaceRequestSchema = z.object({
+  collection_id: IdSchema,
+  resource_id: IdSchema,
+  new_resource_id: IdSchema,
+});
+export const CollectionResourceReplaceDataSchema = ResourceSchema;
+
+/** POST /sl/v1/collection/resource/preview — marks a file as a free preview (or not). */
+export const CollectionResourcePreviewRequestSchema = z.object({
+  collection_id: IdSchema,
+  resource_id: IdSchema,
+  preview: z.boolean({ error: 'preview must be true or false' }),
+});
+export const CollectionResourcePreviewDataSchema = ResourceSchema;
+
+/** POST /sl/v1/resource/preview/url — anyone: a short-lived download URL of a preview file of a visible collection. */
+export const ResourcePreviewUrlRequestSchema = CollectionResourceRequestSchema;
+export const ResourcePreviewUrlDataSchema = z.object({ url: z.string(), expires_at: z.number() });
+
+/** Kinds of a library change (product §24). */
+export const LIBRARY_CHANGE_KINDS = ['added', 'updated', 'removed'] as const;
+export type LibraryChangeKind = (typeof LIBRARY_CHANGE_KINDS)[number];
+
+/** One file added, updated (new version) or removed in a collection the caller bought. */
+export const LibraryChangeSchema = z.object({
+  collection_id: z.string(),
+  resource_id: z.string(),
+  version: z.number().int(),
+  kind: z.enum(LIBRARY_CHANGE_KINDS),
+  /** The file name at the time of the change. */
+  name: z.string(),
+  /** Milliseconds. */
+  at: z.number(),
+});
+export type LibraryChange = z.infer<typeof LibraryChangeSchema>;
+
+/** Most changes one `my/library/changes` answer carries. */
+export const LIBRARY_CHANGES_PAGE = 100;
+
+/** POST /sl/v1/my/library/changes — changes after `cursor` (from the start when absent), oldest first. */
+export const MyLibraryChangesRequestSchema = z.object({
+  /** An opaque `cursor` from an earlier answer. */
+  cursor: z.string().trim().min(1, 'cursor is empty').max(200, 'cursor is too long').optional(),
+});
+export const MyLibraryChangesDataSchema = z.object({
+  changes: z.array(LibraryChangeSchema),
+  /** Read again from here to get what follows (the same cursor when nothing is new). */
+  cursor: z.string(),
+  /** True when more changes wait after this page. */
+  has_more: z.boolean(),
+});
+export type MyLibraryChangesData = z.infer<typeof MyLibraryChangesDataSchema>;
+
 /** POST /sl/v1/upload/resource/url — single PUT for files up to SINGLE_PUT_MAX_BYTES. */
 export const UploadResourceUrlRequestSchema = z.object({
   file_name: FileNameSchema,
@@ -262,7 +355,7 @@ export type CompleteUploadRequest = z.infer<typeof CompleteUploadRequestSchema>;
 export const CompleteUploadDataSchema = ResourceSchema;
 
 /** POST /sl/v1/collection/resource/add — attaches a completed upload's resource (owner only). */
-export const CollectionResourceAddRequestSchema = z.object({ collection_id: IdSchema, resource_id: IdSchema });
+export const CollectionResourceAddRequestSchema = CollectionResourceRequestSchema;
 export const CollectionResourceAddDataSchema = ResourceSchema;
 
 /** POST /sl/v1/my/collections — the caller's collections, newest first. */

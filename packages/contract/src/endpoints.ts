@@ -58,6 +58,12 @@ export const ENDPOINTS = {
   },
   logout: { paths: uc('/logout'), auth: 'required', tags: account, summary: 'Revoke the current session' },
   getMe: { paths: uc('/get/me'), auth: 'required', tags: account, summary: 'The signed-in user' },
+  accountNotifications: {
+    paths: uc('/notifications'),
+    auth: 'required',
+    tags: account,
+    summary: "Read or set the caller's notification choices (update mails)",
+  },
   assets: { paths: uc('/assets'), auth: 'required', tags: account, summary: 'Available and frozen points' },
   profile: { paths: uc('/profile'), auth: 'optional', tags: account, summary: "A user's public profile" },
   accountChange: { paths: uc('/change'), auth: 'required', tags: account, summary: 'Change nickname or avatar' },
@@ -208,6 +214,49 @@ export const ENDPOINTS = {
     auth: 'required',
     tags: collections,
     summary: 'Short-lived download URL (owner or buyer)',
+  },
+  // Catalogue edits, versions and previews (product §24).
+  collectionUpdate: {
+    paths: sl('/collection/update'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Change title, description, price or banner (owner; orders keep their price)',
+  },
+  collectionUnpublish: {
+    paths: sl('/collection/unpublish'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Published -> Draft (owner; buyers keep access)',
+  },
+  collectionResourceRemove: {
+    paths: sl('/collection/resource/remove'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Remove a file (owner; buyers who bought keep it)',
+  },
+  collectionResourceReplace: {
+    paths: sl('/collection/resource/replace'),
+    auth: 'required',
+    tags: collections,
+    summary: 'A completed upload becomes the next version of a file (owner; old bytes kept)',
+  },
+  collectionResourcePreview: {
+    paths: sl('/collection/resource/preview'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Mark a file as a free preview, or not (owner)',
+  },
+  resourcePreviewUrl: {
+    paths: sl('/resource/preview/url'),
+    auth: 'none',
+    tags: collections,
+    summary: 'Short-lived download URL of a free preview file (anyone)',
+  },
+  myLibraryChanges: {
+    paths: sl('/my/library/changes'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Files added, updated or removed in collections the caller bought, after a cursor',
   },
 
   // Purchases (product §16-§17).

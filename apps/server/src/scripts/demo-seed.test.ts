@@ -98,6 +98,17 @@ describe('demo:seed', () => {
     }
   });
 
+  it('marks the first file of each published collection as a free preview, and one file has a version 2 (product §24)', async () => {
+    const versions: number[] = [];
+    for (const c of published) {
+      const detail = await t.call('/sl/v1/collection/detail', { collection_id: summary.collectionIds[c.key] });
+      const files = detail.body.data.resources as { preview: boolean; version: number }[];
+      expect(files[0]!.preview).toBe(true);
+      versions.push(...files.map((f) => f.version));
+    }
+    expect(versions.filter((v) => v === 2)).toHaveLength(1);
+  });
+
   it('records top-ups, purchases, sales and cash-outs in each history, and the ledger verifies', async () => {
     expect(summary.topUps).toEqual({
       paid: TIMELINE.filter((e) => e.kind === 'top-up').length,

@@ -184,6 +184,8 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
   const actors = new Map<string, Actor>();
   const collectionIds: Record<string, string> = {};
   const counts = { published: 0, drafts: 0, files: 0, bytes: 0, paid: 0, expired: 0, purchases: 0, cashOuts: 0 };
+  // One file of the catalogue gets a second version (product §24).
+  let replacedOne = false;
   const bought = new Map<string, number>();
 
   const actor = (key: string): Actor => {
@@ -263,9 +265,11 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
         banner,
       });
       collectionIds[c.key] = created.id;
+      const added: { id: string; file: DemoFile }[] = [];
       for (const file of await c.files({ imageScale: scale })) {
         const resourceId = await uploadFile(a, file);
         await as(a, sl('/collection/resource/add'), { collection_id: created.id, resource_id: resourceId });
+        added.push({ id: resourceId, file });
         counts.files++;
         counts.bytes += file.data.length;
       }
@@ -273,6 +277,21 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       else {
         await as(a, sl('/collection/publish'), { collection_id: created.id });
         counts.published++;
+        // product §24: the first file of every published collection is a free preview, and the
+        // first text file of one collection gets a second version (an added closing line).
+        await as(a, sl('/collection/resource/preview'), { collection_id: created.id, resource_id: added[0]!.id, preview: true });
+        const text = added.find((x) => x.file.contentType.startsWith('text/'));
+        if (text && !replacedOne) {
+          replacedOne = true;
+          const v2: DemoFile = { ...text.file, data: Buffer.concat([text.file.data, Buffer.from('\n(Second edition.)\n')]) };
+          const newId = await uploadFile(a, v2);
+          await as(a, sl('/collection/resource/replace'), {
+            collection_id: created.id,
+            resource_id: text.id,
+            new_resource_id: newId,
+          });
+          log(`replaced "${text.file.name}" of "${c.title}" with version 2`);
+        }
       }
       log(`${c.draft ? 'drafted' : 'published'} "${c.title}" by ${a.username}`);
     },

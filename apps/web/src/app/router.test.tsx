@@ -64,15 +64,21 @@ describe('route table', () => {
 });
 
 describe('login guard (product §2)', () => {
-  it.each(['/upload', '/mycollections', '/profile', '/profile/selling', '/profile/buy', '/profile/events', '/transactions'])(
-    'sends a visitor from %s to /login',
-    async (path) => {
-      const { router } = renderApp(path);
-      expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
-      expect(router.state.location.pathname).toBe('/login');
-      expect(router.state.location.state).toEqual({ from: { pathname: path, search: '', hash: '' } });
-    },
-  );
+  it.each([
+    '/upload',
+    '/collection/0190f3a2-0000-7000-8000-000000000001/edit',
+    '/mycollections',
+    '/profile',
+    '/profile/selling',
+    '/profile/buy',
+    '/profile/events',
+    '/transactions',
+  ])('sends a visitor from %s to /login', async (path) => {
+    const { router } = renderApp(path);
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.state).toEqual({ from: { pathname: path, search: '', hash: '' } });
+  });
 
   it('returns to the remembered location after login', async () => {
     let loginBody: unknown = null;

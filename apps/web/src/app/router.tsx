@@ -19,6 +19,7 @@ const Login = lazy(() => import('./routes/auth/login'));
 const Register = lazy(() => import('./routes/auth/register'));
 const ForgotPassword = lazy(() => import('./routes/auth/forgot-password'));
 const Upload = lazy(() => import('./routes/upload'));
+const CollectionEdit = lazy(() => import('./routes/collection-edit'));
 const MyCollections = lazy(() => import('./routes/my-collections'));
 const ProfileLayout = lazy(() => import('./routes/profile/profile-layout'));
 const ProfileOverview = lazy(() => import('./routes/profile/overview'));
@@ -50,6 +51,7 @@ export const routes: RouteObject[] = [
         ),
         children: [
           { path: 'upload', element: <Upload /> },
+          { path: 'collection/:id/edit', element: <CollectionEdit /> },
           { path: 'mycollections', element: <MyCollections /> },
           {
             path: 'profile/:id?',

@@ -1,6 +1,6 @@
 /** Users, sessions and password-reset codes (product §12). */
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -13,13 +13,12 @@ export const users = pgTable(
     avatar: text().notNull().default(''),
     /** argon2id of the client's MD5 digest. */
     passwordHash: text().notNull(),
+    /** Mails about updates to collections the user bought (product §24); the user turns them off in Your Profile. */
+    updateMails: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     deletedAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
-  (t) => [
-    uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
-    uniqueIndex('users_email_uq').on(t.email),
-  ],
+  (t) => [uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`), uniqueIndex('users_email_uq').on(t.email)],
 );
 
 export const sessions = pgTable(

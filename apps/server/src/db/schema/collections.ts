@@ -4,7 +4,7 @@
  * sizes are bytes.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 
 /**
@@ -47,7 +47,9 @@ export const collections = pgTable(
     status: text().notNull().default('Created'),
     soldCount: integer().notNull().default(0),
     /** What the seller earned, minor units (after the platform fee). */
-    earned: bigint({ mode: 'bigint' }).notNull().default(sql`0`),
+    earned: bigint({ mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     resourceCount: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     publishedAt: timestamp({ withTimezone: true, mode: 'date' }),
@@ -105,6 +107,18 @@ export const resources = pgTable(
     contentType: text().notNull(),
     storageKey: text().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Version of the logical file (product §24): 1, then + 1 on each `collection/resource/replace`. */
+    version: integer().notNull().default(1),
+    /** When the current version replaced the previous one; null while at version 1. */
+    updatedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** A free preview: anyone may download it (product §24). */
+    preview: boolean().notNull().default(false),
+    /** Removed from the collection: hidden from new buyers, kept for those who bought before this time. */
+    removedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Storage key of the WebP thumbnail of an image (null when none could be made). */
+    thumbnailKey: text(),
+    /** Set on an upload's resource used as a new version of that logical file (it is never attached itself). */
+    mergedInto: text(),
   },
   (t) => [index('resources_collection_idx').on(t.collectionId), uniqueIndex('resources_upload_uq').on(t.uploadId)],
 );
@@ -126,7 +140,9 @@ export const orders = pgTable(
     /** Price in whole points at the time of the order. */
     amount: integer().notNull(),
     /** Platform fee, minor units (set when paid). */
-    fee: bigint({ mode: 'bigint' }).notNull().default(sql`0`),
+    fee: bigint({ mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     /** 'OrderStatusPending' | 'OrderStatusPaid' */
     status: text().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -136,4 +152,57 @@ export const orders = pgTable(
     uniqueIndex('orders_buyer_collection_uq').on(t.buyerId, t.collectionId),
     index('orders_buyer_created_idx').on(t.buyerId, t.createdAt),
   ],
+);
+
+/**
+ * Superseded versions of a file (product §24): when `collection/resource/replace` makes version n + 1
+ * current, version n is copied here. The stored bytes are never deleted (audit).
+ */
+export const resourceVersions = pgTable(
+  'resource_versions',
+  {
+    resourceId: text()
+      .notNull()
+      .references(() => resources.id),
+    version: integer().notNull(),
+    name: text().notNull(),
+    /** Bytes. */
+    size: bigint({ mode: 'number' }).notNull(),
+    md5: text().notNull(),
+    contentType: text().notNull(),
+    storageKey: text().notNull(),
+    /** When this version became current. */
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    /** When the next version replaced it. */
+    replacedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('resource_versions_uq').on(t.resourceId, t.version)],
+);
+
+/** The last `seq` of the catalogue changes (one row, id 1, locked by each change until COMMIT: ADR 0026). */
+export const catalogueChangeCounter = pgTable('catalogue_change_counter', {
+  id: integer().primaryKey(),
+  lastSeq: bigint({ mode: 'bigint' }).notNull(),
+});
+
+/**
+ * One file added, updated (new version) or removed in a collection (product §24), for the buyers'
+ * `my/library/changes` feed. `seq` is 1, 2, 3... in commit order (ADR 0026).
+ */
+export const catalogueChanges = pgTable(
+  'catalogue_changes',
+  {
+    seq: bigint({ mode: 'bigint' }).primaryKey(),
+    collectionId: text()
+      .notNull()
+      .references(() => collections.id),
+    resourceId: text().notNull(),
+    version: integer().notNull(),
+    /** 'added' | 'updated' | 'removed' */
+    kind: text().notNull(),
+    /** The file name at the time of the change. */
+    name: text().notNull(),
+    at: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('catalogue_changes_collection_seq_idx').on(t.collectionId, t.seq)],
 );

@@ -68,6 +68,7 @@ export function accountRoutes(
   );
   defineEndpoint(app, 'logout', {}, ({ auth }) => accounts.logout(auth.sessionId));
   defineEndpoint(app, 'getMe', {}, ({ auth }) => accounts.me(auth.userId));
+  defineEndpoint(app, 'accountNotifications', {}, ({ auth, body }) => accounts.notifications(auth.userId, body));
   defineEndpoint(app, 'assets', {}, ({ auth, body }) => accounts.assets(auth.userId, body.user_id));
   defineEndpoint(app, 'profile', {}, ({ body }) => accounts.profile(body.user_id));
   defineEndpoint(app, 'accountChange', {}, ({ auth, body }) => accounts.change(auth.userId, body));

@@ -227,6 +227,20 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /** The user record of product §3 with its ledger balances. @throws NOT_FOUND 'Record does not exist' */
+    /**
+     * Reads the caller's notification choices, or sets those given (product §24: `update_mails`,
+     * mails about updates to collections they bought). @returns {update_mails}
+     * @throws UNAUTHORIZED when the account no longer exists
+     */
+    async notifications(userId: string, input: { update_mails?: boolean }): Promise<{ update_mails: boolean }> {
+      const row =
+        input.update_mails === undefined
+          ? await repo.findUserById(db, userId)
+          : await repo.updateUser(db, userId, { updateMails: input.update_mails });
+      if (!row) throw errors.unauthorized();
+      return { update_mails: row.updateMails };
+    },
+
     async me(userId: string): Promise<User> {
       // Both reads at once: on PostgreSQL they run on two pooled connections.
       const [row, b] = await Promise.all([

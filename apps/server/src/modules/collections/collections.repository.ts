@@ -3,9 +3,10 @@
  * public columns (id, username, nickname, avatar, created_at) so a page is one query.
  */
 import { CollectionStatus, type MarketSort } from '@coffer/contract';
-import { and, count, desc, asc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { OrderStatus } from '@coffer/contract';
+import { and, count, desc, asc, eq, gt, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { collections, users } from '../../db/schema/index';
+import { catalogueChanges, collections, orders, users } from '../../db/schema/index';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export interface SellerColumns {
@@ -63,11 +64,67 @@ export async function moveStatus(
   return row ?? null;
 }
 
-export async function incrementResourceCount(db: DbOrTx, id: string): Promise<void> {
+export async function incrementResourceCount(db: DbOrTx, id: string, by = 1): Promise<void> {
   await db
     .update(collections)
-    .set({ resourceCount: sql`${collections.resourceCount} + 1` })
+    .set({ resourceCount: sql`${collections.resourceCount} + ${by}` })
     .where(eq(collections.id, id));
+}
+
+/** Sets title, desc, price or banner of a collection. @returns the updated row or null */
+export async function patchCollection(
+  db: DbOrTx,
+  id: string,
+  patch: Partial<Pick<CollectionRow, 'title' | 'desc' | 'price' | 'bannerImageId'>>,
+): Promise<CollectionRow | null> {
+  if (!Object.keys(patch).length) return findCollection(db, id);
+  const [row] = await db.update(collections).set(patch).where(eq(collections.id, id)).returning();
+  return row ?? null;
+}
+
+/** The collection row locked until the transaction ends (edits of one collection serialize on it). */
+export async function lockCollection(db: DbOrTx, id: string): Promise<CollectionRow | null> {
+  const [row] = await db.select().from(collections).where(eq(collections.id, id)).for('update');
+  return row ?? null;
+}
+
+export type CatalogueChangeRow = typeof catalogueChanges.$inferSelect;
+
+/**
+ * Appends one library change (ADR 0026): takes the next `seq` from the one-row counter (the row stays
+ * locked until COMMIT, so changes commit in `seq` order, without gaps), then inserts the change.
+ * Call it last in the transaction of the change it reports.
+ */
+export async function appendChange(db: DbOrTx, change: Omit<CatalogueChangeRow, 'seq'>): Promise<CatalogueChangeRow> {
+  const res = (await db.execute(sql`
+    insert into catalogue_change_counter (id, last_seq) values (1, 1)
+    on conflict (id) do update set last_seq = catalogue_change_counter.last_seq + 1
+    returning last_seq`)) as unknown as { rows: { last_seq: string | number | bigint }[] };
+  const seq = BigInt(res.rows[0]!.last_seq);
+  const [out] = await db
+    .insert(catalogueChanges)
+    .values({ ...change, seq })
+    .returning();
+  return out!;
+}
+
+/** Changes after `afterSeq` in the collections `buyerId` has a paid order for, oldest first, at most `limit`. */
+export async function changesForBuyer(
+  db: DbOrTx,
+  buyerId: string,
+  afterSeq: bigint,
+  limit: number,
+): Promise<CatalogueChangeRow[]> {
+  const owned = db
+    .select({ id: orders.collectionId })
+    .from(orders)
+    .where(and(eq(orders.buyerId, buyerId), eq(orders.status, OrderStatus.Paid)));
+  return db
+    .select()
+    .from(catalogueChanges)
+    .where(and(gt(catalogueChanges.seq, afterSeq), inArray(catalogueChanges.collectionId, owned)))
+    .orderBy(catalogueChanges.seq)
+    .limit(limit);
 }
 
 /** One more sale: sold_count + 1 and earned + `earnedMinor`. */

@@ -23,4 +23,18 @@ export function collectionsRoutes(app: FastifyInstance, collections: Collections
   defineEndpoint(app, 'resourceDownloadUrl', {}, ({ auth, body }) =>
     collections.downloadUrl(auth.userId, body.collection_id, body.resource_id),
   );
+  // Catalogue edits, versions and previews (product §24).
+  defineEndpoint(app, 'collectionUpdate', {}, ({ auth, body }) => collections.update(auth.userId, body));
+  defineEndpoint(app, 'collectionUnpublish', {}, ({ auth, body }) => collections.unpublish(auth.userId, body.collection_id));
+  defineEndpoint(app, 'collectionResourceRemove', {}, ({ auth, body }) =>
+    collections.removeResource(auth.userId, body.collection_id, body.resource_id),
+  );
+  defineEndpoint(app, 'collectionResourceReplace', {}, ({ auth, body }) =>
+    collections.replaceResource(auth.userId, body.collection_id, body.resource_id, body.new_resource_id),
+  );
+  defineEndpoint(app, 'collectionResourcePreview', {}, ({ auth, body }) =>
+    collections.setPreview(auth.userId, body.collection_id, body.resource_id, body.preview),
+  );
+  defineEndpoint(app, 'resourcePreviewUrl', {}, ({ body }) => collections.previewUrl(null, body.collection_id, body.resource_id));
+  defineEndpoint(app, 'myLibraryChanges', {}, ({ auth, body }) => collections.libraryChanges(auth.userId, body.cursor));
 }

@@ -12,17 +12,29 @@
  * - downloads are for the owner and paid buyers only (others FORBIDDEN), through a short-lived
  *   presigned GET served as an attachment.
  *
+ * - catalogue edits (product §24): `collection/update` (title, desc, price, banner; orders keep
+ *   their price), `collection/unpublish` (Published -> Draft, buyers keep access), files removed
+ *   (kept for those who bought before), replaced by a new version (old bytes kept), marked as free
+ *   previews; each file added, replaced or removed is a row of the buyers' `my/library/changes`
+ *   feed (ADR 0026) and a mail to the buyers who accept update mails.
+ *
  * Prices are whole points; `earned` is stored in minor units and answered in points.
  *
  * The public reads (a collection with its seller and files, market pages) are served from a 2 s
  * in-process cache that every write here empties (read-cache.ts: the staleness bound).
  */
+import type { FastifyBaseLogger } from 'fastify';
 import {
   CollectionStatus,
   DOWNLOAD_URL_TTL_SECONDS,
+  LIBRARY_CHANGES_PAGE,
   minorToPoints,
   type Collection,
   type CollectionCreateRequest,
+  type CollectionUpdateRequest,
+  type LibraryChange,
+  type LibraryChangeKind,
+  type MyLibraryChangesData,
   type CollectionStatus as Status,
   type MarketCollectionsRequest,
   type PublicUser,
@@ -33,10 +45,11 @@ import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toPage } from '../../lib/page';
+import type { MailProvider } from '../../providers/mail/index';
 import type { StorageProvider } from '../../providers/storage/index';
 import type { ImagesService } from '../uploads/images.service';
 import type { UploadsService } from '../uploads/uploads.service';
-import { toResource } from '../uploads/uploads.service';
+import { toResource, type ResourceRow } from '../uploads/uploads.service';
 import * as repo from './collections.repository';
 import { createReadCache } from '../../lib/read-cache';
 
@@ -44,6 +57,10 @@ import { createReadCache } from '../../lib/read-cache';
 export interface PurchaseLookup {
   /** True when `userId` has a paid order for the collection. */
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
+  /** When `userId` paid for the collection, or null (no paid order): removed files stay theirs if removed later. */
+  paidAt(userId: string, collectionId: string): Promise<Date | null>;
+  /** The paid buyers of a collection who accept update mails (product §24). */
+  buyersToMail(collectionId: string): Promise<{ id: string; email: string }[]>;
 }
 
 export interface CollectionsDeps {
@@ -56,15 +73,33 @@ export interface CollectionsDeps {
   avatarUrl: (stored: string) => string;
   /** Paid purchases: answers `purchased` on details and the buyers' download rights. */
   purchases: PurchaseLookup;
+  /** Update mails to buyers (product §24); none are sent when absent. */
+  mail?: MailProvider;
+  log?: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  /** Origin of the links in mails, e.g. `https://coffer.example`. */
+  publicUrl?: string;
 }
+
+/** The opaque cursor of `my/library/changes`: base64url("v1:<seq>"). */
+const encodeCursor = (seq: bigint): string => Buffer.from(`v1:${seq}`).toString('base64url');
+function decodeCursor(cursor: string | undefined): bigint {
+  if (!cursor) return 0n;
+  const m = /^v1:(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw errors.validation('Invalid cursor');
+  return BigInt(m[1]!);
+}
+
+const CHANGE_VERBS: Record<LibraryChangeKind, string> = { added: 'added to', updated: 'updated in', removed: 'removed from' };
 
 const EDITABLE: Status[] = [CollectionStatus.Created, CollectionStatus.Draft];
 const PUBLISHABLE: Status[] = [CollectionStatus.Created, CollectionStatus.Draft];
 
 export function createCollectionsService(deps: CollectionsDeps) {
   const { db, clock, storage, uploads, images, purchases } = deps;
+  const log = deps.log ?? { info: () => undefined, error: () => undefined };
+  const pendingMail = new Set<Promise<void>>();
   // Public reads, emptied by every write below (read-cache.ts states the staleness bound).
-  const detailReads = createReadCache<{ row: repo.CollectionWithSeller; resources: Resource[] } | null>();
+  const detailReads = createReadCache<{ row: repo.CollectionWithSeller; resources: ResourceRow[] } | null>();
   const marketReads = createReadCache<Awaited<ReturnType<typeof repo.pageMarket>>>();
   const wrote = () => {
     detailReads.clear();
@@ -116,6 +151,81 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
   const pageArgs = (p: { page: number; size: number }) => ({ offset: p.page * p.size, limit: p.size });
 
+  /** A file as `viewer` sees it: a thumbnail URL for previews, the owner and buyers; `removed` on kept files. */
+  async function toView(r: ResourceRow, mayOpen: boolean): Promise<Resource> {
+    const out: Resource = toResource(r);
+    if (r.thumbnailKey && (mayOpen || r.preview)) {
+      const get = await storage.presignGet(r.thumbnailKey, {
+        fileName: `${r.name}.webp`,
+        contentType: 'image/webp',
+        expiresInSec: DOWNLOAD_URL_TTL_SECONDS,
+      });
+      out.thumbnail_url = get.url;
+    }
+    if (r.removedAt) out.removed = true;
+    return out;
+  }
+
+  /** The locked collection of the caller, editable (not Deleted/Archived). @throws NOT_FOUND, FORBIDDEN, CONFLICT */
+  async function editable(ownerId: string, collectionId: string, tx: Tx): Promise<repo.CollectionRow> {
+    const c = await repo.lockCollection(tx, collectionId);
+    if (!c) throw errors.notFound('The collection does not exist');
+    if (c.ownerId !== ownerId) throw errors.forbidden();
+    if (c.status === CollectionStatus.Deleted || c.status === CollectionStatus.Archived) {
+      throw errors.conflict(`A ${c.status.toLowerCase()} collection cannot be changed`);
+    }
+    return c;
+  }
+
+  /** A live (not removed) file of the collection, locked. @throws NOT_FOUND */
+  async function liveFile(c: repo.CollectionRow, resourceId: string, tx: Tx): Promise<ResourceRow> {
+    const r = await uploads.lockResource(resourceId, tx);
+    if (!r || r.collectionId !== c.id || r.removedAt) throw errors.notFound('The file does not exist');
+    return r;
+  }
+
+  /** Writes the library change of a file in `tx` (ADR 0026). */
+  function recordChange(tx: Tx, c: repo.CollectionRow, r: ResourceRow, kind: LibraryChangeKind) {
+    return repo.appendChange(tx, {
+      collectionId: c.id,
+      resourceId: r.id,
+      version: r.version,
+      kind,
+      name: r.name,
+      at: new Date(clock.now()),
+    });
+  }
+
+  /**
+   * Mails the buyers who accept update mails about one change (after COMMIT, in the background;
+   * failures are logged). {@link mailSettled} waits for them.
+   */
+  function mailBuyers(c: repo.CollectionRow, fileName: string, kind: LibraryChangeKind) {
+    const mail = deps.mail;
+    if (!mail) return;
+    const link = `${deps.publicUrl ?? ''}/collection/${c.id}`;
+    const delivery = (async () => {
+      for (const buyer of await purchases.buyersToMail(c.id)) {
+        await mail
+          .send({
+            to: buyer.email,
+            subject: `Updated: ${c.title}`,
+            text:
+              `"${fileName}" was ${CHANGE_VERBS[kind]} "${c.title}", a collection you bought.\n\n` +
+              `Open it: ${link}\n\n` +
+              `You get these mails because you bought this collection. To stop them, turn off ` +
+              `"Update mails" in Your Profile: ${deps.publicUrl ?? ''}/profile\n`,
+          })
+          .then(
+            (sent) => log.info({ userId: buyer.id, collectionId: c.id, mail: sent.location }, 'update mail sent'),
+            (err: unknown) => log.error({ userId: buyer.id, collectionId: c.id, err }, 'update mail failed'),
+          );
+      }
+    })().catch((err: unknown) => log.error({ collectionId: c.id, err }, 'update mails failed'));
+    pendingMail.add(delivery);
+    void delivery.finally(() => pendingMail.delete(delivery));
+  }
+
   return {
     toCollection,
 
@@ -147,22 +257,38 @@ export function createCollectionsService(deps: CollectionsDeps) {
      */
     async addResource(ownerId: string, collectionId: string, resourceId: string) {
       const out = await db.transaction(async (tx) => {
-        const c = await owned(ownerId, collectionId, tx);
+        // The collection row first, like every catalogue edit (ADR 0026, lock order).
+        const c = await repo.lockCollection(tx, collectionId);
+        if (!c) throw errors.notFound('The collection does not exist');
+        if (c.ownerId !== ownerId) throw errors.forbidden();
         if (c.status === CollectionStatus.Deleted || c.status === CollectionStatus.Archived) {
           throw errors.conflict('Files cannot be added to a deleted or archived collection');
         }
         const r = await uploads.findResource(resourceId, tx);
         if (!r) throw errors.notFound('The file does not exist');
         if (r.ownerId !== ownerId) throw errors.forbidden();
-        if (r.collectionId === collectionId) return toResource(r);
-        if (r.collectionId || !(await uploads.attachResource(resourceId, collectionId, tx))) {
+        if (r.collectionId === collectionId && !r.removedAt) return { row: r, added: false };
+        if (r.collectionId === collectionId) {
+          // A removed file added again (product §24): visible again, one more file.
+          const back = (await uploads.patchResource(r.id, { removedAt: null }, tx))!;
+          await repo.incrementResourceCount(tx, collectionId);
+          await recordChange(tx, c, back, 'added');
+          return { row: back, added: true };
+        }
+        if (r.collectionId || r.mergedInto || !(await uploads.attachResource(resourceId, collectionId, tx))) {
           throw errors.conflict('This file already belongs to another collection');
         }
         await repo.incrementResourceCount(tx, collectionId);
-        return toResource({ ...r, collectionId });
+        await recordChange(tx, c, r, 'added');
+        return { row: { ...r, collectionId }, added: true };
       });
+      if (out.added) {
+        const c = (await repo.findCollection(db, collectionId))!;
+        if (!out.row.thumbnailKey) out.row.thumbnailKey = await uploads.makeThumbnail(out.row);
+        mailBuyers(c, out.row.name, 'added');
+      }
       wrote();
-      return out;
+      return toResource(out.row);
     },
 
     /**
@@ -182,6 +308,158 @@ export function createCollectionsService(deps: CollectionsDeps) {
       wrote();
       if (!row) throw errors.conflict('The collection changed meanwhile; reload and try again');
       return toCollection(row);
+    },
+
+    /**
+     * Changes title, desc, amount (whole points) or banner of the caller's collection (product §24);
+     * absent fields stay. Orders already created keep the price they were created with.
+     * @throws NOT_FOUND, FORBIDDEN (another user's), CONFLICT (deleted/archived), VALIDATION_FAILED (banner)
+     */
+    async update(ownerId: string, input: CollectionUpdateRequest): Promise<Collection> {
+      const bannerImageId = input.banner ? await images.claim(ownerId, input.banner) : undefined;
+      const row = await db.transaction(async (tx) => {
+        const c = await editable(ownerId, input.collection_id, tx);
+        return repo.patchCollection(tx, c.id, {
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.desc !== undefined ? { desc: input.desc } : {}),
+          ...(input.amount !== undefined ? { price: input.amount } : {}),
+          ...(bannerImageId !== undefined ? { bannerImageId } : {}),
+        });
+      });
+      wrote();
+      return toCollection(row!);
+    },
+
+    /**
+     * Published -> Draft (product §24): hidden from the storefront and not for sale; buyers keep
+     * detail and downloads; `collection/publish` publishes it again. A Draft answers unchanged.
+     * @throws NOT_FOUND, FORBIDDEN, CONFLICT (not published)
+     */
+    async unpublish(ownerId: string, collectionId: string): Promise<Collection> {
+      const c = await owned(ownerId, collectionId);
+      if (c.status === CollectionStatus.Draft) return toCollection(c);
+      if (c.status !== CollectionStatus.Published) throw errors.conflict('Only a published collection can be unpublished');
+      const row = await repo.moveStatus(db, c.id, [CollectionStatus.Published], CollectionStatus.Draft);
+      wrote();
+      if (!row) throw errors.conflict('The collection changed meanwhile; reload and try again');
+      return toCollection(row);
+    },
+
+    /**
+     * Removes a file (product §24): hidden from the storefront and new buyers; buyers who paid before
+     * keep it. Removing a removed file is harmless. A published collection keeps at least one file.
+     * @throws NOT_FOUND (collection or file), FORBIDDEN, CONFLICT (deleted/archived, last file of a published collection)
+     */
+    async removeResource(ownerId: string, collectionId: string, resourceId: string): Promise<Record<string, never>> {
+      const out = await db.transaction(async (tx) => {
+        const c = await editable(ownerId, collectionId, tx);
+        const r = await uploads.lockResource(resourceId, tx);
+        if (!r || r.collectionId !== c.id) throw errors.notFound('The file does not exist');
+        if (r.removedAt) return null;
+        if (c.status === CollectionStatus.Published && c.resourceCount <= 1) {
+          throw errors.conflict('A published collection needs at least one file. Add another file or unpublish it first.');
+        }
+        await uploads.patchResource(r.id, { removedAt: new Date(clock.now()) }, tx);
+        await repo.incrementResourceCount(tx, c.id, -1);
+        await recordChange(tx, c, r, 'removed');
+        return { c, r };
+      });
+      wrote();
+      if (out) mailBuyers(out.c, out.r.name, 'removed');
+      return {};
+    },
+
+    /**
+     * Makes the caller's completed upload `newResourceId` (not attached to any collection) version
+     * n + 1 of the file `resourceId` (product §24). The file keeps its id; buyers download the new
+     * version; the old bytes are kept (resource_versions).
+     * @returns the file at its new version
+     * @throws NOT_FOUND (collection, file or upload), FORBIDDEN (another user's collection or upload),
+     * VALIDATION_FAILED (the same file), CONFLICT (deleted/archived, or the upload is in a collection already)
+     */
+    async replaceResource(ownerId: string, collectionId: string, resourceId: string, newResourceId: string): Promise<Resource> {
+      const out = await db.transaction(async (tx) => {
+        const c = await editable(ownerId, collectionId, tx);
+        const r = await liveFile(c, resourceId, tx);
+        if (newResourceId === r.id) throw errors.validation('Upload a new file to replace this one');
+        const next = await uploads.lockResource(newResourceId, tx);
+        if (!next) throw errors.notFound('The new file does not exist');
+        if (next.ownerId !== ownerId) throw errors.forbidden();
+        if (next.collectionId || next.mergedInto) throw errors.conflict('The new file already belongs to a collection');
+        const updated = await uploads.replaceVersion(r, next, tx);
+        if (!updated) throw errors.conflict('The new file already belongs to a collection');
+        await recordChange(tx, c, updated, 'updated');
+        return { c, updated };
+      });
+      out.updated.thumbnailKey = await uploads.makeThumbnail(out.updated);
+      wrote();
+      mailBuyers(out.c, out.updated.name, 'updated');
+      return toView(out.updated, true);
+    },
+
+    /**
+     * Marks a file as a free preview, or not (product §24): anyone may then download it through
+     * `resource/preview/url`. @throws NOT_FOUND, FORBIDDEN, CONFLICT (deleted/archived)
+     */
+    async setPreview(ownerId: string, collectionId: string, resourceId: string, preview: boolean): Promise<Resource> {
+      const row = await db.transaction(async (tx) => {
+        const c = await editable(ownerId, collectionId, tx);
+        const r = await liveFile(c, resourceId, tx);
+        return (await uploads.patchResource(r.id, { preview }, tx))!;
+      });
+      if (preview && !row.thumbnailKey) row.thumbnailKey = await uploads.makeThumbnail(row);
+      wrote();
+      return toView(row, true);
+    },
+
+    /**
+     * The files added, updated or removed in collections the caller bought, after `cursor` (from the
+     * start when absent), oldest first, at most LIBRARY_CHANGES_PAGE (ADR 0026: `seq` commits in order,
+     * so nothing is skipped or repeated). The cursor comes back unchanged when nothing is new.
+     * @throws VALIDATION_FAILED (a cursor this call did not answer)
+     */
+    async libraryChanges(buyerId: string, cursor: string | undefined): Promise<MyLibraryChangesData> {
+      const after = decodeCursor(cursor);
+      const rows = await repo.changesForBuyer(db, buyerId, after, LIBRARY_CHANGES_PAGE + 1);
+      const page = rows.slice(0, LIBRARY_CHANGES_PAGE);
+      const changes: LibraryChange[] = page.map((r) => ({
+        collection_id: r.collectionId,
+        resource_id: r.resourceId,
+        version: r.version,
+        kind: r.kind as LibraryChangeKind,
+        name: r.name,
+        at: r.at.getTime(),
+      }));
+      const last = page.at(-1);
+      return {
+        changes,
+        cursor: last ? encodeCursor(last.seq) : (cursor ?? encodeCursor(0n)),
+        has_more: rows.length > page.length,
+      };
+    },
+
+    /**
+     * A short-lived download URL of a free preview file (product §24), for anyone who may see the
+     * collection (published; or the owner's, or bought). @returns url (presigned GET) and expires_at (ms)
+     * @throws NOT_FOUND (no such visible collection/file), FORBIDDEN (not a preview)
+     */
+    async previewUrl(viewerId: string | null, collectionId: string, resourceId: string) {
+      const c = await repo.findCollection(db, collectionId);
+      const r = await uploads.findResource(resourceId);
+      if (!c || !r || r.collectionId !== c.id || r.removedAt) throw errors.notFound('The file does not exist');
+      if (!(await visible(c, viewerId)).ok) throw errors.notFound('The file does not exist');
+      if (!r.preview) throw errors.forbidden('This file is not a free preview. Buy this collection to download it.');
+      const get = await storage.presignGet(r.storageKey, {
+        fileName: r.name,
+        contentType: r.contentType,
+        expiresInSec: DOWNLOAD_URL_TTL_SECONDS,
+      });
+      return { url: get.url, expires_at: get.expiresAt };
+    },
+
+    /** Resolves once every update mail started so far was sent or failed. */
+    async mailSettled(): Promise<void> {
+      await Promise.all([...pendingMail]);
     },
 
     /** Soft-deletes the caller's collection (repeating is harmless). @throws NOT_FOUND, FORBIDDEN */
@@ -221,15 +499,19 @@ export function createCollectionsService(deps: CollectionsDeps) {
     async detail(viewerId: string | null, collectionId: string) {
       const read = await detailReads.get(collectionId, async () => {
         const found = await repo.findWithSeller(db, collectionId);
-        return found ? { row: found, resources: await uploads.resourcesOf(found.c.id) } : null;
+        return found ? { row: found, resources: await uploads.resourceRowsOf(found.c.id) } : null;
       });
       if (!read) throw errors.notFound('The collection does not exist');
-      const { row, resources } = read;
+      const { row } = read;
       const { ok, purchased } = await visible(row.c, viewerId);
       if (!ok) throw errors.notFound('The collection does not exist');
+      // Every visitor sees the live files; a buyer also the ones removed after they paid (product §24).
+      const paid = purchased && read.resources.some((r) => r.removedAt) ? await purchases.paidAt(viewerId!, row.c.id) : null;
+      const shown = read.resources.filter((r) => !r.removedAt || (paid && r.removedAt > paid));
+      const mayOpen = purchased || viewerId === row.c.ownerId;
       return {
         collection: toCollection(row.c, row.seller),
-        resources,
+        resources: await Promise.all(shown.map((r) => toView(r, mayOpen))),
         seller: toSeller(row.seller),
         purchased,
       };
@@ -246,7 +528,15 @@ export function createCollectionsService(deps: CollectionsDeps) {
       if (!row) throw errors.notFound('The file does not exist');
       const { ok, purchased } = await visible(row.c, viewerId);
       if (!ok) throw errors.notFound('The file does not exist');
-      return { resource: toResource(r), collection: toCollection(row.c, row.seller), purchased };
+      if (r.removedAt && viewerId !== row.c.ownerId) {
+        const paid = purchased ? await purchases.paidAt(viewerId!, row.c.id) : null;
+        if (!paid || r.removedAt <= paid) throw errors.notFound('The file does not exist');
+      }
+      return {
+        resource: await toView(r, purchased || viewerId === row.c.ownerId),
+        collection: toCollection(row.c, row.seller),
+        purchased,
+      };
     },
 
     /** Published collections for the home page: search in title/desc, sort, page (product §3 Pagination). */
@@ -289,8 +579,11 @@ export function createCollectionsService(deps: CollectionsDeps) {
       const c = await repo.findCollection(db, collectionId);
       const r = await uploads.findResource(resourceId);
       if (!c || !r || r.collectionId !== c.id) throw errors.notFound('The file does not exist');
-      if (c.ownerId !== viewerId && !(await purchases.hasPaid(viewerId, c.id))) {
-        throw errors.forbidden('Buy this collection to download its files.');
+      if (c.ownerId !== viewerId) {
+        const paid = await purchases.paidAt(viewerId, c.id);
+        // A removed file stays with those who paid before its removal (product §24).
+        if (r.removedAt && (!paid || r.removedAt <= paid)) throw errors.notFound('The file does not exist');
+        if (!paid) throw errors.forbidden('Buy this collection to download its files.');
       }
       const get = await storage.presignGet(r.storageKey, {
         fileName: r.name,

@@ -2,7 +2,7 @@
 import { OrderStatus } from '@coffer/contract';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { collections, ledgerAccounts, orders } from '../../db/schema/index';
+import { collections, ledgerAccounts, orders, users } from '../../db/schema/index';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -115,4 +115,30 @@ export async function pageOfBuyer(db: DbOrTx, buyerId: string, offset: number, l
     db.select({ n: count() }).from(orders).where(where),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** E-mail addresses of the paid buyers of a collection who accept update mails (live accounts only). */
+export async function buyersToMail(db: DbOrTx, collectionId: string): Promise<{ id: string; email: string }[]> {
+  return db
+    .select({ id: users.id, email: users.email })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.buyerId))
+    .where(
+      and(
+        eq(orders.collectionId, collectionId),
+        eq(orders.status, OrderStatus.Paid),
+        eq(users.updateMails, true),
+        sql`${users.deletedAt} is null`,
+      ),
+    );
+}
+
+/** When `buyerId` paid for the collection, or null when they have no paid order. */
+export async function paidAt(db: DbOrTx, buyerId: string, collectionId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: orders.paidAt, createdAt: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId), eq(orders.status, OrderStatus.Paid)))
+    .limit(1);
+  return row ? (row.at ?? row.createdAt) : null;
 }

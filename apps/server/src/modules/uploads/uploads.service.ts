@@ -33,6 +33,7 @@ import { newId } from '../../lib/ids';
 import { fromStorageError, isStorageError } from '../../lib/storage-errors';
 import type { StorageProvider } from '../../providers/storage/index';
 import { isMediaType } from './media-type';
+import { wantsThumbnail, writeThumbnail } from './thumbnails';
 import * as repo from './uploads.repository';
 
 const MiB = 1024 * 1024;
@@ -62,6 +63,9 @@ export async function md5OfObject(storage: StorageProvider, key: string): Promis
   return { md5: hash.digest('hex'), size };
 }
 
+/** A stored file row (the logical file at its current version), as other modules read it. */
+export type ResourceRow = repo.ResourceRow;
+
 export function toResource(row: repo.ResourceRow): Resource {
   return {
     id: row.id,
@@ -71,6 +75,9 @@ export function toResource(row: repo.ResourceRow): Resource {
     md5: row.md5,
     content_type: row.contentType,
     created_at: row.createdAt.getTime(),
+    version: row.version,
+    updated_at: row.updatedAt ? row.updatedAt.getTime() : null,
+    preview: row.preview,
   };
 }
 
@@ -354,9 +361,45 @@ export function createUploadsService(deps: UploadsDeps) {
       return repo.attachResource(tx, id, collectionId);
     },
 
-    /** The resources of a collection, oldest first. */
-    async resourcesOf(collectionId: string): Promise<Resource[]> {
-      return (await repo.resourcesOf(db, collectionId)).map(toResource);
+    /** Every resource row of a collection, removed ones included, oldest first (callers filter per viewer). */
+    resourceRowsOf(collectionId: string): Promise<repo.ResourceRow[]> {
+      return repo.resourcesOf(db, collectionId);
+    },
+
+    /** The resource row locked until `tx` ends, or null. */
+    lockResource(id: string, tx: DbOrTx) {
+      return repo.lockResource(tx, id);
+    },
+
+    /**
+     * Makes the unattached resource `next` version n + 1 of the locked file `current` (product §24);
+     * the old version's row (and bytes) are kept in resource_versions.
+     * @returns the updated file row, or null when `next` was attached or used meanwhile
+     */
+    replaceVersion(current: repo.ResourceRow, next: repo.ResourceRow, tx: DbOrTx) {
+      return repo.replaceVersion(tx, current, next, new Date(clock.now()));
+    },
+
+    /** Superseded versions of a file (version, name, size, md5, storage key, times), oldest first. */
+    versionsOf(resourceId: string) {
+      return repo.versionsOf(db, resourceId);
+    },
+
+    /** Sets the preview flag or the removal time of a file. @returns the updated row or null */
+    patchResource(id: string, patch: { preview?: boolean; removedAt?: Date | null }, tx: DbOrTx) {
+      return repo.patchResource(tx, id, patch);
+    },
+
+    /**
+     * Makes the thumbnail of an image file (thumbnails.ts) and records its key; best effort (a file
+     * sharp cannot read keeps none). @returns the thumbnail's storage key, or null
+     */
+    async makeThumbnail(row: repo.ResourceRow): Promise<string | null> {
+      if (!wantsThumbnail(row.contentType, row.size)) return null;
+      const key = `thumbs/${row.id}-v${row.version}.webp`;
+      if (!(await writeThumbnail(storage, row.storageKey, key))) return null;
+      await repo.patchResource(db, row.id, { thumbnailKey: key });
+      return key;
     },
 
     /**

@@ -345,6 +345,10 @@ export class LocalStorage implements StorageProvider {
     return target;
   }
 
+  async putObject(key: string, body: Buffer): Promise<void> {
+    await this.writeStream(Readable.from([body]), this.objectPath(key), body.length);
+  }
+
   /** True once `key` was sealed: a PUT to it is refused (403). */
   async isSealed(key: string): Promise<boolean> {
     return !!(await this.head(sealedKey(key)));

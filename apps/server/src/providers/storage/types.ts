@@ -74,6 +74,9 @@ export interface StorageProvider {
   /** Deletes the object (no-op when missing). */
   delete(key: string): Promise<void>;
 
+  /** Writes a small object the server made itself (thumbnails), replacing any object at `key`. */
+  putObject(key: string, body: Buffer, contentType: string): Promise<void>;
+
   /**
    * Seals a verified object (docs/abuse.md, "Sealed files"): moves it to {@link sealedKey}(`key`),
    * where no presigned PUT ever points, so a PUT URL still valid for `key` can no longer change what

@@ -1,7 +1,8 @@
 /**
  * App-layer glue between the collection screens (features/collections) and the uploads
  * (features/uploads), which may not import each other: the create form's files, built from an
- * upload queue, and the owner's 'Add files' on a collection page.
+ * upload queue, the owner's 'Add files' on a collection page and the per-file 'Replace' (a new
+ * version of the file, product §24).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -9,6 +10,7 @@ import toast from 'react-hot-toast';
 import { Button } from '@/components/ui/button';
 import { toastError } from '@/lib/api-client';
 import { addResourceToCollection } from '@/features/collections/api/add-resource';
+import { useReplaceResource } from '@/features/collections/api/edit-resources';
 import { collectionKeys } from '@/features/collections/api/keys';
 import type { CollectionFiles } from '@/features/collections/components/create-collection-form';
 import { FileUploader } from '@/features/uploads/components/file-uploader';
@@ -65,6 +67,61 @@ export function AddFiles({ collectionId }: { collectionId: string }) {
           </Button>
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * Uploads one file and makes it the next version of `resourceId` (collection/resource/replace).
+ * @param onDone called once the file was replaced (closes the row's uploader)
+ */
+export function ReplaceFile({
+  collectionId,
+  resourceId,
+  name,
+  onDone,
+}: {
+  collectionId: string;
+  resourceId: string;
+  name: string;
+  onDone: () => void;
+}) {
+  const { queue, snapshot } = useUploadQueue();
+  const replace = useReplaceResource();
+  const ready = snapshot.items.find((i) => i.status === 'done' && i.resource);
+  const busy = snapshot.overall.active > 0;
+
+  function submit() {
+    if (!ready?.resource) return;
+    replace.mutate(
+      { collectionId, resourceId, newResourceId: ready.resource.id },
+      {
+        onSuccess: () => {
+          queue.remove(ready.id);
+          onDone();
+        },
+      },
+    );
+  }
+
+  return (
+    <div
+      className="space-y-3 rounded-xl border border-slate-200 p-3 dark:border-slate-800"
+      aria-label={`Replace ${name}`}
+      role="group"
+    >
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Upload the new version of &ldquo;{name}&rdquo;. Buyers get it as an update; the old version is kept.
+      </p>
+      <FileUploader queue={queue} snapshot={snapshot} disabled={replace.isPending} />
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onDone} disabled={replace.isPending}>
+          Cancel
+        </Button>
+        <Button onClick={submit} disabled={!ready || busy} isLoading={replace.isPending}>
+          Replace file
+        </Button>
+      </div>
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { server } from '@/test/server';
 import { UploadPage } from './upload';
 
 const created = makeCollection({ title: 'Field kit', status: 'Created', amount: 40 });
-const resource: Resource = { id: '0190f3a2-0000-7000-8000-0000000000f1', collection_id: null, name: 'notes.txt', size: 10, md5: 'a'.repeat(32), content_type: 'text/plain', created_at: 1 };
+const resource: Resource = { id: '0190f3a2-0000-7000-8000-0000000000f1', collection_id: null, name: 'notes.txt', size: 10, md5: 'a'.repeat(32), content_type: 'text/plain', created_at: 1, version: 1, updated_at: null, preview: false };
 
 const transport: UploadTransport = {
   startSingle: async () => ({ upload_id: 'u1', url: 'https://storage/put' }),

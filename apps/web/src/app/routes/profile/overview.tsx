@@ -1,6 +1,6 @@
 /**
- * /profile (index tab) — the own account: avatar, nickname, username and email, change password,
- * delete account. Another user's profile opens on their Selling tab instead.
+ * /profile (index tab) — the own account: avatar, nickname, username and email, update mails
+ * (product §24), change password, delete account. Another user's profile opens on their Selling tab instead.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -13,6 +13,7 @@ import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { AvatarUpload } from '@/features/profile/components/avatar-upload';
 import { DeleteAccountDialog } from '@/features/profile/components/delete-account-dialog';
 import { NicknameForm } from '@/features/profile/components/nickname-form';
+import { UpdateMailsToggle } from '@/features/profile/components/update-mails-toggle';
 import { useProfileContext } from './context';
 
 function Section({ title, description, children, danger }: { title: string; description?: string; children: ReactNode; danger?: boolean }) {
@@ -67,6 +68,9 @@ export default function ProfileOverviewRoute() {
             </div>
           </dl>
         </div>
+      </Section>
+      <Section title="Notifications" description="Updates to collections you bought always show on My Purchases.">
+        <UpdateMailsToggle />
       </Section>
       <Section title="Password" description="Changing it signs you out everywhere else.">
         <ChangePasswordForm />

@@ -13,9 +13,11 @@ export interface BannerPickerProps {
   error: string | null;
   onChange: (file: File | null, error: string | null) => void;
   disabled?: boolean;
+  /** The banner URL the collection has now (edit screen): shown until another image is chosen. */
+  current?: string;
 }
 
-export function BannerPicker({ file, error, onChange, disabled }: BannerPickerProps) {
+export function BannerPicker({ file, error, onChange, disabled, current }: BannerPickerProps) {
   const id = useId();
   const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
@@ -39,6 +41,14 @@ export function BannerPicker({ file, error, onChange, disabled }: BannerPickerPr
               Remove
             </Button>
           </>
+        ) : current ? (
+          <label htmlFor={id} className="relative block cursor-pointer focus-within:ring-2 focus-within:ring-brand-500">
+            <img src={current} alt="Current banner" className="aspect-[16/9] w-full object-cover" />
+            <span className="absolute right-3 bottom-3 inline-flex items-center gap-1 rounded-lg bg-white/90 px-3 py-1.5 text-sm font-medium text-slate-800 shadow dark:bg-slate-900/90 dark:text-slate-100">
+              <ImagePlus className="size-4" aria-hidden="true" />
+              Choose another image
+            </span>
+          </label>
         ) : (
           <label
             htmlFor={id}

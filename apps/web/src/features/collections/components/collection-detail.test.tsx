@@ -28,6 +28,9 @@ const resources: Resource[] = [
     md5: 'a'.repeat(32),
     content_type: 'text/plain',
     created_at: 1,
+    version: 1,
+    updated_at: null,
+    preview: false,
   },
   {
     id: '0190f3a2-0000-7000-8000-0000000000a2',
@@ -37,6 +40,9 @@ const resources: Resource[] = [
     md5: 'b'.repeat(32),
     content_type: 'video/mp4',
     created_at: 1,
+    version: 1,
+    updated_at: null,
+    preview: false,
   },
 ];
 const seller = { id: OWNER, username: 'mira', nickname: 'Studio Mira', avatar: '', created_at: 1 };

@@ -18,7 +18,7 @@ import { useCollectionDetail } from '../api/get-collection-detail';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
-import { ResourceList } from './resource-list';
+import { ResourceList, type ReplaceFileSlot } from './resource-list';
 import { CollectionStatusBadge } from './status-badge';
 import { formatPointsLabel } from '@/lib/points';
 
@@ -79,17 +79,20 @@ export function CollectionNotFound({ error }: { error?: unknown }) {
 /**
  * @param addFiles the owner's 'Add files' uploader for a collection id (the uploads feature's,
  *   wired in by the route; lazy there so that only owners load it); no section without it
+ * @param replaceFile the owner's uploader that replaces one file with a new version (product §24)
  */
 export function CollectionDetailView({
   id,
   viewer,
   onTopUp,
   addFiles,
+  replaceFile,
 }: {
   id: string;
   viewer: Viewer;
   onTopUp?: () => void;
   addFiles?: (collectionId: string) => ReactNode;
+  replaceFile?: ReplaceFileSlot;
 }) {
   const query = useCollectionDetail(id, viewer.id);
   if (query.isPending) return <CollectionDetailSkeleton />;
@@ -151,7 +154,7 @@ export function CollectionDetailView({
             </div>
             <dl className="grid grid-cols-2 gap-4 border-y border-slate-100 py-4 text-sm dark:border-slate-800">
               <Stat label="Sold">{soldCount(collection.sold_count)}</Stat>
-              <Stat label="Files">{resources.length}</Stat>
+              <Stat label="Files">{resources.filter((r) => !r.removed).length}</Stat>
               <Stat label="Created">
                 <span className="inline-flex items-center gap-1">
                   <CalendarDays className="size-3.5 text-slate-400" aria-hidden="true" />
@@ -185,7 +188,15 @@ export function CollectionDetailView({
             <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">
               Files <span className="font-normal text-slate-500 dark:text-slate-400">({resources.length})</span>
             </h2>
-            <ResourceList resources={resources} collectionId={collection.id} canDownload={canDownload} />
+            <ResourceList
+              resources={resources}
+              collectionId={collection.id}
+              canDownload={canDownload}
+              isOwner={
+                isOwner && collection.status !== CollectionStatus.Deleted && collection.status !== CollectionStatus.Archived
+              }
+              replaceFile={replaceFile}
+            />
           </section>
           {addFiles && isOwner && collection.status !== CollectionStatus.Deleted ? (
             <section aria-labelledby="add-files-heading" className="space-y-3">

@@ -7,13 +7,17 @@
  *
  * The files come from the uploads feature through {@link CollectionFiles}: features do not import
  * each other, so app/routes/upload.tsx wires the upload queue in.
+ *
+ * The same form edits a collection (product §24, /collection/{id}/edit, `editing`): the fields start
+ * from the collection, files are managed on its page, and 'Save changes' sends collection/update
+ * (a new banner is uploaded first), toasts 'Collection updated successfully!' and goes back to it.
  */
 import { COLLECTION_DESC_MAX, CollectionAmountSchema, CollectionTitleSchema, type Collection } from '@coffer/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Send, Save } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { Button } from '@/components/ui/button';
+import { Link, useNavigate } from 'react-router';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field, inputClasses, TextField } from '@/components/ui/input';
 import { PageContainer, PageHeader } from '@/components/ui/page';
@@ -22,6 +26,7 @@ import { getErrorMessage, toastError } from '@/lib/api-client';
 import { useCreateCollection } from '../api/create-collection';
 import { collectionKeys } from '../api/keys';
 import { usePublishCollection } from '../api/publish-collection';
+import { useUpdateCollection } from '../api/update-collection';
 import { addResourceToCollection } from '../api/add-resource';
 import { BannerPicker } from './banner-picker';
 
@@ -32,10 +37,11 @@ interface FormErrors {
   files?: string;
 }
 
-type Phase = 'idle' | 'creating' | 'uploading' | 'attaching' | 'publishing';
+type Phase = 'idle' | 'creating' | 'uploading' | 'attaching' | 'publishing' | 'saving';
 
 const PHASE_TEXT: Record<Phase, string> = {
   idle: '',
+  saving: 'Saving...',
   creating: 'Creating the collection...',
   uploading: 'Waiting for the uploads to finish...',
   attaching: 'Adding the files...',
@@ -63,14 +69,17 @@ export interface CollectionFiles {
   picker: ReactNode;
 }
 
-/** @param files the files being uploaded (app/routes/upload.tsx builds them from the upload queue) */
-export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
+/**
+ * @param files the files being uploaded (app/routes/upload.tsx builds them from the upload queue); create only
+ * @param editing the collection to edit: the form saves it with collection/update instead of creating one
+ */
+export function CreateCollectionForm({ files, editing }: { files?: CollectionFiles; editing?: Collection }) {
   const descId = useId();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [title, setTitle] = useState('');
-  const [desc, setDesc] = useState('');
-  const [amount, setAmount] = useState('');
+  const [title, setTitle] = useState(editing?.title ?? '');
+  const [desc, setDesc] = useState(editing?.desc ?? '');
+  const [amount, setAmount] = useState(editing ? String(editing.amount) : '');
   const [banner, setBanner] = useState<File | null>(null);
   const [bannerError, setBannerError] = useState<string | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
@@ -80,6 +89,7 @@ export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
   const attached = useRef(new Set<string>());
   const create = useCreateCollection();
   const publish = usePublishCollection();
+  const update = useUpdateCollection();
   const busy = phase !== 'idle';
 
   function validate(forPublish: boolean): FormErrors {
@@ -90,11 +100,35 @@ export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
     const a = CollectionAmountSchema.safeParse(amount.trim() === '' ? undefined : amount.trim());
     if (amount.trim() === '') next.amount = 'Price is required';
     else if (!a.success) next.amount = a.error.issues[0]?.message;
-    if (forPublish && files.liveCount === 0) next.files = UploadTexts.needFile;
+    if (forPublish && files && files.liveCount === 0) next.files = UploadTexts.needFile;
     return next;
   }
 
+  async function save(current: Collection) {
+    setFormError(null);
+    const found = validate(false);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setPhase('saving');
+    try {
+      await update.mutateAsync({
+        collection_id: current.id,
+        title: title.trim(),
+        desc: desc.trim(),
+        amount: Number(amount.trim()),
+        bannerFile: banner,
+      });
+      void navigate(`/collection/${current.id}`);
+    } catch (err) {
+      toastError(err, 'Failed to update the collection');
+      setFormError(getErrorMessage(err));
+    } finally {
+      setPhase('idle');
+    }
+  }
+
   async function submit(publishNow: boolean) {
+    if (!files) return;
     setFormError(null);
     const found = validate(publishNow);
     setErrors(found);
@@ -139,12 +173,16 @@ export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    void submit(true);
+    void (editing ? save(editing) : submit(true));
   };
 
   return (
     <PageContainer className="max-w-4xl">
-      <PageHeader title="Create a collection" description="Add your files, set a price in points and publish when you are ready." />
+      {editing ? (
+        <PageHeader title="Edit collection" description="Change what buyers see. Orders already placed keep the price they were placed at." />
+      ) : (
+        <PageHeader title="Create a collection" description="Add your files, set a price in points and publish when you are ready." />
+      )}
       <form onSubmit={onSubmit} noValidate className="space-y-6">
         <Card className="space-y-5 p-5 sm:p-6">
           <h2 className="font-semibold text-slate-900 dark:text-white">Details</h2>
@@ -176,6 +214,7 @@ export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
             file={banner}
             error={bannerError}
             disabled={busy || Boolean(created.current)}
+            current={editing?.banner}
             onChange={(f, err) => {
               setBanner(f);
               setBannerError(err);
@@ -183,15 +222,26 @@ export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
           />
         </Card>
 
-        <Card className="space-y-4 p-5 sm:p-6">
-          <h2 className="font-semibold text-slate-900 dark:text-white">Files</h2>
-          {files.picker}
-          {errors.files ? (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {errors.files}
-            </p>
-          ) : null}
-        </Card>
+        {files ? (
+          <Card className="space-y-4 p-5 sm:p-6">
+            <h2 className="font-semibold text-slate-900 dark:text-white">Files</h2>
+            {files.picker}
+            {errors.files ? (
+              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                {errors.files}
+              </p>
+            ) : null}
+          </Card>
+        ) : null}
+        {editing ? (
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            Files are added, replaced, removed and marked as free previews on the{' '}
+            <Link to={`/collection/${editing.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+              collection page
+            </Link>
+            .
+          </p>
+        ) : null}
 
         {formError ? (
           <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
@@ -205,14 +255,28 @@ export function CreateCollectionForm({ files }: { files: CollectionFiles }) {
               {PHASE_TEXT[phase]}
             </p>
           ) : null}
-          <Button variant="outline" onClick={() => void submit(false)} disabled={busy}>
-            <Save className="size-4" aria-hidden="true" />
-            Save as draft
-          </Button>
-          <Button type="submit" isLoading={busy}>
-            {busy ? null : <Send className="size-4" aria-hidden="true" />}
-            Publish
-          </Button>
+          {editing ? (
+            <>
+              <Link to={`/collection/${editing.id}`} className={buttonVariants({ variant: 'outline' })}>
+                Cancel
+              </Link>
+              <Button type="submit" isLoading={busy}>
+                {busy ? null : <Save className="size-4" aria-hidden="true" />}
+                Save changes
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button variant="outline" onClick={() => void submit(false)} disabled={busy}>
+                <Save className="size-4" aria-hidden="true" />
+                Save as draft
+              </Button>
+              <Button type="submit" isLoading={busy}>
+                {busy ? null : <Send className="size-4" aria-hidden="true" />}
+                Publish
+              </Button>
+            </>
+          )}
         </div>
       </form>
     </PageContainer>

@@ -1,16 +1,18 @@
 /**
- * The owner's controls on a collection page: Publish (Created/Draft) and Delete with a
- * confirmation. Adding files is the uploads feature's, wired in by app/routes/collection.tsx.
+ * The owner's controls on a collection page: Publish (Created/Draft), Edit (-> /collection/{id}/edit),
+ * Unpublish (Published -> Draft, product §24) and Delete with a confirmation. Adding and replacing
+ * files is the uploads feature's, wired in by app/routes/collection.tsx.
  */
 import type { Collection } from '@coffer/contract';
 import { CollectionStatus } from '@coffer/contract/constants';
-import { Send, Trash2 } from 'lucide-react';
+import { EyeOff, Pencil, Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { Button } from '@/components/ui/button';
+import { Link, useNavigate } from 'react-router';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
 import { useDeleteCollection } from '../api/delete-collection';
 import { usePublishCollection } from '../api/publish-collection';
+import { useUnpublishCollection } from '../api/unpublish-collection';
 
 const EDITABLE: string[] = [CollectionStatus.Created, CollectionStatus.Draft];
 
@@ -18,6 +20,7 @@ export function OwnerActions({ collection, resourceCount }: { collection: Collec
   const navigate = useNavigate();
   const publish = usePublishCollection();
   const remove = useDeleteCollection();
+  const unpublish = useUnpublishCollection();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const canPublish = EDITABLE.includes(collection.status);
   const deleted = collection.status === CollectionStatus.Deleted;
@@ -38,6 +41,27 @@ export function OwnerActions({ collection, resourceCount }: { collection: Collec
       ) : null}
       {canPublish && resourceCount === 0 ? (
         <p className="text-xs text-slate-500 dark:text-slate-400">Add at least one file to publish.</p>
+      ) : null}
+      {collection.status !== CollectionStatus.Deleted && collection.status !== CollectionStatus.Archived ? (
+        <Link
+          to={`/collection/${collection.id}/edit`}
+          className={buttonVariants({ variant: 'outline', size: 'lg', className: 'w-full' })}
+        >
+          <Pencil className="size-4" aria-hidden="true" />
+          Edit
+        </Link>
+      ) : null}
+      {collection.status === CollectionStatus.Published ? (
+        <Button
+          variant="outline"
+          size="lg"
+          className="w-full"
+          isLoading={unpublish.isPending}
+          onClick={() => unpublish.mutate(collection.id)}
+        >
+          {unpublish.isPending ? null : <EyeOff className="size-4" aria-hidden="true" />}
+          Unpublish
+        </Button>
       ) : null}
       {!deleted ? (
         <Button

@@ -1,11 +1,13 @@
 /**
  * The profile's My Purchases tab: the collections the user bought (my/purchased/collections), each
  * with its files and Download buttons on demand, and the user's orders (my/orders) with dates and
- * amounts.
+ * amounts. Above them, 'Updates' (product §24): the latest files added, updated or removed in
+ * those collections (my/library/changes), and an 'Updated' badge on collections changed in the last
+ * UPDATED_BADGE_DAYS days.
  */
-import type { Collection } from '@coffer/contract';
+import type { Collection, LibraryChange } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract/constants';
-import { ChevronDown, ShoppingBag } from 'lucide-react';
+import { Bell, ChevronDown, ShoppingBag } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
@@ -18,8 +20,9 @@ import { STATUS_PALETTE } from '@/components/ui/status-palette';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { cn } from '@/lib/cn';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { formatDate, formatDateTime } from '@/lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
+import { useLibraryChanges } from '../api/get-library-changes';
 import { useMyOrders } from '../api/get-my-orders';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
 import { BannerImage } from './banner-image';
@@ -33,7 +36,56 @@ function PurchasedFiles({ collectionId, viewerId }: { collectionId: string; view
   return <ResourceList resources={detail.data.resources} collectionId={collectionId} canDownload />;
 }
 
-function PurchasedRow({ collection, viewerId }: { collection: Collection; viewerId: string }) {
+/** A collection counts as 'Updated' for this long after its latest change. */
+export const UPDATED_BADGE_DAYS = 30;
+/** How many of the latest changes the Updates panel lists. */
+const NOTICES_SHOWN = 5;
+
+const KIND_TEXT: Record<LibraryChange['kind'], string> = { added: 'New file', updated: 'Updated', removed: 'Removed' };
+
+/** The latest library changes, newest first; nothing at all when there are none. */
+export function LibraryNotices({ changes, titles }: { changes: LibraryChange[]; titles: Map<string, string> }) {
+  if (changes.length === 0) return null;
+  const latest = [...changes].reverse().slice(0, NOTICES_SHOWN);
+  return (
+    <section
+      aria-labelledby="updates-heading"
+      className="rounded-2xl border border-blue-200 bg-blue-50/60 p-4 dark:border-blue-500/30 dark:bg-blue-500/10"
+    >
+      <h3 id="updates-heading" className="mb-2 flex items-center gap-2 text-sm font-semibold text-slate-900 dark:text-white">
+        <Bell className="size-4 text-blue-700 dark:text-blue-300" aria-hidden="true" />
+        Updates
+      </h3>
+      <ul className="space-y-1.5 text-sm" aria-label="Updates to your collections">
+        {latest.map((c, i) => (
+          <li
+            key={`${i}-${c.resource_id}-${c.kind}-${c.version}`}
+            className="flex flex-wrap items-baseline gap-x-2"
+            data-testid="library-notice"
+          >
+            <Badge tone="blue">{KIND_TEXT[c.kind]}</Badge>
+            <span className="min-w-0 truncate text-slate-800 dark:text-slate-200">
+              {c.name}
+              {c.kind === 'updated' ? ` (v${c.version})` : ''}
+            </span>
+            <span className="text-slate-500 dark:text-slate-400">
+              in{' '}
+              <Link
+                to={`/collection/${c.collection_id}`}
+                className="font-medium text-brand-700 hover:underline dark:text-brand-300"
+              >
+                {titles.get(c.collection_id) ?? 'a collection you bought'}
+              </Link>{' '}
+              · {formatDate(c.at)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PurchasedRow({ collection, viewerId, updated }: { collection: Collection; viewerId: string; updated?: boolean }) {
   const [open, setOpen] = useState(false);
   const seller = collection.seller ? collection.seller.nickname || collection.seller.username : null;
   return (
@@ -55,6 +107,7 @@ function PurchasedRow({ collection, viewerId }: { collection: Collection; viewer
             >
               {collection.title}
             </Link>
+            {updated ? <Badge tone="blue">Updated</Badge> : null}
             {seller ? <p className="truncate text-sm text-slate-500 dark:text-slate-400">by {seller}</p> : null}
             <p className="text-xs text-slate-500 dark:text-slate-400">
               {collection.resource_count} file{collection.resource_count === 1 ? '' : 's'}
@@ -147,6 +200,9 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
 export function ProfilePurchases({ userId }: { userId: string }) {
   const enabled = Boolean(userId);
   const { query: purchased, pagination } = usePagedQuery((p) => usePurchasedCollections(enabled, p));
+  const changes = useLibraryChanges({ enabled }).data ?? [];
+  const recent = new Set(changes.filter((c) => c.at > Date.now() - UPDATED_BADGE_DAYS * 86_400_000).map((c) => c.collection_id));
+  const titles = new Map((purchased.data?.collections ?? []).map((c) => [c.id, c.title]));
 
   return (
     <div className="space-y-10">
@@ -157,6 +213,7 @@ export function ProfilePurchases({ userId }: { userId: string }) {
           </h2>
           <p className="text-sm text-slate-500 dark:text-slate-400">Collections you bought. Open one to download its files.</p>
         </div>
+        <LibraryNotices changes={changes} titles={titles} />
         {purchased.isPending ? (
           <div role="status" aria-label="Loading purchases" className="space-y-3">
             <Skeleton className="h-24 w-full rounded-2xl" />
@@ -183,7 +240,7 @@ export function ProfilePurchases({ userId }: { userId: string }) {
         ) : (
           <ul className="space-y-3" aria-label="Purchased collections">
             {purchased.data.collections.map((c) => (
-              <PurchasedRow key={c.id} collection={c} viewerId={userId} />
+              <PurchasedRow key={c.id} collection={c} viewerId={userId} updated={recent.has(c.id)} />
             ))}
           </ul>
         )}

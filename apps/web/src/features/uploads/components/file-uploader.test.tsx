@@ -16,7 +16,7 @@ function controlledTransport() {
     startMultipart: vi.fn(),
     partUrl: vi.fn(),
     listParts: vi.fn(),
-    complete: vi.fn(async (): Promise<Resource> => ({ id: 'r1', collection_id: null, name: 'notes.txt', size: 1000, md5: 'a'.repeat(32), content_type: 'text/plain', created_at: 1 })),
+    complete: vi.fn(async (): Promise<Resource> => ({ id: 'r1', collection_id: null, name: 'notes.txt', size: 1000, md5: 'a'.repeat(32), content_type: 'text/plain', created_at: 1, version: 1, updated_at: null, preview: false })),
     put: vi.fn(
       (_url, _body, o) =>
         new Promise<string>((resolve, reject) => {

@@ -8,7 +8,7 @@ import { MAX_PARTS_IN_FLIGHT, UploadQueue } from './upload-queue';
 
 const MiB = 1024 * 1024;
 const file = (size: number, name = 'data.bin') => new File([new Uint8Array(size)], name, { type: 'application/octet-stream' });
-const resource = (name: string, size: number): Resource => ({ id: `r-${name}`, collection_id: null, name, size, md5: 'x'.repeat(32), content_type: 'application/octet-stream', created_at: 1 });
+const resource = (name: string, size: number): Resource => ({ id: `r-${name}`, collection_id: null, name, size, md5: 'x'.repeat(32), content_type: 'application/octet-stream', created_at: 1, version: 1, updated_at: null, preview: false });
 
 /** An in-memory transport: parts "arrive" when a PUT resolves; `failPut` decides failures. */
 function fakeTransport(opts: { failPut?: (part: number, attempt: number) => boolean; etagFor?: (part: number, attempt: number) => string; partSize?: number } = {}) {
