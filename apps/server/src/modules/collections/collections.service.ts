@@ -44,6 +44,11 @@ import { createReadCache } from '../../lib/read-cache';
 export interface PurchaseLookup {
   /** True when `userId` has a paid order for the collection. */
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
+  /**
+   * Counts `files` downloads on the user's paid order of the collection (product §24: they decide a
+   * refund request). @returns false when there is no paid order (the download is refused)
+   */
+  countDownloads(userId: string, collectionId: string, files: number): Promise<boolean>;
 }
 
 export interface CollectionsDeps {
@@ -283,13 +288,14 @@ export function createCollectionsService(deps: CollectionsDeps) {
     /**
      * A short-lived download URL of one resource of a collection.
      * @returns url (presigned GET, attachment with the original file name) and expires_at (ms)
+     * A buyer's link counts as one download on their order (product §24).
      * @throws NOT_FOUND (no such collection/resource pair), FORBIDDEN (neither owner nor paid buyer)
      */
     async downloadUrl(viewerId: string, collectionId: string, resourceId: string) {
       const c = await repo.findCollection(db, collectionId);
       const r = await uploads.findResource(resourceId);
       if (!c || !r || r.collectionId !== c.id) throw errors.notFound('The file does not exist');
-      if (c.ownerId !== viewerId && !(await purchases.hasPaid(viewerId, c.id))) {
+      if (c.ownerId !== viewerId && !(await purchases.countDownloads(viewerId, c.id, 1))) {
         throw errors.forbidden('Buy this collection to download its files.');
       }
       const get = await storage.presignGet(r.storageKey, {

@@ -354,6 +354,11 @@ export function createUploadsService(deps: UploadsDeps) {
       return repo.attachResource(tx, id, collectionId);
     },
 
+    /** The resource rows (with their storage keys) of a collection, oldest first (download all). */
+    storedResourcesOf(collectionId: string) {
+      return repo.resourcesOf(db, collectionId);
+    },
+
     /** The resources of a collection, oldest first. */
     async resourcesOf(collectionId: string): Promise<Resource[]> {
       return (await repo.resourcesOf(db, collectionId)).map(toResource);
