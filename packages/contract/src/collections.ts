@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ImageUploadRequestSchema, PublicUserSchema } from './account';
 import { IdSchema, pageOf, paginatorSchema } from './common';
-import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE } from './constants';
+import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE, REFUND_REASON_MAX } from './constants';
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
 import { PasswordDigestSchema } from './password';
 import { MAX_UPLOAD_PARTS } from './upload-rules';
@@ -20,8 +20,7 @@ export const SINGLE_PUT_MAX_BYTES = 100 * 1024 * 1024;
 export const UPLOAD_URL_TTL_SECONDS = 3_600;
 /** Lifetime of a presigned download URL (product §16: short-lived). */
 export const DOWNLOAD_URL_TTL_SECONDS = 300;
-/** A buyer's refund request is refunded automatically within this many days of payment (product §24). */
-export const REFUND_WINDOW_DAYS = 14;
+
 /** Highest collection price in points. */
 export const COLLECTION_MAX_AMOUNT = 100_000_000;
 
@@ -330,7 +329,6 @@ export const ResourceDownloadUrlRequestSchema = z.object({ collection_id: IdSche
 export const ResourceDownloadUrlDataSchema = z.object({ url: z.string(), expires_at: z.number() });
 
 /** A refund reason (product §24): free text, trimmed, at most REFUND_REASON_MAX characters. */
-export const REFUND_REASON_MAX = 500;
 export const RefundReasonSchema = z
   .string({ error: 'reason is required' })
   .trim()

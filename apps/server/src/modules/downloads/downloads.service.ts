@@ -83,7 +83,9 @@ export function createDownloadsService(deps: DownloadsDeps) {
   const { clock, storage, collections, uploads, purchases } = deps;
 
   const sign = (collectionId: string, userId: string, expires: number) =>
-    createHmac('sha256', deps.secret).update(`GET\n${DOWNLOAD_ALL_PATH}\n${collectionId}\n${userId}\n${expires}`).digest('base64url');
+    createHmac('sha256', deps.secret)
+      .update(`GET\n${DOWNLOAD_ALL_PATH}\n${collectionId}\n${userId}\n${expires}`)
+      .digest('base64url');
 
   /** The collection when `userId` is its owner or a paid (not refunded) buyer. @throws NOT_FOUND, FORBIDDEN */
   async function allowed(userId: string, collectionId: string, countFiles: number | null) {

@@ -82,7 +82,11 @@ describe('collection/download/all', () => {
     const manifest = JSON.parse(entries.get('manifest.json')!.toString('utf8'));
     expect(manifest).toEqual({
       collection: { id: c.id, title: 'Brushes: "Vol 1"/2' },
-      files: files.map((f, i) => ({ name: ['readme.txt', 'brush.abr', 'readme (2).txt'][i], size: f.data.length, md5: md5hex(f.data) })),
+      files: files.map((f, i) => ({
+        name: ['readme.txt', 'brush.abr', 'readme (2).txt'][i],
+        size: f.data.length,
+        md5: md5hex(f.data),
+      })),
     });
   });
 

@@ -341,7 +341,12 @@ export function createOrdersService(deps: OrdersDeps) {
    * @throws AppError INSUFFICIENT_BALANCE when the seller's available balance is short (the caller's
    * transaction rolls back)
    */
-  async function refundLocked(tx: Tx, row: repo.OrderRow, by: 'seller' | 'automatic', reason: string | null): Promise<repo.OrderRow> {
+  async function refundLocked(
+    tx: Tx,
+    row: repo.OrderRow,
+    by: 'seller' | 'automatic',
+    reason: string | null,
+  ): Promise<repo.OrderRow> {
     const now = new Date(clock.now());
     const price = BigInt(row.amount) * 100n;
     const fee = row.fee;

@@ -29,7 +29,9 @@ const recordsOf = async (user: TestUser) =>
 
 /** Moves the order's payment `ms` into the past (sessions would expire if the clock moved instead). */
 const paidAgo = (orderId: string, ms: number) =>
-  t.app.ctx.database.db.execute(sql`update orders set paid_at = paid_at - ${`${ms} milliseconds`}::interval where id = ${orderId}`);
+  t.app.ctx.database.db.execute(
+    sql`update orders set paid_at = paid_at - ${`${ms} milliseconds`}::interval where id = ${orderId}`,
+  );
 
 /** A seller with a 20-point collection, a funded buyer and the buyer's paid order. */
 async function sale(price = 20) {
@@ -155,7 +157,12 @@ describe('order/refund/request (buyer)', () => {
   it('refunds at once within 14 days (13 days after payment) when nothing was downloaded', async () => {
     const { seller, buyer, c, order } = await sale();
     await paidAgo(order.id, 13 * DAY);
-    const res = await ok(t, '/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: 'Not what I expected' }, buyer.token);
+    const res = await ok(
+      t,
+      '/api/uc/v1/account/order/refund/request',
+      { order_id: order.id, reason: 'Not what I expected' },
+      buyer.token,
+    );
     expect(res).toMatchObject({ status: 'OrderStatusRefunded' });
     expect(await available(buyer)).toBe(10000n);
     expect(await available(seller)).toBe(0n);
@@ -163,25 +170,40 @@ describe('order/refund/request (buyer)', () => {
     const events = await ok(t, '/api/uc/v1/account/events/list', {}, seller.token);
     expect(events.events[1].data).toMatchObject({ by: 'automatic', reason: 'Not what I expected' });
     // Asking again answers the refunded order.
-    expect(await ok(t, '/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: 'again' }, buyer.token)).toEqual(res);
+    expect(await ok(t, '/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: 'again' }, buyer.token)).toEqual(
+      res,
+    );
     expect((await verifyLedger(t.app.ctx.database.db)).violations).toEqual([]);
   });
 
   it('waits for the seller once a file was downloaded; the seller sees it and refunds', async () => {
     const { seller, buyer, c, order } = await sale();
     await ok(t, '/sl/v1/resource/download/url', { collection_id: c.id, resource_id: c.resource.id }, buyer.token);
-    const res = await ok(t, '/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: 'Broken file' }, buyer.token);
-    expect(res).toMatchObject({ status: 'OrderStatusPaid', refund_request: { reason: 'Broken file', requested_at: t.clock.now() } });
+    const res = await ok(
+      t,
+      '/api/uc/v1/account/order/refund/request',
+      { order_id: order.id, reason: 'Broken file' },
+      buyer.token,
+    );
+    expect(res).toMatchObject({
+      status: 'OrderStatusPaid',
+      refund_request: { reason: 'Broken file', requested_at: t.clock.now() },
+    });
     expect(await available(buyer)).toBe(8000n);
 
     const pending = await ok(t, '/sl/v1/my/sales', { paginator: { page: 0, size: 10 }, pending_requests: true }, seller.token);
-    expect(pending).toMatchObject({ count: 1, orders: [{ id: order.id, buyer: { id: buyer.id, nickname: 'Ada' }, refund_request: { reason: 'Broken file' } }] });
+    expect(pending).toMatchObject({
+      count: 1,
+      orders: [{ id: order.id, buyer: { id: buyer.id, nickname: 'Ada' }, refund_request: { reason: 'Broken file' } }],
+    });
     const all = await ok(t, '/sl/v1/my/sales', { paginator: { page: 0, size: 10 } }, seller.token);
     expect(all.orders[0]).toMatchObject({ id: order.id, status: 'OrderStatusPaid', collection: { id: c.id } });
 
     const refunded = await ok(t, '/api/uc/v1/account/order/refund', { order_id: order.id }, seller.token);
     expect(refunded.status).toBe('OrderStatusRefunded');
-    expect((await ok(t, '/sl/v1/my/sales', { paginator: { page: 0, size: 10 }, pending_requests: true }, seller.token)).count).toBe(0);
+    expect(
+      (await ok(t, '/sl/v1/my/sales', { paginator: { page: 0, size: 10 }, pending_requests: true }, seller.token)).count,
+    ).toBe(0);
     expect(await available(buyer)).toBe(10000n);
   });
 
@@ -217,7 +239,9 @@ describe('order/refund/request (buyer)', () => {
     expect(
       await t.call('/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: 'x' }, stranger.token),
     ).toMatchObject({ status: 404, body: { reason: 'NOT_FOUND' } });
-    expect(await t.call('/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: '  ' }, buyer.token)).toMatchObject({
+    expect(
+      await t.call('/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: '  ' }, buyer.token),
+    ).toMatchObject({
       status: 400,
       body: { reason: 'VALIDATION_FAILED' },
     });
