@@ -4,37 +4,13 @@
  * the name after the collection, the right (owner and paid buyers only, gone after a refund), and
  * tampered or expired links.
  */
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { unzip } from '../../test/unzip';
 import { buyAndPay, get, md5hex, ok, uploadSingle } from '../collections/collections.fixtures';
 import { zipFileName } from './downloads.service';
 
 let t: TestApp;
-
-/** Every entry of a ZIP buffer: name -> bytes. */
-function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error('no zip'));
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 /** A published collection of three files (two with the same name) and its contents. */
 async function threeFiles(owner: TestUser, title: string) {
