@@ -141,11 +141,18 @@ export function createDownloadsService(deps: DownloadsDeps) {
       // Stored entries (no deflate): the files are mostly compressed already and the CPU is shared.
       const archive = archiver('zip', { store: true });
       let stopped = false;
+      // The object being copied, closed at once when the client goes away.
+      let current: Readable | null = null;
       const fill = async () => {
         try {
           for (const [i, f] of files.entries()) {
             if (stopped) return;
             const body: Readable = await storage.read(f.storageKey);
+            if (stopped) {
+              body.destroy();
+              return;
+            }
+            current = body;
             archive.append(body, { name: names[i]!, date: f.createdAt });
             // One object open at a time: the next is read once this entry is written.
             await once(archive, 'entry');
@@ -165,6 +172,7 @@ export function createDownloadsService(deps: DownloadsDeps) {
         stream: archive as unknown as Readable,
         abort: () => {
           stopped = true;
+          current?.destroy();
           archive.abort();
         },
       };
