@@ -101,6 +101,36 @@ describe('collection/download/all', () => {
   });
 });
 
+describe('download all over HTTP', () => {
+  it('sends the first bytes before the archive is complete, and a client that goes away stops it', async () => {
+    const owner = await createUser(t);
+    const c = await ok(t, '/sl/v1/collection/create', { title: 'Big', desc: 'd', amount: 0 }, owner.token);
+    const big = Buffer.alloc(24 * 1024 * 1024, 1);
+    for (const name of ['a.bin', 'b.bin']) {
+      const r = await uploadSingle(t, owner, big, name, 'application/octet-stream');
+      await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token);
+    }
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const link = await ok(t, '/sl/v1/collection/download/all', { collection_id: c.id }, owner.token);
+    const url = new URL(link.url);
+    const abort = new AbortController();
+    const res = await fetch(`${address}${url.pathname}${url.search}`, { signal: abort.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    // A local file header ("PK\x03\x04") arrives while 48 MB are still to come.
+    expect(Buffer.from(first.value!).subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    abort.abort();
+    await reader.cancel().catch(() => {});
+    // The app goes on serving.
+    const again = await fetch(`${address}${url.pathname}${url.search}`);
+    expect(again.status).toBe(200);
+    expect((await again.arrayBuffer()).byteLength).toBeGreaterThan(2 * big.length);
+    // Kept-alive sockets would hold app.close() until their timeout.
+    t.app.server.closeAllConnections();
+  });
+});
+
 describe('zipFileName', () => {
   it('keeps letters and spaces, drops separators and control characters', () => {
     expect(zipFileName('Brushes')).toBe('Brushes.zip');
