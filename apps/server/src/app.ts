@@ -21,6 +21,7 @@ import { accountRoutes } from './modules/account/account.routes';
 import { collectionsRoutes } from './modules/collections/collections.routes';
 import { depositRoutes } from './modules/deposits/deposits.routes';
 import { eventsRoutes } from './modules/events/events.routes';
+import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { checkPaymentsMode } from './modules/payments/payments-mode';
 import { paymentRoutes } from './modules/payments/payments.routes';
@@ -181,6 +182,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     uploadsRoutes(api, services.uploads, services.images);
     collectionsRoutes(api, services.collections);
     ordersRoutes(api, services.orders);
+    downloadsRoutes(api, services.downloads);
     reservesRoutes(api, services.reserves);
     eventsRoutes(api, services.events);
   });

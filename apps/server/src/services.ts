@@ -19,9 +19,10 @@ import { archivePublishedOf } from './modules/collections/collections.repository
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { countOpenBills } from './modules/deposits/deposits.repository';
 import { createDepositsService } from './modules/deposits/deposits.service';
+import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
-import { buyersToMail, hasPaid, paidAt } from './modules/orders/orders.repository';
+import { buyersToMail, countDownloads, hasPaid, paidAt } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
@@ -33,7 +34,7 @@ import { hasInFlight } from './modules/withdrawals/withdrawals.repository';
 import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
 import { createMailProvider } from './providers/mail/index';
 import { createPaymentProvider } from './providers/payments/index';
-import { createStorage } from './providers/storage/index';
+import { createStorage, storageSigningSecret } from './providers/storage/index';
 import type { Worker } from './worker-runner';
 
 /** Deletion guard: a refusal while a confirmed withdrawal is in flight (product §12). */
@@ -54,12 +55,16 @@ export const openDepositGuard: DeletionGuard = async (userId, tx) =>
 /** Deletion hook: the deleted owner's published collections are archived in the deleting transaction. */
 export const archivePublishedCollections: DeletionHook = (userId, tx) => archivePublishedOf(tx, userId);
 
-/** The paid purchases collections asks about (`purchased`, download rights), read from the orders table. */
+/**
+ * The paid purchases collections and downloads ask about (`purchased`, download rights, the download
+ * counts of product §25), read from and counted on the orders table.
+ */
 export function paidPurchases(db: Db): PurchaseLookup {
   return {
     hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId),
     paidAt: (userId, collectionId) => paidAt(db, userId, collectionId),
     buyersToMail: (collectionId) => buyersToMail(db, collectionId),
+    countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),
   };
 }
 
@@ -122,6 +127,15 @@ export async function buildServices(deps: ServicesDeps) {
     mail,
     log,
     publicUrl: config.publicUrl,
+  });
+  const downloads = createDownloadsService({
+    clock,
+    storage,
+    collections,
+    uploads,
+    purchases: paidPurchases(db),
+    publicUrl: config.publicUrl,
+    secret: storageSigningSecret(config),
   });
   const events = createEventsService({
     db,
@@ -215,6 +229,7 @@ export async function buildServices(deps: ServicesDeps) {
       accounts,
       uploads,
       collections,
+      downloads,
       orders,
       payments,
       deposits,

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ImageUploadRequestSchema, PublicUserSchema } from './account';
 import { IdSchema, pageOf, paginatorSchema } from './common';
-import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE } from './constants';
+import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE, REFUND_REASON_MAX } from './constants';
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
 import { PasswordDigestSchema } from './password';
 import { MAX_UPLOAD_PARTS } from './upload-rules';
@@ -20,6 +20,7 @@ export const SINGLE_PUT_MAX_BYTES = 100 * 1024 * 1024;
 export const UPLOAD_URL_TTL_SECONDS = 3_600;
 /** Lifetime of a presigned download URL (product §16: short-lived). */
 export const DOWNLOAD_URL_TTL_SECONDS = 300;
+
 /** Highest collection price in points. */
 export const COLLECTION_MAX_AMOUNT = 100_000_000;
 
@@ -80,10 +81,14 @@ export const OrderSchema = z.object({
   collection_id: z.string(),
   /** Price paid, whole points. */
   amount: z.number().int(),
-  status: z.enum([OrderStatus.Pending, OrderStatus.Paid]),
+  status: z.enum([OrderStatus.Pending, OrderStatus.Paid, OrderStatus.Refunded]),
   created_at: z.number(),
   /** Milliseconds; null while pending. */
   paid_at: z.number().nullable(),
+  /** Milliseconds; set once refunded (product §25). */
+  refunded_at: z.number().nullable().optional(),
+  /** The buyer's refund request waiting for the seller (product §25), when there is one. */
+  refund_request: z.object({ reason: z.string(), requested_at: z.number() }).nullable().optional(),
   /** The collection bought (lists show its title and banner). */
   collection: CollectionSchema.optional(),
 });
@@ -415,3 +420,54 @@ export const MyPurchasedCollectionsDataSchema = CollectionPageSchema;
 /** POST /sl/v1/resource/download/url — owner or buyer only; short-lived signed URL. */
 export const ResourceDownloadUrlRequestSchema = z.object({ collection_id: IdSchema, resource_id: IdSchema });
 export const ResourceDownloadUrlDataSchema = z.object({ url: z.string(), expires_at: z.number() });
+
+/** A refund reason (product §25): free text, trimmed, at most REFUND_REASON_MAX characters. */
+export const RefundReasonSchema = z
+  .string({ error: 'reason is required' })
+  .trim()
+  .min(1, 'Please give a reason')
+  .max(REFUND_REASON_MAX, `The reason must be at most ${REFUND_REASON_MAX} characters`);
+
+/**
+ * POST /api/uc/v1/account/order/refund — the seller of the order's collection refunds a paid order in
+ * full (product §25). Answers the refunded order; an order already refunded is answered unchanged.
+ */
+export const OrderRefundRequestSchema = z.object({ order_id: IdSchema, reason: RefundReasonSchema.optional() });
+export const OrderRefundDataSchema = OrderSchema;
+
+/**
+ * POST /api/uc/v1/account/order/refund/request — the buyer asks for a refund (product §25): refunded at
+ * once within REFUND_WINDOW_DAYS of payment when nothing was downloaded under the order, else stored
+ * for the seller (the order keeps its status and carries `refund_request`).
+ */
+export const OrderRefundRequestRequestSchema = z.object({ order_id: IdSchema, reason: RefundReasonSchema });
+export const OrderRefundRequestDataSchema = OrderSchema;
+
+/** An order of one of the seller's collections, with its buyer's nickname (product §25). */
+export const SaleOrderSchema = OrderSchema.extend({
+  buyer: z.object({ id: z.string(), nickname: z.string() }),
+});
+export type SaleOrder = z.infer<typeof SaleOrderSchema>;
+
+/** POST /sl/v1/my/sales — orders of the caller's collections (paid and refunded), newest first. */
+export const MySalesRequestSchema = z.object({
+  paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE),
+  /** Only paid orders with a refund request waiting. */
+  pending_requests: z.boolean().default(false),
+});
+export const MySalesDataSchema = pageOf('orders', SaleOrderSchema);
+export type SalesPage = z.infer<typeof MySalesDataSchema>;
+
+/**
+ * POST /sl/v1/collection/download/all — owner or buyer (paid, not refunded) only: a short-lived signed
+ * URL of a GET that streams a ZIP of every file of the collection with `manifest.json` (name, size in
+ * bytes, MD5 of each file). Counts as a download of every file (product §25).
+ */
+export const CollectionDownloadAllRequestSchema = CollectionIdRequestSchema;
+export const CollectionDownloadAllDataSchema = z.object({
+  url: z.string(),
+  /** Milliseconds since the epoch. */
+  expires_at: z.number(),
+  /** The archive's file name, e.g. `Brushes.zip`. */
+  file_name: z.string(),
+});

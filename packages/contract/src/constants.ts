@@ -68,3 +68,8 @@ export function isImageContentType(type: string): type is ImageContentType {
 }
 /** Multipart: every part but the last is at least 5 MiB (S3's rule). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+/** A buyer's refund request is refunded automatically within this many days of payment (product §25). */
+export const REFUND_WINDOW_DAYS = 14;
+/** Longest refund reason, characters (product §25). */
+export const REFUND_REASON_MAX = 500;

@@ -275,6 +275,32 @@ export const ENDPOINTS = {
     summary: 'Collections the caller bought',
   },
 
+  // Refunds and download all (product §25).
+  orderRefund: {
+    paths: uc('/order/refund'),
+    auth: 'required',
+    tags: orders,
+    summary: "Refund a paid order in full (the collection's seller; one ledger transaction)",
+  },
+  orderRefundRequest: {
+    paths: uc('/order/refund/request'),
+    auth: 'required',
+    tags: orders,
+    summary: 'Ask for a refund (buyer): automatic within 14 days when nothing was downloaded, else waits for the seller',
+  },
+  mySales: {
+    paths: sl('/my/sales'),
+    auth: 'required',
+    tags: orders,
+    summary: "Orders of the caller's collections, with buyer and refund request",
+  },
+  collectionDownloadAll: {
+    paths: sl('/collection/download/all'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Short-lived URL of a streamed ZIP of every file (owner or buyer)',
+  },
+
   // Proof of liabilities (product §22).
   reservesLatest: {
     paths: ['/api/uc/v1/reserves/latest'],

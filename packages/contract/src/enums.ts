@@ -75,6 +75,8 @@ export const COLLECTION_STATUSES = Object.values(CollectionStatus) as [Collectio
 export const OrderStatus = {
   Pending: 'OrderStatusPending',
   Paid: 'OrderStatusPaid',
+  /** Refunded in full (product §25): the buyer's access is gone; final. */
+  Refunded: 'OrderStatusRefunded',
 } as const;
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 

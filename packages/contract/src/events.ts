@@ -9,8 +9,9 @@
  * - `sale`: one of the seller's collections was bought (emitted now);
  * - `payout.status`: a cash-out bill of the user changed status (emitted now: processing, succeeded,
  *   refunded);
- * - `refund`, `review`, `collection.hidden`: reserved; emitted when refunds, reviews and takedowns
- *   land in Coffer (no such feature exists yet, so no such event is written today).
+ * - `refund`: a paid order of one of the seller's collections was refunded (emitted now, product §25);
+ * - `review`, `collection.hidden`: reserved; emitted when reviews and takedowns land in Coffer (no
+ *   such feature exists yet, so no such event is written today).
  *
  * Units: `created_at` is milliseconds since the epoch; amounts are decimal point strings.
  */
@@ -41,6 +42,23 @@ export const SaleEventDataSchema = z.object({
   fee: z.string(),
 });
 export type SaleEventData = z.infer<typeof SaleEventDataSchema>;
+
+/** `data` of a `refund` event: the refunded order and what left the seller (product §25). */
+export const RefundEventDataSchema = z.object({
+  order_id: z.string(),
+  collection_id: z.string(),
+  buyer_id: z.string(),
+  /** Whole points returned to the buyer. */
+  amount: z.number().int(),
+  /** Points taken back from the seller, 2 decimals (what the sale earned). */
+  earned: z.string(),
+  /** Platform fee returned, points, 2 decimals. */
+  fee: z.string(),
+  /** `seller` (order/refund) or `automatic` (a buyer's request within the window). */
+  by: z.enum(['seller', 'automatic']),
+  reason: z.string().nullable(),
+});
+export type RefundEventData = z.infer<typeof RefundEventDataSchema>;
 
 /** `data` of a `payout.status` event: the cash-out bill and its new status. */
 export const PayoutStatusEventDataSchema = z.object({

@@ -2,7 +2,7 @@
  * The `s3` storage provider against an S3-compatible server started here on 127.0.0.1 (s3rver):
  * presigned multipart parts PUT over real HTTP, list-parts, completion with MD5 verification (the
  * object is hashed back since S3 gives no MD5 of a multipart object), presigned downloads, and
- * images checked by magic bytes, sealed single-PUT files. s3rver does not check presigned signatures; signature refusal is
+ * images checked by magic bytes, sealed single-PUT files, download all streaming the objects into one ZIP. s3rver does not check presigned signatures; signature refusal is
  * tested on the local provider (modules/uploads/uploads.test.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +12,8 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, type TestApp, type TestUser } from './harness';
-import { md5hex, ok, PNG_1PX } from '../modules/collections/collections.fixtures';
+import { get, md5hex, ok, PNG_1PX } from '../modules/collections/collections.fixtures';
+import { unzip } from './unzip';
 
 const MiB = 1024 * 1024;
 let server: S3rver;
@@ -119,6 +120,30 @@ describe('s3 provider', () => {
     const link = await ok(t, '/sl/v1/resource/download/url', { collection_id: c.id, resource_id: resource.id }, user.token);
     const got = Buffer.from(await (await fetch(link.url)).arrayBuffer());
     expect(md5hex(got)).toBe(md5hex(data));
+  });
+
+  it('download all streams the stored objects one after another into a ZIP with their manifest', async () => {
+    const files = [randomBytes(3000), randomBytes(6 * MiB)];
+    const c = await ok(t, '/sl/v1/collection/create', { title: 'Zipped on S3', amount: 0 }, user.token);
+    for (const [i, data] of files.entries()) {
+      const start = await ok(
+        t,
+        '/sl/v1/upload/resource/url',
+        { file_name: `f${i}.bin`, size: data.length, md5: md5hex(data) },
+        user.token,
+      );
+      await putTo(start.url, data);
+      const resource = await ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id }, user.token);
+      await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: resource.id }, user.token);
+    }
+    const link = await ok(t, '/sl/v1/collection/download/all', { collection_id: c.id }, user.token);
+    const res = await get(t, link.url);
+    expect(res.statusCode).toBe(200);
+    const entries = await unzip(res.rawPayload);
+    expect([...entries.keys()]).toEqual(['f0.bin', 'f1.bin', 'manifest.json']);
+    expect(md5hex(entries.get('f1.bin')!)).toBe(md5hex(files[1]!));
+    const manifest = JSON.parse(entries.get('manifest.json')!.toString('utf8'));
+    expect(manifest.files).toEqual(files.map((d, i) => ({ name: `f${i}.bin`, size: d.length, md5: md5hex(d) })));
   });
 
   it('checks a banner by its bytes and redirects /media to a presigned GET', async () => {

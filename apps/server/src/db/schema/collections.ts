@@ -140,17 +140,27 @@ export const orders = pgTable(
     /** Price in whole points at the time of the order. */
     amount: integer().notNull(),
     /** Platform fee, minor units (set when paid). */
-    fee: bigint({ mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
-    /** 'OrderStatusPending' | 'OrderStatusPaid' */
+    fee: bigint({ mode: 'bigint' }).notNull().default(sql`0`),
+    /** 'OrderStatusPending' | 'OrderStatusPaid' | 'OrderStatusRefunded' */
     status: text().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * Files handed out under this order: +1 per `resource/download/url`, + the file count per
+     * `collection/download/all` (product §25: a buyer's refund request is automatic only while 0).
+     */
+    downloads: integer().notNull().default(0),
+    /** The buyer's refund request waiting for the seller (null when none). */
+    refundRequestReason: text(),
+    refundRequestedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Set once refunded (status OrderStatusRefunded), with the reason given, if any. */
+    refundedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    refundReason: text(),
   },
   (t) => [
     uniqueIndex('orders_buyer_collection_uq').on(t.buyerId, t.collectionId),
     index('orders_buyer_created_idx').on(t.buyerId, t.createdAt),
+    index('orders_seller_created_idx').on(t.sellerId, t.createdAt),
   ],
 );
 

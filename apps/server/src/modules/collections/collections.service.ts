@@ -61,6 +61,11 @@ export interface PurchaseLookup {
   paidAt(userId: string, collectionId: string): Promise<Date | null>;
   /** The paid buyers of a collection who accept update mails (product §24). */
   buyersToMail(collectionId: string): Promise<{ id: string; email: string }[]>;
+  /**
+   * Counts `files` downloads on the user's paid order of the collection (product §25: they decide a
+   * refund request). @returns false when there is no paid order (the download is refused)
+   */
+  countDownloads(userId: string, collectionId: string, files: number): Promise<boolean>;
 }
 
 export interface CollectionsDeps {
@@ -573,6 +578,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     /**
      * A short-lived download URL of one resource of a collection.
      * @returns url (presigned GET, attachment with the original file name) and expires_at (ms)
+     * A buyer's link counts as one download on their order (product §25).
      * @throws NOT_FOUND (no such collection/resource pair), FORBIDDEN (neither owner nor paid buyer)
      */
     async downloadUrl(viewerId: string, collectionId: string, resourceId: string) {
@@ -583,7 +589,10 @@ export function createCollectionsService(deps: CollectionsDeps) {
         const paid = await purchases.paidAt(viewerId, c.id);
         // A removed file stays with those who paid before its removal (product §24).
         if (r.removedAt && (!paid || r.removedAt <= paid)) throw errors.notFound('The file does not exist');
-        if (!paid) throw errors.forbidden('Buy this collection to download its files.');
+        // Counted on the buyer's order (a download decides a refund request, product §24).
+        if (!paid || !(await purchases.countDownloads(viewerId, c.id, 1))) {
+          throw errors.forbidden('Buy this collection to download its files.');
+        }
       }
       const get = await storage.presignGet(r.storageKey, {
         fileName: r.name,

@@ -85,6 +85,35 @@ export function saleEvent(o: {
   };
 }
 
+/** The seller's `refund` event of a refunded order (product §25; `fee`, `earned` minor units). */
+export function refundEvent(o: {
+  orderId: string;
+  sellerId: string;
+  buyerId: string;
+  collectionId: string;
+  amount: number;
+  fee: bigint;
+  earned: bigint;
+  by: 'seller' | 'automatic';
+  reason: string | null;
+}): NewEvent {
+  return {
+    userId: o.sellerId,
+    type: 'refund',
+    key: `refund:${o.orderId}`,
+    data: {
+      order_id: o.orderId,
+      collection_id: o.collectionId,
+      buyer_id: o.buyerId,
+      amount: o.amount,
+      earned: minorToPoints(o.earned),
+      fee: minorToPoints(o.fee),
+      by: o.by,
+      reason: o.reason,
+    },
+  };
+}
+
 /** The `payout.status` event of a cash-out bill entering `status` (amount in minor units). */
 export function payoutStatusEvent(b: {
   id: string;

@@ -1,6 +1,6 @@
 /** Persistence of purchase orders. Only the orders service calls this. */
 import { OrderStatus } from '@coffer/contract';
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { collections, ledgerAccounts, orders, users } from '../../db/schema/index';
 
@@ -141,4 +141,60 @@ export async function paidAt(db: DbOrTx, buyerId: string, collectionId: string):
     .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId), eq(orders.status, OrderStatus.Paid)))
     .limit(1);
   return row ? (row.at ?? row.createdAt) : null;
+}
+
+/** Marks the order refunded at `at` with the reason given (product §25); the refund request stays as it was. */
+export async function markRefunded(db: DbOrTx, id: string, at: Date, reason: string | null): Promise<OrderRow> {
+  const [row] = await db
+    .update(orders)
+    .set({ status: OrderStatus.Refunded, refundedAt: at, refundReason: reason })
+    .where(eq(orders.id, id))
+    .returning();
+  return row!;
+}
+
+/** Stores (or replaces) the buyer's refund request on the order. */
+export async function setRefundRequest(db: DbOrTx, id: string, reason: string, at: Date): Promise<OrderRow> {
+  const [row] = await db
+    .update(orders)
+    .set({ refundRequestReason: reason, refundRequestedAt: at })
+    .where(eq(orders.id, id))
+    .returning();
+  return row!;
+}
+
+/**
+ * Counts `files` downloads on the buyer's paid order of the collection, in one statement (it waits
+ * for a refund holding the order's lock, and finds nothing once the order is refunded).
+ * @returns true when the buyer has a paid order (the download is allowed), false otherwise
+ */
+export async function countDownloads(db: DbOrTx, buyerId: string, collectionId: string, files: number): Promise<boolean> {
+  const rows = await db
+    .update(orders)
+    .set({ downloads: sql`${orders.downloads} + ${files}` })
+    .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId), eq(orders.status, OrderStatus.Paid)))
+    .returning({ id: orders.id });
+  return rows.length > 0;
+}
+
+/**
+ * Orders of the seller's collections that were paid (paid or refunded), newest first, each with its
+ * buyer's nickname; `pendingOnly`: paid orders with a refund request waiting.
+ */
+export async function pageOfSeller(db: DbOrTx, sellerId: string, offset: number, limit: number, pendingOnly: boolean) {
+  const where = pendingOnly
+    ? and(eq(orders.sellerId, sellerId), eq(orders.status, OrderStatus.Paid), isNotNull(orders.refundRequestedAt))
+    : and(eq(orders.sellerId, sellerId), inArray(orders.status, [OrderStatus.Paid, OrderStatus.Refunded]));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ order: orders, nickname: users.nickname, username: users.username })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.buyerId))
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .offset(offset)
+      .limit(limit),
+    db.select({ n: count() }).from(orders).where(where),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
 }

@@ -1,4 +1,7 @@
-/** Purchase calls (product §16-§17): collection/buy, account/order/pay, my/orders, my/purchased/collections. */
+/**
+ * Purchase calls (product §16-§17): collection/buy, account/order/pay, my/orders, my/purchased/collections;
+ * refunds (product §25): account/order/refund, account/order/refund/request, my/sales.
+ */
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { tokenFrom } from '../../plugins/auth';
@@ -26,4 +29,9 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
   );
   defineEndpoint(app, 'myOrders', {}, ({ auth, body }) => orders.mine(auth.userId, body.paginator));
   defineEndpoint(app, 'myPurchasedCollections', {}, ({ auth, body }) => orders.purchased(auth.userId, body.paginator));
+  defineEndpoint(app, 'orderRefund', {}, ({ auth, body }) => orders.refund(auth.userId, body.order_id, body.reason));
+  defineEndpoint(app, 'orderRefundRequest', {}, ({ auth, body }) =>
+    orders.requestRefund(auth.userId, body.order_id, body.reason),
+  );
+  defineEndpoint(app, 'mySales', {}, ({ auth, body }) => orders.sales(auth.userId, body.paginator, body.pending_requests));
 }

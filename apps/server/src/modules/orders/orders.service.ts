@@ -20,9 +20,28 @@
  * batch back and retries it; any other error settles the batch's purchases one per transaction, so
  * only the faulty one fails.
  *
+ * Refunds (product §25, docs/decisions/0027-refunds-and-download-all.md): `account/order/refund` (the
+ * seller of the order's collection, any time) and `account/order/refund/request` (the buyer: refunded
+ * at once within REFUND_WINDOW_DAYS of payment when no file was downloaded under the order, else
+ * stored for the seller). A refund is one database transaction: the order row is locked, the
+ * collection's sold_count and earned go down, ONE ledger transaction under `refund:<order id>`
+ * reverses the sale (seller available and the platform `fees` account -> buyer available), the order
+ * becomes OrderStatusRefunded, both `Refund` records are written (buyer Incoming, seller Outgoing,
+ * status RecordStatusRefunded) and the seller's `refund` event is appended. A refunded order is
+ * answered unchanged (idempotent), never refunded twice.
+ *
  * Units: order `amount` is whole points; ledger amounts and fees are bigint minor units.
  */
-import { CollectionStatus, Direction, OrderStatus, RecordStatus, RecordType, type Order } from '@coffer/contract';
+import {
+  CollectionStatus,
+  Direction,
+  OrderStatus,
+  RecordStatus,
+  RecordType,
+  REFUND_WINDOW_DAYS,
+  type Order,
+  type SaleOrder,
+} from '@coffer/contract';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
@@ -31,7 +50,7 @@ import { toPage } from '../../lib/page';
 import { isRetryableTxError } from '../../lib/pg-errors';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
-import { saleEvent, type EventWriter } from '../events/events.service';
+import { refundEvent, saleEvent, type EventWriter } from '../events/events.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { RecordsService } from '../records/records.service';
 import * as repo from './orders.repository';
@@ -70,8 +89,19 @@ export function toOrder(row: repo.OrderRow): Order {
     status: row.status as Order['status'],
     created_at: row.createdAt.getTime(),
     paid_at: row.paidAt ? row.paidAt.getTime() : null,
+    refunded_at: row.refundedAt ? row.refundedAt.getTime() : null,
+    refund_request:
+      row.refundRequestedAt && row.refundRequestReason !== null
+        ? { reason: row.refundRequestReason, requested_at: row.refundRequestedAt.getTime() }
+        : null,
   };
 }
+
+/** Rolls back an automatic refund the seller's balance cannot cover (the request is stored instead). */
+class ShortSeller extends Error {}
+
+/** The refund window of product §25, milliseconds. */
+export const REFUND_WINDOW_MS = REFUND_WINDOW_DAYS * 24 * 3_600_000;
 
 export function createOrdersService(deps: OrdersDeps) {
   const { db, clock, ledger, records, accounts, collections, events } = deps;
@@ -179,6 +209,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const row = byId.get(g.orderId);
       if (!row || row.order.buyerId !== g.buyerId) out[index] = errors.notFound('The order does not exist');
       else if (row.order.status === OrderStatus.Paid) out[index] = toOrder(row.order);
+      else if (row.order.status === OrderStatus.Refunded) out[index] = errors.conflict('This order was refunded');
       else if (row.collectionStatus !== CollectionStatus.Published) {
         out[index] = errors.conflict('This collection is no longer for sale');
       } else {
@@ -292,6 +323,90 @@ export function createOrdersService(deps: OrdersDeps) {
     });
   }
 
+  /** Runs `fn` in a transaction, again (up to 4 attempts) after a deadlock or serialization failure. */
+  async function inTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction(fn);
+      } catch (err) {
+        if (attempt < 4 && isRetryableTxError(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Refunds a paid order whose row `tx` holds locked (see the module comment). The collection's
+   * counters are locked before the balances, as a purchase does, to keep the lock order close to it.
+   * @throws AppError INSUFFICIENT_BALANCE when the seller's available balance is short (the caller's
+   * transaction rolls back)
+   */
+  async function refundLocked(
+    tx: Tx,
+    row: repo.OrderRow,
+    by: 'seller' | 'automatic',
+    reason: string | null,
+  ): Promise<repo.OrderRow> {
+    const now = new Date(clock.now());
+    const price = BigInt(row.amount) * 100n;
+    const fee = row.fee;
+    const sellerGave = price - fee;
+    await collections.recordSales([{ id: row.collectionId, count: -1, earned: -sellerGave }], tx);
+    if (price > 0n) {
+      await ledger.post(
+        {
+          key: `refund:${row.id}`,
+          kind: 'refund',
+          bizId: row.id,
+          postings: [
+            { account: { userId: row.buyerId, kind: 'available' }, amount: price },
+            ...(sellerGave > 0n ? [{ account: { userId: row.sellerId, kind: 'available' as const }, amount: -sellerGave }] : []),
+            ...(fee > 0n ? [{ account: { platform: 'fees' as const }, amount: -fee }] : []),
+          ],
+        },
+        tx,
+      );
+    }
+    const refunded = await repo.markRefunded(tx, row.id, now, reason);
+    await records.writeMany(
+      [
+        {
+          userId: row.buyerId,
+          bizId: row.id,
+          type: RecordType.Refund,
+          direction: Direction.Incoming,
+          amount: price,
+          status: RecordStatus.Refunded,
+          createdAt: now.getTime(),
+        },
+        {
+          userId: row.sellerId,
+          bizId: row.id,
+          type: RecordType.Refund,
+          direction: Direction.Outgoing,
+          amount: sellerGave,
+          status: RecordStatus.Refunded,
+          createdAt: now.getTime(),
+        },
+      ],
+      tx,
+    );
+    await events.append(tx, [
+      refundEvent({
+        orderId: row.id,
+        sellerId: row.sellerId,
+        buyerId: row.buyerId,
+        collectionId: row.collectionId,
+        amount: row.amount,
+        fee,
+        earned: sellerGave,
+        by,
+        reason,
+      }),
+    ]);
+    return refunded;
+  }
+
   return {
     /**
      * The buyer's order for a collection, created on the first call (status OrderStatusPending) and
@@ -345,6 +460,92 @@ export function createOrdersService(deps: OrdersDeps) {
         await accounts.checkPassword(buyerId, password);
       }
       return settle(buyerId, orderId);
+    },
+
+    /**
+     * The seller refunds a paid order of one of their collections in full, at any time (product §25).
+     * @param reason optional; a waiting refund request's reason is kept when none is given
+     * @returns the refunded order (an order refunded before, unchanged: idempotent)
+     * @throws NOT_FOUND (no such order of the caller's collections), CONFLICT (not paid yet),
+     * INSUFFICIENT_BALANCE (the seller's available balance is below what the sale earned them)
+     */
+    async refund(sellerId: string, orderId: string, reason?: string): Promise<Order> {
+      try {
+        return await inTx(async (tx) => {
+          const row = await repo.findForUpdate(tx, orderId);
+          if (!row || row.sellerId !== sellerId) throw errors.notFound('The order does not exist');
+          if (row.status === OrderStatus.Refunded) return toOrder(row);
+          if (row.status !== OrderStatus.Paid) throw errors.conflict('Only a paid order can be refunded');
+          return toOrder(await refundLocked(tx, row, 'seller', reason ?? row.refundRequestReason ?? null));
+        });
+      } catch (err) {
+        if (err instanceof AppError && err.reason === 'INSUFFICIENT_BALANCE') {
+          throw errors.insufficientBalance('Your available balance is too low to refund this order. Top up, then try again.');
+        }
+        throw err;
+      }
+    },
+
+    /**
+     * The buyer asks for a refund (product §25): within REFUND_WINDOW_DAYS of payment and with no file
+     * downloaded under the order, it is refunded at once; otherwise (or when the seller's balance is
+     * short) the request is stored with its reason and the order stays paid until the seller refunds.
+     * @returns the order: refunded, or paid with `refund_request` (a refunded order unchanged)
+     * @throws NOT_FOUND (not the caller's order), CONFLICT (not paid yet)
+     */
+    async requestRefund(buyerId: string, orderId: string, reason: string): Promise<Order> {
+      const auto = await inTx(async (tx) => {
+        const row = await repo.findForUpdate(tx, orderId);
+        if (!row || row.buyerId !== buyerId) throw errors.notFound('The order does not exist');
+        if (row.status === OrderStatus.Refunded) return toOrder(row);
+        if (row.status !== OrderStatus.Paid) throw errors.conflict('Only a paid order can be refunded');
+        const inWindow = row.paidAt !== null && clock.now() - row.paidAt.getTime() <= REFUND_WINDOW_MS;
+        if (!inWindow || row.downloads > 0) return null;
+        try {
+          return toOrder(await refundLocked(tx, row, 'automatic', reason));
+        } catch (err) {
+          // The seller's balance is short: this transaction rolls back and the request waits.
+          if (err instanceof AppError && err.reason === 'INSUFFICIENT_BALANCE') throw new ShortSeller();
+          throw err;
+        }
+      }).catch((err: unknown) => {
+        if (err instanceof ShortSeller) return null;
+        throw err;
+      });
+      if (auto) return auto;
+      return inTx(async (tx) => {
+        const row = await repo.findForUpdate(tx, orderId);
+        if (!row || row.buyerId !== buyerId) throw errors.notFound('The order does not exist');
+        if (row.status !== OrderStatus.Paid) return toOrder(row);
+        return toOrder(await repo.setRefundRequest(tx, orderId, reason, new Date(clock.now())));
+      });
+    },
+
+    /**
+     * Orders of the caller's collections (paid and refunded), newest first, each with the buyer's
+     * id and nickname and any refund request waiting, as a page (product §3 Pagination);
+     * `pendingOnly`: only paid orders with a refund request.
+     */
+    async sales(sellerId: string, paginator: { page: number; size: number }, pendingOnly: boolean) {
+      const { rows, count } = await repo.pageOfSeller(db, sellerId, paginator.page * paginator.size, paginator.size, pendingOnly);
+      const byId = new Map((await collections.byIds([...new Set(rows.map((r) => r.order.collectionId))])).map((c) => [c.id, c]));
+      const orders: SaleOrder[] = rows.map((r) => {
+        const c = byId.get(r.order.collectionId);
+        return {
+          ...toOrder(r.order),
+          ...(c ? { collection: c } : {}),
+          buyer: { id: r.order.buyerId, nickname: r.nickname || r.username },
+        };
+      });
+      return toPage('orders', orders, paginator, count);
+    },
+
+    /**
+     * Counts `files` downloads on the buyer's paid order of the collection (product §25).
+     * @returns false when the user has no paid order for it (the download is refused)
+     */
+    countDownloads(userId: string, collectionId: string, files: number): Promise<boolean> {
+      return repo.countDownloads(db, userId, collectionId, files);
     },
 
     /** True when the user has a paid order for the collection. */

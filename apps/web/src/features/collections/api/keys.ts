@@ -20,6 +20,7 @@ export const collectionKeys = {
   detail: (id: string) => [...queryKeys.collections, 'detail', id] as const,
   purchased: (p: PageParams) => [...queryKeys.collections, 'purchased', p] as const,
   orders: (p: PageParams) => [...queryKeys.collections, 'orders', p] as const,
+  sales: (p: PageParams & { pendingRequests: boolean }) => [...queryKeys.collections, 'sales', p] as const,
 };
 
 export const resourceKeys = {

@@ -101,6 +101,33 @@ describe('Collection detail', () => {
     click.mockRestore();
   });
 
+  test('Download all asks for the ZIP link, shows progress, and saves it under the collection name', async () => {
+    serveDetail(true);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const asked: unknown[] = [];
+    server.use(
+      http.post('*/sl/v1/collection/download/all', async ({ request }) => {
+        asked.push(await request.json());
+        await gate;
+        return HttpResponse.json(ok({ url: 'http://localhost/sl/v1/collection/download/all/zip?s=1', expires_at: 1, file_name: 'Field kit.zip' }));
+      }),
+    );
+    const clicked: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.href, download: this.download });
+    });
+    const user = userEvent.setup();
+    render(BUYER);
+    await user.click(await screen.findByRole('button', { name: 'Download all' }));
+    expect(await screen.findByRole('button', { name: /Preparing ZIP/ })).toHaveAttribute('aria-busy', 'true');
+    release();
+    await waitFor(() => expect(clicked).toEqual([{ href: 'http://localhost/sl/v1/collection/download/all/zip?s=1', download: 'Field kit.zip' }]));
+    expect(await screen.findByText('Downloading Field kit.zip')).toBeInTheDocument();
+    expect(asked).toEqual([{ collection_id: collection.id }]);
+    click.mockRestore();
+  });
+
   test('a refused download shows the server message', async () => {
     serveDetail(true);
     server.use(
@@ -128,7 +155,8 @@ describe('Collection detail', () => {
     const heading = await screen.findByRole('heading', { level: 1, name: 'Field kit' });
     expect(within(heading.parentElement!).getByText('Created')).toBeInTheDocument();
     expect(screen.getByText('Earned Points').nextSibling).toHaveTextContent('1000 Points');
-    expect(screen.getAllByRole('button', { name: /^Download / })).toHaveLength(2);
+    expect(screen.getAllByRole('button', { name: /^Download (?!all$)/ })).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Download all' })).toBeEnabled();
     await user.click(await screen.findByRole('button', { name: 'Publish' }));
     expect(await screen.findByText('Collection updated successfully!')).toBeInTheDocument();
     expect(published).toEqual([{ collection_id: collection.id }]);

@@ -18,6 +18,7 @@ import { useCollectionDetail } from '../api/get-collection-detail';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
+import { DownloadAllButton } from './download-all-button';
 import { ResourceList, type ReplaceFileSlot } from './resource-list';
 import { CollectionStatusBadge } from './status-badge';
 import { formatPointsLabel } from '@/lib/points';
@@ -185,9 +186,14 @@ export function CollectionDetailView({
         </aside>
         <div className="space-y-6 lg:col-span-2">
           <section aria-labelledby="files-heading" className="space-y-3">
-            <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">
-              Files <span className="font-normal text-slate-500 dark:text-slate-400">({resources.length})</span>
-            </h2>
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">
+                Files <span className="font-normal text-slate-500 dark:text-slate-400">({resources.length})</span>
+              </h2>
+              {canDownload && resources.length > 0 ? (
+                <DownloadAllButton collectionId={collection.id} fileCount={resources.length} />
+              ) : null}
+            </div>
             <ResourceList
               resources={resources}
               collectionId={collection.id}

@@ -1,11 +1,14 @@
 /**
  * The profile's My Purchases tab: the collections the user bought (my/purchased/collections), each
- * with its files and Download buttons on demand, and the user's orders (my/orders) with dates and
- * amounts. Above them, 'Updates' (product §24): the latest files added, updated or removed in
- * those collections (my/library/changes), and an 'Updated' badge on collections changed in the last
+/**
+ * The profile's My Purchases tab: the collections the user bought (my/purchased/collections), each
+ * with its files and Download buttons on demand, and the user's orders (my/orders) with dates,
+ * amounts, status (Pending, Paid, Refunded) and, on a paid order, "Request refund" (product §25).
+ * Above them, 'Updates' (product §24): the latest files added, updated or removed in those
+ * collections (my/library/changes), and an 'Updated' badge on collections changed in the last
  * UPDATED_BADGE_DAYS days.
  */
-import type { Collection, LibraryChange } from '@coffer/contract';
+import type { Collection, LibraryChange, Order } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract/constants';
 import { Bell, ChevronDown, ShoppingBag } from 'lucide-react';
 import { useState } from 'react';
@@ -27,7 +30,35 @@ import { useMyOrders } from '../api/get-my-orders';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
 import { BannerImage } from './banner-image';
 import { ResourceList } from './resource-list';
+import { RefundDialog } from './refund-dialog';
 import { formatPointsLabel } from '@/lib/points';
+
+/** The badge of an order status: Pending, Paid or Refunded (product §25). */
+export function OrderStatusBadge({ status }: { status: string }) {
+  if (status === OrderStatus.Paid) return <Badge tone={STATUS_PALETTE.Paid}>Paid</Badge>;
+  if (status === OrderStatus.Refunded) return <Badge tone={STATUS_PALETTE.Refunded}>Refunded</Badge>;
+  return <Badge tone={STATUS_PALETTE.Pending}>Pending</Badge>;
+}
+
+/** "Request refund" on a paid order; "Refund requested" once the buyer asked. */
+function OrderRefundAction({ order }: { order: Order }) {
+  const [open, setOpen] = useState(false);
+  if (order.status !== OrderStatus.Paid) return null;
+  if (order.refund_request) return <span className="text-xs text-slate-500 dark:text-slate-400">Refund requested</span>;
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+        Request refund
+      </button>
+      <RefundDialog
+        mode="request"
+        target={{ orderId: order.id, title: order.collection?.title ?? 'Collection', amount: order.amount }}
+        open={open}
+        onOpenChange={setOpen}
+      />
+    </>
+  );
+}
 
 function PurchasedFiles({ collectionId, viewerId }: { collectionId: string; viewerId: string }) {
   const detail = useCollectionDetail(collectionId, viewerId);
@@ -161,6 +192,9 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
               <th scope="col" className="px-4 py-2 text-right font-medium">
                 Amount
               </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -178,14 +212,13 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
                   </Link>
                 </td>
                 <td className="px-4 py-2.5">
-                  {o.status === OrderStatus.Paid ? (
-                    <Badge tone={STATUS_PALETTE.Paid}>Paid</Badge>
-                  ) : (
-                    <Badge tone={STATUS_PALETTE.Pending}>Pending</Badge>
-                  )}
+                  <OrderStatusBadge status={o.status} />
                 </td>
                 <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
                   {formatPointsLabel(o.amount)}
+                </td>
+                <td className="px-4 py-2.5 text-right">
+                  <OrderRefundAction order={o} />
                 </td>
               </tr>
             ))}

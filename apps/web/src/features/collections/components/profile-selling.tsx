@@ -1,4 +1,7 @@
-/** The profile's Selling tab: that user's published collections (user/collections), paginated. */
+/**
+ * The profile's Selling tab: that user's published collections (user/collections), paginated; on the
+ * user's own tab, their sales with refunds and refund requests below (product §25).
+ */
 import { Store } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
@@ -9,60 +12,66 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
+import { ProfileSales } from './profile-sales';
 
 export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boolean }) {
   const { query, paging, pagination } = usePagedQuery((p) => useUserCollections(userId, p));
   const { totalCount: count } = paging;
 
   return (
-    <section aria-labelledby="selling-heading" className="space-y-5">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id="selling-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
-            {isOwn ? 'Your collections on sale' : 'Collections on sale'}
-          </h2>
-          <p className="text-sm text-slate-500 dark:text-slate-400">
-            {query.data ? `${count} published collection${count === 1 ? '' : 's'}` : 'Published collections'}
-          </p>
+    <div className="space-y-10">
+      <section aria-labelledby="selling-heading" className="space-y-5">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h2 id="selling-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+              {isOwn ? 'Your collections on sale' : 'Collections on sale'}
+            </h2>
+            <p className="text-sm text-slate-500 dark:text-slate-400">
+              {query.data ? `${count} published collection${count === 1 ? '' : 's'}` : 'Published collections'}
+            </p>
+          </div>
+          {isOwn ? (
+            <Link to="/mycollections" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+              Manage in My Collections
+            </Link>
+          ) : null}
         </div>
-        {isOwn ? (
-          <Link to="/mycollections" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
-            Manage in My Collections
-          </Link>
-        ) : null}
-      </div>
-      {query.isPending ? (
-        <CollectionGridSkeleton card={MarketCardSkeleton} />
-      ) : query.isError ? (
-        <div
-          role="alert"
-          className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
-        >
-          {getErrorMessage(query.error, 'Failed to load collections')}
-        </div>
-      ) : query.data.collections.length === 0 ? (
-        <EmptyState
-          icon={<Store />}
-          title="Nothing on sale yet"
-          description={isOwn ? 'Publish a collection and it will show here.' : 'This user has not published any collection yet.'}
-          action={
-            isOwn ? (
-              <Link to="/upload" className={buttonVariants()}>
-                Create Collection
-              </Link>
-            ) : undefined
-          }
-        />
-      ) : (
-        <CollectionGrid label="Collections on sale">
-          {query.data.collections.map((c) => (
-            <li key={c.id}>
-              <MarketCard collection={c} />
-            </li>
-          ))}
-        </CollectionGrid>
-      )}
-      {pagination ? <Pagination {...pagination} /> : null}
-    </section>
+        {query.isPending ? (
+          <CollectionGridSkeleton card={MarketCardSkeleton} />
+        ) : query.isError ? (
+          <div
+            role="alert"
+            className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+          >
+            {getErrorMessage(query.error, 'Failed to load collections')}
+          </div>
+        ) : query.data.collections.length === 0 ? (
+          <EmptyState
+            icon={<Store />}
+            title="Nothing on sale yet"
+            description={
+              isOwn ? 'Publish a collection and it will show here.' : 'This user has not published any collection yet.'
+            }
+            action={
+              isOwn ? (
+                <Link to="/upload" className={buttonVariants()}>
+                  Create Collection
+                </Link>
+              ) : undefined
+            }
+          />
+        ) : (
+          <CollectionGrid label="Collections on sale">
+            {query.data.collections.map((c) => (
+              <li key={c.id}>
+                <MarketCard collection={c} />
+              </li>
+            ))}
+          </CollectionGrid>
+        )}
+        {pagination ? <Pagination {...pagination} /> : null}
+      </section>
+      {isOwn ? <ProfileSales /> : null}
+    </div>
   );
 }

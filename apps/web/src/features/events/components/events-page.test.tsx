@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { setAccessToken } from '@/lib/storage';
 import { server } from '@/test/server';
-import { EventsPage, EventTexts } from './events-page';
+import { describeEvent, EventsPage, EventTexts } from './events-page';
 
 const ok = (data: unknown) => ({ code: 10000, msg: 'success', data });
 const on = (path: string, answer: (body: any) => JsonBodyType, status = 200) =>
@@ -126,5 +126,11 @@ describe('Events & webhooks', () => {
     await userEvent.click(within(list).getByRole('button', { name: `${EventTexts.redeliver} ${sale(2).id}` }));
     expect(await screen.findByText(EventTexts.redelivered)).toBeInTheDocument();
     expect(redelivered).toEqual([sale(2).id]);
+  });
+
+  it('summarises a refund event with the points returned by the seller', () => {
+    expect(describeEvent({ id: 'evt_1', type: 'refund', created_at: 1, data: { earned: '18.00', amount: 20 } })).toBe(
+      'Refund: 18.00 points returned',
+    );
   });
 });

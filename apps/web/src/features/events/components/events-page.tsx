@@ -61,7 +61,7 @@ export function describeEvent(e: SellerEvent): string {
         .replace('WithdrawStatus', '')
         .toLowerCase()}: ${formatPoints(String(d.amount ?? '0'))} points`;
     case 'refund':
-      return 'Refund';
+      return `Refund: ${formatPoints(String(d.earned ?? '0'))} points returned`;
     case 'review':
       return 'Review';
     case 'collection.hidden':

@@ -1,0 +1,148 @@
+/**
+ * The seller's sales on their own Selling tab (product §25, my/sales): orders of their collections
+ * with the buyer, status and any refund request, "Refund" on a paid order, and a "Refund requests"
+ * view of the paid orders whose buyer asked for a refund.
+ */
+import type { SaleOrder } from '@coffer/contract';
+import { OrderStatus } from '@coffer/contract/constants';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Pagination } from '@/components/ui/pagination';
+import { Skeleton } from '@/components/ui/skeleton';
+import { usePagedQuery } from '@/hooks/use-paged-query';
+import { getErrorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatDateTime } from '@/lib/format';
+import { formatPointsLabel } from '@/lib/points';
+import { useMySales } from '../api/get-my-sales';
+import { OrderStatusBadge } from './profile-purchases';
+import { RefundDialog } from './refund-dialog';
+
+function RefundAction({ order }: { order: SaleOrder }) {
+  const [open, setOpen] = useState(false);
+  if (order.status !== OrderStatus.Paid) return null;
+  return (
+    <>
+      <Button variant="outline" size="sm" onClick={() => setOpen(true)} aria-label={`Refund ${order.buyer.nickname}'s order`}>
+        Refund
+      </Button>
+      <RefundDialog
+        mode="refund"
+        target={{ orderId: order.id, title: order.collection?.title ?? 'Collection', amount: order.amount }}
+        open={open}
+        onOpenChange={setOpen}
+      />
+    </>
+  );
+}
+
+export function ProfileSales() {
+  const [pendingOnly, setPendingOnly] = useState(false);
+  const { query, pagination } = usePagedQuery((p) => useMySales(true, pendingOnly, p));
+  const views = [
+    { pending: false, label: 'All sales' },
+    { pending: true, label: 'Refund requests' },
+  ];
+
+  return (
+    <section aria-labelledby="sales-heading" className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h2 id="sales-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+          Your sales
+        </h2>
+        <div
+          role="group"
+          aria-label="Show"
+          className="inline-flex rounded-lg border border-slate-200 p-0.5 dark:border-slate-800"
+        >
+          {views.map((v) => (
+            <button
+              key={v.label}
+              type="button"
+              aria-pressed={pendingOnly === v.pending}
+              onClick={() => setPendingOnly(v.pending)}
+              className={cn(
+                'rounded-md px-3 py-1 text-sm focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none',
+                pendingOnly === v.pending
+                  ? 'bg-slate-900 text-white dark:bg-white dark:text-slate-900'
+                  : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white',
+              )}
+            >
+              {v.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      {query.isPending ? (
+        <Skeleton className="h-32 w-full rounded-xl" />
+      ) : query.isError ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {getErrorMessage(query.error, 'Failed to load sales')}
+        </p>
+      ) : query.data.orders.length === 0 ? (
+        <p className="text-sm text-slate-500 dark:text-slate-400">{pendingOnly ? 'No refund requests.' : 'No sales yet.'}</p>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+          <table className="w-full min-w-[40rem] text-sm">
+            <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Date
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Collection
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Buyer
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Amount
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {query.data.orders.map((o) => (
+                <tr key={o.id} data-testid="sale-row">
+                  <td className="px-4 py-2.5 whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
+                    {formatDateTime(o.paid_at ?? o.created_at)}
+                  </td>
+                  <td className="px-4 py-2.5">
+                    <Link
+                      to={`/collection/${o.collection_id}`}
+                      className="font-medium text-slate-900 hover:underline dark:text-white"
+                    >
+                      {o.collection?.title ?? 'Collection'}
+                    </Link>
+                  </td>
+                  <td className="px-4 py-2.5 text-slate-700 dark:text-slate-300">{o.buyer.nickname}</td>
+                  <td className="px-4 py-2.5">
+                    <OrderStatusBadge status={o.status} />
+                    {o.status === OrderStatus.Paid && o.refund_request ? (
+                      <p className="mt-1 max-w-xs text-xs text-amber-700 dark:text-amber-300">
+                        Refund requested: {o.refund_request.reason}
+                      </p>
+                    ) : null}
+                  </td>
+                  <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
+                    {formatPointsLabel(o.amount)}
+                  </td>
+                  <td className="px-4 py-2.5 text-right">
+                    <RefundAction order={o} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pagination ? <Pagination {...pagination} noun="orders" /> : null}
+    </section>
+  );
+}
