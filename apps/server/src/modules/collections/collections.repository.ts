@@ -108,23 +108,33 @@ export async function appendChange(db: DbOrTx, change: Omit<CatalogueChangeRow, 
   return out!;
 }
 
-/** Changes after `afterSeq` in the collections `buyerId` has a paid order for, oldest first, at most `limit`. */
+/**
+ * Changes after `afterSeq` in the collections `buyerId` has a paid order for, made since they paid
+ * (what they bought already held the earlier ones; a change in the millisecond of the payment is
+ * included), oldest first, at most `limit`.
+ */
 export async function changesForBuyer(
   db: DbOrTx,
   buyerId: string,
   afterSeq: bigint,
   limit: number,
 ): Promise<CatalogueChangeRow[]> {
-  const owned = db
-    .select({ id: orders.collectionId })
-    .from(orders)
-    .where(and(eq(orders.buyerId, buyerId), eq(orders.status, OrderStatus.Paid)));
-  return db
-    .select()
+  const rows = await db
+    .select({ change: catalogueChanges })
     .from(catalogueChanges)
-    .where(and(gt(catalogueChanges.seq, afterSeq), inArray(catalogueChanges.collectionId, owned)))
+    .innerJoin(
+      orders,
+      and(
+        eq(orders.collectionId, catalogueChanges.collectionId),
+        eq(orders.buyerId, buyerId),
+        eq(orders.status, OrderStatus.Paid),
+        sql`${catalogueChanges.at} >= coalesce(${orders.paidAt}, ${orders.createdAt})`,
+      ),
+    )
+    .where(gt(catalogueChanges.seq, afterSeq))
     .orderBy(catalogueChanges.seq)
     .limit(limit);
+  return rows.map((r) => r.change);
 }
 
 /** One more sale: sold_count + 1 and earned + `earnedMinor`. */
