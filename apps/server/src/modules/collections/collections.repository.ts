@@ -84,7 +84,7 @@ export async function patchCollection(
 
 /** The collection row locked until the transaction ends (edits of one collection serialize on it). */
 export async function lockCollection(db: DbOrTx, id: string): Promise<CollectionRow | null> {
-  const [row] = await db.select().from(collections).where(eq(collections.id, id)).for('update');
+  const [row] = await db.select().from(collections).where(eq(collections.id, id)).for('no key update');
   return row ?? null;
 }
 
@@ -150,14 +150,16 @@ export async function recordSale(db: DbOrTx, id: string, earnedMinor: bigint): P
 
 /**
  * Adds many sales at once: per collection, sold_count + `count` and earned + `earned` (minor units),
- * one statement, rows locked in id order.
+ * one statement, rows locked in id order. `FOR NO KEY UPDATE` (the lock an UPDATE of non-key columns
+ * takes): a full `FOR UPDATE` would also block the key-share lock that every new order's foreign key
+ * check takes on its collection, so a `collection/buy` could deadlock with a purchase batch.
  */
 export async function recordSales(db: DbOrTx, sales: { id: string; count: number; earned: bigint }[]): Promise<void> {
   if (!sales.length) return;
   const rows = JSON.stringify(sales.map((s) => ({ id: s.id, n: s.count, earned: s.earned.toString() })));
   await db.execute(sql`
     with d as (select * from jsonb_to_recordset(${rows}::jsonb) as d(id text, n integer, earned bigint)),
-    locked as (select c.id from collections c where c.id in (select id from d) order by c.id for update)
+    locked as (select c.id from collections c where c.id in (select id from d) order by c.id for no key update)
     update collections c set sold_count = c.sold_count + d.n, earned = c.earned + d.earned
     from d
     where c.id = d.id and c.id in (select id from locked)`);

@@ -24,8 +24,8 @@ describe.skipIf(!onPostgres)('seller events on PostgreSQL, concurrent writers', 
   let b: TestApp;
   beforeAll(async () => {
     const env = { STORAGE_SIGNING_SECRET: randomBytes(32).toString('hex') };
-    a = await createTestApp(env);
-    b = await createTestApp(env);
+    a = await createTestApp({ ...env, LOG_LEVEL: 'error' }, { logStream: process.stderr });
+    b = await createTestApp({ ...env, LOG_LEVEL: 'error' }, { logStream: process.stderr });
   });
   afterAll(async () => {
     await a?.close();

@@ -426,7 +426,7 @@ export function createOrdersService(deps: OrdersDeps) {
       if (c.status !== CollectionStatus.Published) throw errors.notFound('The collection does not exist');
       if (available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
       if (existing) return toOrder(existing);
-      const row = await repo.insertOrGet(db, {
+      const order = {
         id: newId(),
         buyerId,
         sellerId: c.ownerId,
@@ -434,8 +434,17 @@ export function createOrdersService(deps: OrdersDeps) {
         amount: c.price,
         status: OrderStatus.Pending,
         createdAt: new Date(clock.now()),
-      });
-      return toOrder(row);
+      };
+      // One statement, the same on a repeat (ON CONFLICT DO NOTHING): a deadlock of its foreign-key
+      // checks with another instance's locks is retried (up to 4 attempts), never a 500.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return toOrder(await repo.insertOrGet(db, order));
+        } catch (err) {
+          if (attempt < 4 && isRetryableTxError(err)) continue;
+          throw err;
+        }
+      }
     },
 
     /**
