@@ -109,6 +109,23 @@ describe('demo:seed', () => {
     expect(versions.filter((v) => v === 2)).toHaveLength(1);
   });
 
+  it("leaves one refund request waiting in the icons seller's sales (product §25)", async () => {
+    const seller = userOf(COLLECTIONS.find((c) => c.key === 'icons')!.seller);
+    const sales = await t.call(
+      '/sl/v1/my/sales',
+      { paginator: { page: 0, size: 10 }, pending_requests: true },
+      await login(seller.username),
+    );
+    const waiting = sales.body.data.orders as {
+      status: string;
+      collection_id: string;
+      refund_request: { reason: string } | null;
+    }[];
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toMatchObject({ status: 'OrderStatusPaid', collection_id: summary.collectionIds.icons });
+    expect(waiting[0]!.refund_request?.reason).toMatch(/filled style/);
+  });
+
   it('records top-ups, purchases, sales and cash-outs in each history, and the ledger verifies', async () => {
     expect(summary.topUps).toEqual({
       paid: TIMELINE.filter((e) => e.kind === 'top-up').length,

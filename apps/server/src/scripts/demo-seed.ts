@@ -330,6 +330,27 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       log(`${a.username} bought ${e.collection}`);
     },
 
+    async 'refund-request'(e) {
+      const a = actor(e.person);
+      const collectionId = collectionIds[e.collection];
+      if (!collectionId) throw new Error(`demo story: ${e.collection} is refunded before it exists`);
+      const { orders } = await as<{ orders: { id: string; collection_id: string }[] }>(a, sl('/my/orders'), {
+        paginator: { page: 0, size: 50 },
+      });
+      const order = orders.find((o) => o.collection_id === collectionId);
+      if (!order) throw new Error(`demo story: ${a.username} asks a refund of ${e.collection} without an order`);
+      // A file was downloaded under the order, so the request waits for the seller.
+      const detail = await as<{ resources: { id: string }[] }>(a, sl('/collection/detail'), { collection_id: collectionId });
+      await as(a, sl('/resource/download/url'), { collection_id: collectionId, resource_id: detail.resources[0]!.id });
+      const asked = await as<{ status: string; refund_request: unknown }>(a, uc('/order/refund/request'), {
+        order_id: order.id,
+        reason: e.reason,
+      });
+      if (asked.status !== OrderStatus.Paid || !asked.refund_request)
+        throw new Error(`refund request of ${a.username} ended ${asked.status}`);
+      log(`${a.username} asked for a refund of ${e.collection} (waits for the seller)`);
+    },
+
     async 'cash-out'(e) {
       const a = actor(e.person);
       const { bill } = await as<{ bill: { id: string } }>(a, uc('/withdraw/create'), {

@@ -64,6 +64,8 @@ export type DemoEvent = { day: number } & (
   | { kind: 'top-up-expired'; person: string; points: string; currency: string }
   | { kind: 'buy'; person: string; collection: string }
   | { kind: 'cash-out'; person: string; points: string; currency: string; network: string; address: string }
+  /** A buyer who downloaded a file asks for a refund: the request waits for the seller (product §25). */
+  | { kind: 'refund-request'; person: string; collection: string; reason: string }
 );
 
 export const PEOPLE: DemoPerson[] = [
@@ -983,6 +985,13 @@ export const TIMELINE: DemoEvent[] = [
   { day: 16.5, kind: 'buy', person: 'leo', collection: 'wallpapers' },
   { day: 17.0, kind: 'buy', person: 'leo', collection: 'coffee' },
   { day: 18.0, kind: 'buy', person: 'ada', collection: 'icons' },
+  {
+    day: 18.3,
+    kind: 'refund-request',
+    person: 'ada',
+    collection: 'icons',
+    reason: 'I needed a filled style; these are line icons only.',
+  },
   { day: 18.5, kind: 'buy', person: 'kenji', collection: 'coffee' },
   { day: 19.0, kind: 'buy', person: 'sam', collection: 'capitals' },
   { day: 20.0, kind: 'buy', person: 'elena', collection: 'budget' },
