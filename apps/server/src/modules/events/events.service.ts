@@ -60,8 +60,8 @@ export interface EventsDeps {
   resolve?: Resolver;
 }
 
-/** The `data` of a sale event: seller side of a paid order (amounts in minor units in, points out). */
-export function saleEvent(o: {
+/** The order a sale or refund event is about (`fee`, `earned` minor units; `amount` whole points). */
+interface OrderMoney {
   orderId: string;
   sellerId: string;
   buyerId: string;
@@ -69,11 +69,14 @@ export function saleEvent(o: {
   amount: number;
   fee: bigint;
   earned: bigint;
-}): NewEvent {
+}
+
+/** The seller's event of `type` about an order, keyed `type:<order id>`, its money in points. */
+function orderEvent(type: 'sale' | 'refund', o: OrderMoney, extra: Record<string, unknown> = {}): NewEvent {
   return {
     userId: o.sellerId,
-    type: 'sale',
-    key: `sale:${o.orderId}`,
+    type,
+    key: `${type}:${o.orderId}`,
     data: {
       order_id: o.orderId,
       collection_id: o.collectionId,
@@ -81,37 +84,19 @@ export function saleEvent(o: {
       amount: o.amount,
       earned: minorToPoints(o.earned),
       fee: minorToPoints(o.fee),
+      ...extra,
     },
   };
 }
 
+/** The `data` of a sale event: seller side of a paid order (amounts in minor units in, points out). */
+export function saleEvent(o: OrderMoney): NewEvent {
+  return orderEvent('sale', o);
+}
+
 /** The seller's `refund` event of a refunded order (product §25; `fee`, `earned` minor units). */
-export function refundEvent(o: {
-  orderId: string;
-  sellerId: string;
-  buyerId: string;
-  collectionId: string;
-  amount: number;
-  fee: bigint;
-  earned: bigint;
-  by: 'seller' | 'automatic';
-  reason: string | null;
-}): NewEvent {
-  return {
-    userId: o.sellerId,
-    type: 'refund',
-    key: `refund:${o.orderId}`,
-    data: {
-      order_id: o.orderId,
-      collection_id: o.collectionId,
-      buyer_id: o.buyerId,
-      amount: o.amount,
-      earned: minorToPoints(o.earned),
-      fee: minorToPoints(o.fee),
-      by: o.by,
-      reason: o.reason,
-    },
-  };
+export function refundEvent(o: OrderMoney & { by: 'seller' | 'automatic'; reason: string | null }): NewEvent {
+  return orderEvent('refund', o, { by: o.by, reason: o.reason });
 }
 
 /** The `payout.status` event of a cash-out bill entering `status` (amount in minor units). */

@@ -23,15 +23,15 @@ import { STATUS_PALETTE } from '@/components/ui/status-palette';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { cn } from '@/lib/cn';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatDate, formatDateTime } from '@/lib/format';
+import { formatDate } from '@/lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
 import { useLibraryChanges } from '../api/get-library-changes';
 import { useMyOrders } from '../api/get-my-orders';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
 import { BannerImage } from './banner-image';
+import { OrderAmountCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
 import { ResourceList } from './resource-list';
 import { RefundDialog } from './refund-dialog';
-import { formatPointsLabel } from '@/lib/points';
 
 /** The badge of an order status: Pending, Paid or Refunded (product §25). */
 export function OrderStatusBadge({ status }: { status: string }) {
@@ -176,55 +176,30 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
   if (orders.data.orders.length === 0) return <p className="text-sm text-slate-500 dark:text-slate-400">No orders yet.</p>;
   return (
     <div className="space-y-4">
-      <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
-        <table className="w-full min-w-[32rem] text-sm">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="px-4 py-2 font-medium">
-                Date
-              </th>
-              <th scope="col" className="px-4 py-2 font-medium">
-                Collection
-              </th>
-              <th scope="col" className="px-4 py-2 font-medium">
-                Status
-              </th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">
-                Amount
-              </th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {orders.data.orders.map((o) => (
-              <tr key={o.id} data-testid="order-row">
-                <td className="px-4 py-2.5 whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
-                  {formatDateTime(o.paid_at ?? o.created_at)}
-                </td>
-                <td className="px-4 py-2.5">
-                  <Link
-                    to={`/collection/${o.collection_id}`}
-                    className="font-medium text-slate-900 hover:underline dark:text-white"
-                  >
-                    {o.collection?.title ?? 'Collection'}
-                  </Link>
-                </td>
-                <td className="px-4 py-2.5">
-                  <OrderStatusBadge status={o.status} />
-                </td>
-                <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
-                  {formatPointsLabel(o.amount)}
-                </td>
-                <td className="px-4 py-2.5 text-right">
-                  <OrderRefundAction order={o} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <OrdersTableFrame
+        minWidth="min-w-[32rem]"
+        columns={[
+          { label: 'Date' },
+          { label: 'Collection' },
+          { label: 'Status' },
+          { label: 'Amount', end: true },
+          { label: 'Actions', end: true, srOnly: true },
+        ]}
+      >
+        {orders.data.orders.map((o) => (
+          <tr key={o.id} data-testid="order-row">
+            <OrderDateCell order={o} />
+            <OrderCollectionCell order={o} />
+            <td className="px-4 py-2.5">
+              <OrderStatusBadge status={o.status} />
+            </td>
+            <OrderAmountCell amount={o.amount} />
+            <td className="px-4 py-2.5 text-right">
+              <OrderRefundAction order={o} />
+            </td>
+          </tr>
+        ))}
+      </OrdersTableFrame>
       {pagination ? <Pagination {...pagination} noun="orders" /> : null}
     </div>
   );

@@ -6,16 +6,14 @@
 import type { SaleOrder } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract/constants';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { formatDateTime } from '@/lib/format';
-import { formatPointsLabel } from '@/lib/points';
 import { useMySales } from '../api/get-my-sales';
+import { OrderAmountCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
 import { OrderStatusBadge } from './profile-purchases';
 import { RefundDialog } from './refund-dialog';
 
@@ -83,64 +81,37 @@ export function ProfileSales() {
       ) : query.data.orders.length === 0 ? (
         <p className="text-sm text-slate-500 dark:text-slate-400">{pendingOnly ? 'No refund requests.' : 'No sales yet.'}</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
-          <table className="w-full min-w-[40rem] text-sm">
-            <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Date
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Collection
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Buyer
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
-                  Amount
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {query.data.orders.map((o) => (
-                <tr key={o.id} data-testid="sale-row">
-                  <td className="px-4 py-2.5 whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
-                    {formatDateTime(o.paid_at ?? o.created_at)}
-                  </td>
-                  <td className="px-4 py-2.5">
-                    <Link
-                      to={`/collection/${o.collection_id}`}
-                      className="font-medium text-slate-900 hover:underline dark:text-white"
-                    >
-                      {o.collection?.title ?? 'Collection'}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-2.5 text-slate-700 dark:text-slate-300">{o.buyer.nickname}</td>
-                  <td className="px-4 py-2.5">
-                    <OrderStatusBadge status={o.status} />
-                    {o.status === OrderStatus.Paid && o.refund_request ? (
-                      <p className="mt-1 max-w-xs text-xs text-amber-700 dark:text-amber-300">
-                        Refund requested: {o.refund_request.reason}
-                      </p>
-                    ) : null}
-                  </td>
-                  <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
-                    {formatPointsLabel(o.amount)}
-                  </td>
-                  <td className="px-4 py-2.5 text-right">
-                    <RefundAction order={o} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <OrdersTableFrame
+          minWidth="min-w-[40rem]"
+          columns={[
+            { label: 'Date' },
+            { label: 'Collection' },
+            { label: 'Buyer' },
+            { label: 'Status' },
+            { label: 'Amount', end: true },
+            { label: 'Actions', end: true, srOnly: true },
+          ]}
+        >
+          {query.data.orders.map((o) => (
+            <tr key={o.id} data-testid="sale-row">
+              <OrderDateCell order={o} />
+              <OrderCollectionCell order={o} />
+              <td className="px-4 py-2.5 text-slate-700 dark:text-slate-300">{o.buyer.nickname}</td>
+              <td className="px-4 py-2.5">
+                <OrderStatusBadge status={o.status} />
+                {o.status === OrderStatus.Paid && o.refund_request ? (
+                  <p className="mt-1 max-w-xs text-xs text-amber-700 dark:text-amber-300">
+                    Refund requested: {o.refund_request.reason}
+                  </p>
+                ) : null}
+              </td>
+              <OrderAmountCell amount={o.amount} />
+              <td className="px-4 py-2.5 text-right">
+                <RefundAction order={o} />
+              </td>
+            </tr>
+          ))}
+        </OrdersTableFrame>
       )}
       {pagination ? <Pagination {...pagination} noun="orders" /> : null}
     </section>

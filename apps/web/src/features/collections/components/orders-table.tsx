@@ -1,0 +1,75 @@
+/**
+ * The table both order lists share (My Purchases > My orders, Selling > Your sales): the bordered,
+ * horizontally scrolling frame with its header row, and the cells every order row starts and ends
+ * with (date, collection link, amount). Columns between them are the caller's.
+ */
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { cn } from '@/lib/cn';
+import { formatDateTime } from '@/lib/format';
+import { formatPointsLabel } from '@/lib/points';
+
+export interface OrdersTableColumn {
+  label: string;
+  /** Right-aligned (amounts, actions). */
+  end?: boolean;
+  /** Read by screen readers only (the actions column). */
+  srOnly?: boolean;
+}
+
+/** The frame and header of an orders table; `children` are its `<tr>` rows. */
+export function OrdersTableFrame({
+  columns,
+  minWidth,
+  children,
+}: {
+  columns: OrdersTableColumn[];
+  minWidth: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+      <table className={cn('w-full text-sm', minWidth)}>
+        <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col" className={cn('px-4 py-2 font-medium', c.end && 'text-right')}>
+                {c.srOnly ? <span className="sr-only">{c.label}</span> : c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** When the order was paid (or created while pending), 'MMM dd, yyyy HH:mm'. */
+export function OrderDateCell({ order }: { order: { paid_at: number | null; created_at: number } }) {
+  return (
+    <td className="px-4 py-2.5 whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
+      {formatDateTime(order.paid_at ?? order.created_at)}
+    </td>
+  );
+}
+
+/** The order's collection, linked to its page. */
+export function OrderCollectionCell({ order }: { order: { collection_id: string; collection?: { title: string } | null } }) {
+  return (
+    <td className="px-4 py-2.5">
+      <Link to={`/collection/${order.collection_id}`} className="font-medium text-slate-900 hover:underline dark:text-white">
+        {order.collection?.title ?? 'Collection'}
+      </Link>
+    </td>
+  );
+}
+
+/** The order's amount in points. */
+export function OrderAmountCell({ amount }: { amount: number | string }) {
+  return (
+    <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
+      {formatPointsLabel(amount)}
+    </td>
+  );
+}
