@@ -92,6 +92,8 @@ export const ConfigSchema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().default('Coffer <no-reply@coffer.local>'),
+  /** Milliseconds one attempt of a queued mail waits for the mail server before it is retried (docs/decisions/0032-mail-queue.md). */
+  MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   POINTS_PER_USD: z
     .string()
     .regex(/^\d+(\.\d{1,8})?$/, 'must be a positive decimal number')

@@ -33,6 +33,7 @@ import { listenForPayoutWork, type PayoutWakeListener } from './modules/withdraw
 import { hasInFlight } from './modules/withdrawals/withdrawals.repository';
 import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
 import { createMailProvider } from './providers/mail/index';
+import { createMailQueue } from './modules/mail/mail-queue.service';
 import { createPaymentProvider } from './providers/payments/index';
 import { createStorage, storageSigningSecret } from './providers/storage/index';
 import type { Worker } from './worker-runner';
@@ -63,7 +64,7 @@ export function paidPurchases(db: Db): PurchaseLookup {
   return {
     hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId),
     paidAt: (userId, collectionId) => paidAt(db, userId, collectionId),
-    buyersToMail: (collectionId) => buyersToMail(db, collectionId),
+    buyersToMail: (collectionId, tx) => buyersToMail(tx ?? db, collectionId),
     countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),
   };
 }
@@ -91,6 +92,7 @@ export async function buildServices(deps: ServicesDeps) {
   const db = deps.database.db;
 
   const mail = createMailProvider(config);
+  const mailQueue = createMailQueue({ db, clock, mail, log, timeoutMs: config.MAIL_TIMEOUT_MS });
   const ledger = createLedgerService({ db });
   const records = createRecordsService({ db });
   const storage = await createStorage(config, clock);
@@ -124,8 +126,7 @@ export async function buildServices(deps: ServicesDeps) {
     images,
     avatarUrl: images.avatarUrl,
     purchases: paidPurchases(db),
-    mail,
-    log,
+    mailQueue,
     publicUrl: config.publicUrl,
   });
   const downloads = createDownloadsService({
@@ -215,12 +216,15 @@ export async function buildServices(deps: ServicesDeps) {
     ...(rail?.workers ?? []),
     // Webhook deliveries: new events get a delivery row, due ones are sent (asynchronous from every purchase).
     { name: 'webhooks', intervalMs: 2_000, tick: (signal) => events.deliverDue(signal) },
+    // Queued notification mails: retries, and mails an instance left mid-send (its lease ran out).
+    { name: 'mail', intervalMs: 10_000, tick: (signal) => mailQueue.deliverDue(signal) },
     { name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => uploads.abortStale(STALE_UPLOAD_MS) },
   ];
 
   return {
     services: {
       mail,
+      mailQueue,
       storage,
       provider,
       ledger,
@@ -243,7 +247,7 @@ export async function buildServices(deps: ServicesDeps) {
     },
     async close(): Promise<void> {
       await accounts.mailSettled();
-      await collections.mailSettled();
+      await mailQueue.settled();
       await mail.close();
       await wakeListener?.close();
       await rail?.close?.();

@@ -23,7 +23,6 @@
  * The public reads (a collection with its seller and files, market pages) are served from a 2 s
  * in-process cache that every write here empties (read-cache.ts: the staleness bound).
  */
-import type { FastifyBaseLogger } from 'fastify';
 import {
   CollectionStatus,
   DOWNLOAD_URL_TTL_SECONDS,
@@ -45,7 +44,7 @@ import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toPage } from '../../lib/page';
-import type { MailProvider } from '../../providers/mail/index';
+import type { MailQueue } from '../mail/mail-queue.service';
 import type { StorageProvider } from '../../providers/storage/index';
 import type { ImagesService } from '../uploads/images.service';
 import type { UploadsService } from '../uploads/uploads.service';
@@ -59,8 +58,8 @@ export interface PurchaseLookup {
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
   /** When `userId` paid for the collection, or null (no paid order): removed files stay theirs if removed later. */
   paidAt(userId: string, collectionId: string): Promise<Date | null>;
-  /** The paid buyers of a collection who accept update mails (product §24). */
-  buyersToMail(collectionId: string): Promise<{ id: string; email: string }[]>;
+  /** The paid buyers of a collection who accept update mails (product §24), read in `tx` when given. */
+  buyersToMail(collectionId: string, tx?: Tx): Promise<{ id: string; email: string }[]>;
   /**
    * Counts `files` downloads on the user's paid order of the collection (product §25: they decide a
    * refund request). @returns false when there is no paid order (the download is refused)
@@ -78,9 +77,8 @@ export interface CollectionsDeps {
   avatarUrl: (stored: string) => string;
   /** Paid purchases: answers `purchased` on details and the buyers' download rights. */
   purchases: PurchaseLookup;
-  /** Update mails to buyers (product §24); none are sent when absent. */
-  mail?: MailProvider;
-  log?: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  /** Update mails to buyers (product §24), queued with each change; none are sent when absent. */
+  mailQueue?: MailQueue;
   /** Origin of the links in mails, e.g. `https://coffer.example`. */
   publicUrl?: string;
 }
@@ -101,8 +99,6 @@ const PUBLISHABLE: Status[] = [CollectionStatus.Created, CollectionStatus.Draft]
 
 export function createCollectionsService(deps: CollectionsDeps) {
   const { db, clock, storage, uploads, images, purchases } = deps;
-  const log = deps.log ?? { info: () => undefined, error: () => undefined };
-  const pendingMail = new Set<Promise<void>>();
   // Public reads, emptied by every write below (read-cache.ts states the staleness bound).
   const detailReads = createReadCache<{ row: repo.CollectionWithSeller; resources: ResourceRow[] } | null>();
   const marketReads = createReadCache<Awaited<ReturnType<typeof repo.pageMarket>>>();
@@ -189,9 +185,13 @@ export function createCollectionsService(deps: CollectionsDeps) {
     return r;
   }
 
-  /** Writes the library change of a file in `tx` (ADR 0026). */
-  function recordChange(tx: Tx, c: repo.CollectionRow, r: ResourceRow, kind: LibraryChangeKind) {
-    return repo.appendChange(tx, {
+  /**
+   * Writes the library change of a file in `tx` (ADR 0026) and queues its update mail to every
+   * buyer who accepts them (product §24; docs/decisions/0032-mail-queue.md).
+   * @returns the ids of the queued mails: pass them to {@link sendMails} after COMMIT
+   */
+  async function recordChange(tx: Tx, c: repo.CollectionRow, r: ResourceRow, kind: LibraryChangeKind): Promise<string[]> {
+    const change = await repo.appendChange(tx, {
       collectionId: c.id,
       resourceId: r.id,
       version: r.version,
@@ -199,36 +199,27 @@ export function createCollectionsService(deps: CollectionsDeps) {
       name: r.name,
       at: new Date(clock.now()),
     });
+    if (!deps.mailQueue) return [];
+    const link = `${deps.publicUrl ?? ''}/collection/${c.id}`;
+    const buyers = await purchases.buyersToMail(c.id, tx);
+    return deps.mailQueue.enqueue(
+      tx,
+      buyers.map((buyer) => ({
+        key: `library-change:${change.seq}:${buyer.id}`,
+        to: buyer.email,
+        subject: `Updated: ${c.title}`,
+        text:
+          `"${r.name}" was ${CHANGE_VERBS[kind]} "${c.title}", a collection you bought.\n\n` +
+          `Open it: ${link}\n\n` +
+          `You get these mails because you bought this collection. To stop them, turn off ` +
+          `"Update mails" in Your Profile: ${deps.publicUrl ?? ''}/profile\n`,
+      })),
+    );
   }
 
-  /**
-   * Mails the buyers who accept update mails about one change (after COMMIT, in the background;
-   * failures are logged). {@link mailSettled} waits for them.
-   */
-  function mailBuyers(c: repo.CollectionRow, fileName: string, kind: LibraryChangeKind) {
-    const mail = deps.mail;
-    if (!mail) return;
-    const link = `${deps.publicUrl ?? ''}/collection/${c.id}`;
-    const delivery = (async () => {
-      for (const buyer of await purchases.buyersToMail(c.id)) {
-        await mail
-          .send({
-            to: buyer.email,
-            subject: `Updated: ${c.title}`,
-            text:
-              `"${fileName}" was ${CHANGE_VERBS[kind]} "${c.title}", a collection you bought.\n\n` +
-              `Open it: ${link}\n\n` +
-              `You get these mails because you bought this collection. To stop them, turn off ` +
-              `"Update mails" in Your Profile: ${deps.publicUrl ?? ''}/profile\n`,
-          })
-          .then(
-            (sent) => log.info({ userId: buyer.id, collectionId: c.id, mail: sent.location }, 'update mail sent'),
-            (err: unknown) => log.error({ userId: buyer.id, collectionId: c.id, err }, 'update mail failed'),
-          );
-      }
-    })().catch((err: unknown) => log.error({ collectionId: c.id, err }, 'update mails failed'));
-    pendingMail.add(delivery);
-    void delivery.finally(() => pendingMail.delete(delivery));
+  /** Sends the update mails of a committed change (in the background; the `mail` worker retries failures). */
+  function sendMails(ids: string[]): void {
+    deps.mailQueue?.sendNow(ids);
   }
 
   return {
@@ -272,26 +263,23 @@ export function createCollectionsService(deps: CollectionsDeps) {
         const r = await uploads.findResource(resourceId, tx);
         if (!r) throw errors.notFound('The file does not exist');
         if (r.ownerId !== ownerId) throw errors.forbidden();
-        if (r.collectionId === collectionId && !r.removedAt) return { row: r, added: false };
+        if (r.collectionId === collectionId && !r.removedAt) return { row: r, added: false, mails: [] };
         if (r.collectionId === collectionId) {
           // A removed file added again (product §24): visible again, one more file.
           const back = (await uploads.patchResource(r.id, { removedAt: null }, tx))!;
           await repo.incrementResourceCount(tx, collectionId);
-          await recordChange(tx, c, back, 'added');
-          return { row: back, added: true };
+          const mails = await recordChange(tx, c, back, 'added');
+          return { row: back, added: true, mails };
         }
         if (r.collectionId || r.mergedInto || !(await uploads.attachResource(resourceId, collectionId, tx))) {
           throw errors.conflict('This file already belongs to another collection');
         }
         await repo.incrementResourceCount(tx, collectionId);
-        await recordChange(tx, c, r, 'added');
-        return { row: { ...r, collectionId }, added: true };
+        const mails = await recordChange(tx, c, r, 'added');
+        return { row: { ...r, collectionId }, added: true, mails };
       });
-      if (out.added) {
-        const c = (await repo.findCollection(db, collectionId))!;
-        if (!out.row.thumbnailKey) out.row.thumbnailKey = await uploads.makeThumbnail(out.row);
-        mailBuyers(c, out.row.name, 'added');
-      }
+      sendMails(out.mails);
+      if (out.added && !out.row.thumbnailKey) out.row.thumbnailKey = await uploads.makeThumbnail(out.row);
       wrote();
       return toResource(out.row);
     },
@@ -366,11 +354,10 @@ export function createCollectionsService(deps: CollectionsDeps) {
         }
         await uploads.patchResource(r.id, { removedAt: new Date(clock.now()) }, tx);
         await repo.incrementResourceCount(tx, c.id, -1);
-        await recordChange(tx, c, r, 'removed');
-        return { c, r };
+        return { mails: await recordChange(tx, c, r, 'removed') };
       });
       wrote();
-      if (out) mailBuyers(out.c, out.r.name, 'removed');
+      if (out) sendMails(out.mails);
       return {};
     },
 
@@ -393,12 +380,11 @@ export function createCollectionsService(deps: CollectionsDeps) {
         if (next.collectionId || next.mergedInto) throw errors.conflict('The new file already belongs to a collection');
         const updated = await uploads.replaceVersion(r, next, tx);
         if (!updated) throw errors.conflict('The new file already belongs to a collection');
-        await recordChange(tx, c, updated, 'updated');
-        return { c, updated };
+        return { updated, mails: await recordChange(tx, c, updated, 'updated') };
       });
       out.updated.thumbnailKey = await uploads.makeThumbnail(out.updated);
       wrote();
-      mailBuyers(out.c, out.updated.name, 'updated');
+      sendMails(out.mails);
       return toView(out.updated, true);
     },
 
@@ -462,9 +448,9 @@ export function createCollectionsService(deps: CollectionsDeps) {
       return { url: get.url, expires_at: get.expiresAt };
     },
 
-    /** Resolves once every update mail started so far was sent or failed. */
+    /** Resolves once every update mail this instance started sending was sent or handed to the retries. */
     async mailSettled(): Promise<void> {
-      await Promise.all([...pendingMail]);
+      await deps.mailQueue?.settled();
     },
 
     /** Soft-deletes the caller's collection (repeating is harmless). @throws NOT_FOUND, FORBIDDEN */

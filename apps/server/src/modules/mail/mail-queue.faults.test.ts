@@ -1,0 +1,188 @@
+/**
+ * The mail queue against a mail server that refuses, answers late, loses its answer after
+ * accepting, or never answers (docs/decisions/0032-mail-queue.md). A seeded loop
+ * (MAIL_FAULT_RUNS schedules, default 100) queues mails in transactions that commit or roll back,
+ * lets the queuing instance send them or "stop" before it does, and runs worker passes from two
+ * instances while the clock moves. After each schedule:
+ * - no mail of a rolled-back transaction was ever sent;
+ * - every committed mail is final: `sent` (and the server got it at least once) or `failed` after
+ *   MAIL_MAX_ATTEMPTS attempts that all failed;
+ * - a mail the server got twice had an attempt whose outcome was unknown (late or lost answer).
+ * Runs on a database of its own on PostgreSQL (the worker passes take every due mail).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { mailQueue } from '../../db/schema/index';
+import { ManualClock } from '../../lib/clock';
+import type { MailMessage, MailProvider } from '../../providers/mail/index';
+import { seeded } from '../../test/chain/rpc-proxy';
+import { createTestApp, uniq, type TestApp } from '../../test/harness';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
+import * as repo from './mail-queue.repository';
+import { createMailQueue, MAIL_MAX_ATTEMPTS, type MailQueue, type QueuedMail } from './mail-queue.service';
+
+const RUNS = Number(process.env.MAIL_FAULT_RUNS ?? 100);
+const TIMEOUT_MS = 40;
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+type Fault = 'ok' | 'refuse' | 'lose-answer' | 'late' | 'no-answer';
+
+/** A mail server that does what `pick()` says for each send, and records what it really got. */
+function lyingServer(pick: () => Fault) {
+  const got = new Map<string, number>();
+  const ambiguous = new Set<string>();
+  const pending = new Set<Promise<unknown>>();
+  const receive = (m: MailMessage) => got.set(m.subject, (got.get(m.subject) ?? 0) + 1);
+  const later = <T>(ms: number, then: () => T): Promise<T> => {
+    const p = new Promise<T>((resolve, reject) =>
+      setTimeout(() => {
+        try {
+          resolve(then());
+        } catch (err) {
+          reject(err);
+        }
+      }, ms),
+    );
+    const settled = p.catch(() => undefined);
+    pending.add(settled);
+    void settled.finally(() => pending.delete(settled));
+    return p;
+  };
+  const provider: MailProvider = {
+    kind: 'smtp',
+    async send(m) {
+      const fault = pick();
+      if (fault === 'ok') {
+        receive(m);
+        return { messageId: `<${uniq()}@test>`, location: 'smtp' };
+      }
+      if (fault === 'refuse') throw new Error('550 refused');
+      ambiguous.add(m.subject);
+      if (fault === 'lose-answer') {
+        receive(m);
+        throw new Error('connection reset after DATA');
+      }
+      if (fault === 'late') {
+        return later(TIMEOUT_MS + 15, () => {
+          receive(m);
+          return { messageId: `<${uniq()}@test>`, location: 'smtp' };
+        });
+      }
+      return later(TIMEOUT_MS + 15, () => {
+        throw new Error('socket closed');
+      });
+    },
+    close: async () => undefined,
+  };
+  return { provider, got, ambiguous, drained: async () => void (await Promise.all([...pending])) };
+}
+
+let t: TestApp;
+let db: Db;
+let scratch: ScratchDatabase | undefined;
+beforeAll(async () => {
+  scratch = await createScratchDatabase('coffer_mail');
+  t = await createTestApp(scratch ? { DATABASE_URL: scratch.url } : {});
+  db = t.app.ctx.database.db;
+});
+afterAll(async () => {
+  await t.close();
+  await scratch?.drop();
+});
+
+const mailOf = (subject: string): QueuedMail => ({ key: `test:${subject}`, to: `${subject}@example.com`, subject, text: 'hello' });
+
+describe('mail queue', () => {
+  it('sends a committed mail once, skips a key queued before, and never sends a rolled-back one', async () => {
+    const server = lyingServer(() => 'ok');
+    const q = createMailQueue({ db, clock: new ManualClock(), mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS });
+    const a = mailOf(`a-${uniq()}`);
+    const b = mailOf(`b-${uniq()}`);
+    const ids = await db.transaction((tx) => q.enqueue(tx, [a]));
+    expect(await db.transaction((tx) => q.enqueue(tx, [a]))).toEqual([]);
+    await expect(
+      db.transaction(async (tx) => {
+        q.sendNow(await q.enqueue(tx, [b]));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    q.sendNow(ids);
+    await q.settled();
+    expect(server.got.get(a.subject)).toBe(1);
+    expect(server.got.has(b.subject)).toBe(false);
+    const [row] = await repo.findMany(db, ids);
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, nextAttemptAt: null });
+    expect(row!.messageId).toMatch(/@test>$/);
+  });
+
+  it('retries a refused mail after its delay, and leaves a mail held by another attempt alone', async () => {
+    let fault: Fault = 'refuse';
+    const server = lyingServer(() => fault);
+    const clock = new ManualClock();
+    const q = createMailQueue({ db, clock, mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS });
+    const m = mailOf(`r-${uniq()}`);
+    const ids = await db.transaction((tx) => q.enqueue(tx, [m]));
+    q.sendNow(ids);
+    await q.settled();
+    expect((await repo.findMany(db, ids))[0]).toMatchObject({ status: 'pending', attempts: 1, lastError: '550 refused' });
+    fault = 'ok';
+    await q.deliverDue();
+    expect(server.got.has(m.subject)).toBe(false); // not due yet (30 s)
+    clock.advance(30_000);
+    await q.deliverDue();
+    expect(server.got.get(m.subject)).toBe(1);
+    expect((await repo.findMany(db, ids))[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it(`keeps every committed mail and drops every rolled-back one over ${RUNS} seeded fault schedules`, async () => {
+    for (let seed = 1; seed <= RUNS; seed++) {
+      const rng = seeded(seed);
+      const faults: Fault[] = ['ok', 'ok', 'refuse', 'lose-answer', 'late', 'no-answer'];
+      const server = lyingServer(() => faults[Math.floor(rng() * faults.length)]!);
+      const clock = new ManualClock(Date.UTC(2026, 0, 1) + seed * 86_400_000);
+      const queues: MailQueue[] = [0, 1].map(() =>
+        createMailQueue({ db, clock, mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS }),
+      );
+      const committed: string[] = [];
+      const rolledBack: string[] = [];
+      for (let txn = 0, n = 1 + Math.floor(rng() * 4); txn < n; txn++) {
+        const mails = Array.from({ length: 1 + Math.floor(rng() * 3) }, () => mailOf(`s${seed}-${uniq()}`));
+        const commit = rng() < 0.75;
+        const sendAtOnce = rng() < 0.7; // otherwise the instance stops before it sends
+        const q = queues[Math.floor(rng() * 2)]!;
+        const ids = await db
+          .transaction(async (tx) => {
+            const queued = await q.enqueue(tx, mails);
+            if (!commit) throw new Error('rolled back');
+            return queued;
+          })
+          .catch(() => []);
+        (commit ? committed : rolledBack).push(...mails.map((m) => m.subject));
+        if (sendAtOnce) q.sendNow(ids);
+      }
+      await Promise.all(queues.map((q) => q.settled()));
+      const keys = committed.map((s) => `test:${s}`);
+      const rows = () => (keys.length ? db.select().from(mailQueue).where(inArray(mailQueue.key, keys)) : Promise.resolve([]));
+      for (let pass = 0; pass < 120; pass++) {
+        if ((await rows()).every((r) => r.status !== 'pending')) break;
+        clock.advance(Math.floor(rng() * 6 * 3_600_000) + 1_000);
+        await Promise.all(queues.filter(() => rng() < 0.8).map((q) => q.deliverDue()));
+      }
+      await server.drained();
+
+      const context = `seed ${seed}`;
+      for (const s of rolledBack) expect(server.got.has(s), `${context}: rolled back ${s} was sent`).toBe(false);
+      const final = await rows();
+      expect(final, context).toHaveLength(committed.length);
+      for (const r of final) {
+        expect(['sent', 'failed'], `${context}: ${r.key} is ${r.status}`).toContain(r.status);
+        if (r.status === 'sent') expect(server.got.get(r.subject) ?? 0, `${context}: ${r.key} sent but never received`).toBeGreaterThan(0);
+        else expect(r.attempts, `${context}: ${r.key} failed early`).toBe(MAIL_MAX_ATTEMPTS);
+        if ((server.got.get(r.subject) ?? 0) > 1) {
+          expect(server.ambiguous.has(r.subject), `${context}: ${r.key} sent twice without an unknown outcome`).toBe(true);
+        }
+      }
+    }
+  });
+});

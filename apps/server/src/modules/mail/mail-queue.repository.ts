@@ -1,0 +1,111 @@
+/**
+ * The mail queue in the database (docs/decisions/0032-mail-queue.md). Rows are written in the
+ * caller's transaction; attempts claim rows with a lease (`next_attempt_at` moved past the attempt's
+ * timeout) so one attempt at a time holds a mail, and a crashed attempt is taken again when its
+ * lease runs out.
+ */
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { mailQueue } from '../../db/schema/index';
+
+export type MailQueueRow = typeof mailQueue.$inferSelect;
+export type NewMailRow = typeof mailQueue.$inferInsert;
+
+/** Rows per INSERT statement when a change mails many buyers. */
+const INSERT_BATCH = 500;
+
+/**
+ * Inserts `rows` in the caller's transaction; a row whose `key` exists already is skipped.
+ * @returns the ids of the rows inserted
+ */
+export async function insertMany(db: DbOrTx, rows: NewMailRow[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let at = 0; at < rows.length; at += INSERT_BATCH) {
+    const inserted = await db
+      .insert(mailQueue)
+      .values(rows.slice(at, at + INSERT_BATCH))
+      .onConflictDoNothing({ target: mailQueue.key })
+      .returning({ id: mailQueue.id });
+    ids.push(...inserted.map((r) => r.id));
+  }
+  return ids;
+}
+
+/**
+ * Claims the pending rows of `ids` that no attempt holds (due, or never tried): attempts + 1, lease
+ * until `leaseUntil`. @returns the claimed rows
+ */
+export async function claimIds(db: DbOrTx, ids: string[], now: Date, leaseUntil: Date): Promise<MailQueueRow[]> {
+  if (!ids.length) return [];
+  return db
+    .update(mailQueue)
+    .set({ attempts: sql`${mailQueue.attempts} + 1`, nextAttemptAt: leaseUntil, updatedAt: now })
+    .where(
+      and(
+        inArray(mailQueue.id, ids),
+        eq(mailQueue.status, 'pending'),
+        sql`(${mailQueue.attempts} = 0 or ${mailQueue.nextAttemptAt} <= ${now})`,
+      ),
+    )
+    .returning();
+}
+
+/**
+ * Claims up to `limit` due pending rows, oldest due first, skipping rows another instance is
+ * claiming (`FOR UPDATE SKIP LOCKED`). Call inside a transaction. @returns the claimed rows
+ */
+export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number): Promise<MailQueueRow[]> {
+  const due = await db
+    .select({ id: mailQueue.id })
+    .from(mailQueue)
+    .where(and(eq(mailQueue.status, 'pending'), lte(mailQueue.nextAttemptAt, now)))
+    .orderBy(asc(mailQueue.nextAttemptAt), asc(mailQueue.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  if (!due.length) return [];
+  return db
+    .update(mailQueue)
+    .set({ attempts: sql`${mailQueue.attempts} + 1`, nextAttemptAt: leaseUntil, updatedAt: now })
+    .where(
+      inArray(
+        mailQueue.id,
+        due.map((d) => d.id),
+      ),
+    )
+    .returning();
+}
+
+/**
+ * Records an attempt's outcome, only while the row is pending and still held by that attempt
+ * (`attempts` unchanged since the claim): a late answer of an attempt whose lease ran out changes nothing.
+ */
+export async function finishAttempt(
+  db: DbOrTx,
+  id: string,
+  attempt: number,
+  set: Pick<MailQueueRow, 'status' | 'nextAttemptAt' | 'lastError'> & Partial<Pick<MailQueueRow, 'messageId' | 'sentAt'>> & { updatedAt: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(mailQueue)
+    .set(set)
+    .where(and(eq(mailQueue.id, id), eq(mailQueue.status, 'pending'), eq(mailQueue.attempts, attempt)))
+    .returning({ id: mailQueue.id });
+  return rows.length === 1;
+}
+
+/** Rows of `ids` (tests and the operator's view). */
+export async function findMany(db: DbOrTx, ids: string[]): Promise<MailQueueRow[]> {
+  if (!ids.length) return [];
+  return db.select().from(mailQueue).where(inArray(mailQueue.id, ids));
+}
+
+/** Deletes up to `limit` mails sent before `before` (the queue is not an archive). @returns rows deleted */
+export async function purgeSent(db: DbOrTx, before: Date, limit: number): Promise<number> {
+  const res = (await db.execute(sql`
+    delete from mail_queue where id in (
+      select id from mail_queue where status = 'sent' and sent_at < ${before} order by sent_at limit ${limit})`)) as unknown as {
+    rowCount?: number | null;
+    affectedRows?: number;
+  };
+  return Number(res.rowCount ?? res.affectedRows ?? 0);
+}
