@@ -374,19 +374,21 @@ export function createAccountService(deps: AccountDeps) {
       const row = await security.findTwoFactor(db, userId);
       if (!row) throw errors.conflict('Start two-factor setup first');
       if (row.enabledAt) throw errors.conflict('Two-factor sign-in is already on');
-      let step: number | null = null;
+      // The step matched, set by the budget's evaluation (only a right code gets past the check).
+      const matched = { step: 0 };
       await passwordBudget.check(
         userId,
         async () => {
-          if (!isTotpShaped(code)) return false;
-          step = matchTotp(unseal(twoFactorKey, userId, row.secretSealed), code, clock.now());
-          return step !== null;
+          const step = isTotpShaped(code) ? matchTotp(unseal(twoFactorKey, userId, row.secretSealed), code, clock.now()) : null;
+          if (step === null) return false;
+          matched.step = step;
+          return true;
         },
         WRONG_CODE,
       );
       const codes = newRecoveryCodes();
       const enabled = await db.transaction(async (tx) => {
-        if (!(await security.enableTwoFactor(tx, userId, step!, new Date(clock.now())))) return false;
+        if (!(await security.enableTwoFactor(tx, userId, matched.step, new Date(clock.now())))) return false;
         await security.replaceRecoveryCodes(
           tx,
           userId,

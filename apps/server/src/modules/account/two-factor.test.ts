@@ -116,6 +116,15 @@ describe('login with two-factor', () => {
     expect((await t.call(uc('/login/2fa'), { challenge: again, code: totpCode(secret, t.clock.now()) })).body.code).toBe(10000);
   });
 
+  it('accepts one code once even when sent twice at the same time', async () => {
+    const user = await createUser(t);
+    const { secret } = await enable(user);
+    const [a, b] = [await challengeFor(user), await challengeFor(user)];
+    const code = totpCode(secret, t.clock.now());
+    const answers = await Promise.all([a, b].map((challenge) => t.call(uc('/login/2fa'), { challenge, code })));
+    expect(answers.map((r) => r.body.code).sort()).toEqual([10000, 10003]);
+  });
+
   it('lets the challenge expire after 5 minutes', async () => {
     const user = await createUser(t);
     const { secret } = await enable(user);
