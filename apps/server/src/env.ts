@@ -108,6 +108,8 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token that lets non-loopback clients read `/metrics` (docs/operations.md); unset: loopback only. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Key sealing two-factor secrets and keying recovery-code hashes (>= 32 chars); default generated into DATA_DIR/two-factor-key. */
+  TWO_FACTOR_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Secret for HMAC-signed local storage URLs; default derived and persisted in DATA_DIR. */
   STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Max bytes of one uploaded resource (default 2 GiB). */

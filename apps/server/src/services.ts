@@ -14,6 +14,7 @@ import type { Config } from './env';
 import type { Clock } from './lib/clock';
 import type { SharedState } from './lib/shared-state';
 import { createPasswordBudget } from './modules/account/password-budget';
+import { twoFactorKey } from './modules/account/two-factor';
 import { createAccountService, type DeletionGuard, type DeletionHook } from './modules/account/account.service';
 import { archivePublishedOf } from './modules/collections/collections.repository';
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
@@ -107,6 +108,7 @@ export async function buildServices(deps: ServicesDeps) {
     avatarUrl: images.avatarUrl,
     checkAvatar: images.claim,
     passwordBudget: createPasswordBudget(shared.counters),
+    twoFactorKey: twoFactorKey(config),
     revocations: shared.revocations,
     deletionGuards: [withdrawalInFlightGuard, openDepositGuard],
     deletionHooks: [archivePublishedCollections],

@@ -38,6 +38,7 @@ const orders = ['orders'];
 const topUp = ['top-up'];
 const cashOut = ['cash-out'];
 const events = ['events'];
+const security = ['security'];
 
 /** Every envelope call, keyed by operationId. Adding a call: a row here, its schemas in `ENDPOINT_SCHEMAS`. */
 export const ENDPOINTS = {
@@ -75,6 +76,41 @@ export const ENDPOINTS = {
   },
   accountDelete: { paths: uc('/delete'), auth: 'required', tags: account, summary: 'Delete the account' },
   avatarUrl: { paths: uc('/avatar/url'), auth: 'required', tags: account, summary: 'Presigned PUT for an avatar image' },
+
+  // Account security (product §26): two-factor sign-in and sessions.
+  loginTwoFactor: {
+    paths: uc('/login/2fa'),
+    auth: 'none',
+    tags: security,
+    summary: 'Finish a sign-in answered TWO_FACTOR_REQUIRED: the challenge and a code (or a recovery code)',
+  },
+  twoFactorStatus: { paths: uc('/2fa/status'), auth: 'required', tags: security, summary: 'Whether two-factor sign-in is on' },
+  twoFactorSetup: {
+    paths: uc('/2fa/setup'),
+    auth: 'required',
+    tags: security,
+    summary: 'A new two-factor secret and its otpauth URI (not active until 2fa/enable)',
+  },
+  twoFactorEnable: {
+    paths: uc('/2fa/enable'),
+    auth: 'required',
+    tags: security,
+    summary: 'Turn two-factor sign-in on with a code; answers the ten recovery codes once',
+  },
+  twoFactorDisable: {
+    paths: uc('/2fa/disable'),
+    auth: 'required',
+    tags: security,
+    summary: 'Turn two-factor sign-in off with the password and a code',
+  },
+  sessionList: { paths: uc('/session/list'), auth: 'required', tags: security, summary: "The caller's live sessions" },
+  sessionRevoke: { paths: uc('/session/revoke'), auth: 'required', tags: security, summary: 'Sign out one of the caller\'s sessions' },
+  sessionRevokeOthers: {
+    paths: uc('/session/revoke/others'),
+    auth: 'required',
+    tags: security,
+    summary: 'Sign out every session of the caller but this one',
+  },
 
   // Records (product §7 record/list).
   recordList: {
@@ -132,7 +168,7 @@ export const ENDPOINTS = {
     paths: uc('/withdraw/confirm'),
     auth: 'required',
     tags: cashOut,
-    summary: 'Confirm a cash-out with the login password',
+    summary: 'Confirm a cash-out with the login password (and a two-factor code when it is on)',
   },
   withdrawBillDetail: {
     paths: uc('/withdraw/bill/detail'),

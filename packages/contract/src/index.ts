@@ -5,6 +5,7 @@ export * from './money';
 export * from './password';
 export * from './common';
 export * from './account';
+export * from './security';
 export * from './records';
 export * from './payments';
 export * from './collections';

@@ -12,6 +12,7 @@ import { EmptyRequestSchema, IdSchema, PointsStringSchema } from './common';
 import { DepositStatus, WithdrawStatus } from './enums';
 import { PasswordDigestSchema } from './password';
 import { requireFields } from './records';
+import { TwoFactorCodeSchema } from './security';
 
 /** product §8 "Call preconditions" and cash-out messages, verbatim. */
 export const PaymentMessages = {
@@ -230,11 +231,19 @@ export const WithdrawCreateRequestSchema = requireFields(
 export type WithdrawCreateRequest = z.infer<typeof WithdrawCreateRequestSchema>;
 export const WithdrawCreateDataSchema = z.object({ bill: WithdrawBillSchema });
 
-/** POST /uc/v1/account/withdraw/confirm — `password` is the login password's MD5 digest. */
+/**
+ * POST /uc/v1/account/withdraw/confirm — `password` is the login password's MD5 digest; `code` is
+ * required when two-factor sign-in is on (else TWO_FACTOR_REQUIRED).
+ */
 export const WithdrawConfirmRequestSchema = requireFields(
   ['bill_id'],
   PaymentMessages.billIdRequired,
-  requireFields(['password'], PaymentMessages.passwordRequired, z.object({ bill_id: IdSchema, password: PasswordDigestSchema })),
+  requireFields(
+    ['password'],
+    PaymentMessages.passwordRequired,
+    // `code`: the two-factor code (or a recovery code) when two-factor sign-in is on (product §26).
+    z.object({ bill_id: IdSchema, password: PasswordDigestSchema, code: TwoFactorCodeSchema.optional() }),
+  ),
 );
 export type WithdrawConfirmRequest = z.infer<typeof WithdrawConfirmRequestSchema>;
 export const WithdrawConfirmDataSchema = z.object({ bill: WithdrawBillSchema });

@@ -10,8 +10,12 @@ export class AppError extends Error {
   readonly code: number;
   readonly status: number;
 
-  constructor(reason: ErrorReason, msg: string, options?: { cause?: unknown }) {
-    super(msg, options);
+  /** Sent as the envelope's `data` (e.g. the challenge of TWO_FACTOR_REQUIRED); absent for most errors. */
+  readonly data: unknown;
+
+  constructor(reason: ErrorReason, msg: string, options?: { cause?: unknown; data?: unknown }) {
+    super(msg, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.data = options?.data;
     this.reason = reason;
     this.code = ERROR_TABLE[reason].code;
     this.status = ERROR_TABLE[reason].status;
@@ -29,4 +33,5 @@ export const errors = {
   insufficientBalance: (msg = 'Insufficient balance') => new AppError('INSUFFICIENT_BALANCE', msg),
   rateLimited: (msg = 'Too many attempts. Please try again later.') => new AppError('RATE_LIMITED', msg),
   tooLarge: (msg: string) => new AppError('PAYLOAD_TOO_LARGE', msg),
+  twoFactorRequired: (msg: string, data?: unknown) => new AppError('TWO_FACTOR_REQUIRED', msg, { data }),
 };

@@ -9,7 +9,9 @@
  *   required) or `pglite-datadir.tar.gz` (PGlite's own `dumpDataDir`, restored with `loadDataDir`);
  * - `files/` — the stored objects of local storage (`$DATA_DIR/files/objects`; pending multipart
  *   parts are not kept), with `files.md5` (`md5sum` format: `<md5>  <path>`), checked on restore;
- * - `secrets/storage-signing-secret` — the generated HMAC secret, so presigned links stay valid.
+ * - `secrets/storage-signing-secret` — the generated HMAC secret, so presigned links stay valid;
+ *   `secrets/two-factor-key` — the generated key that seals two-factor secrets (product §26), so
+ *   two-factor sign-in keeps working after a restore.
  *
  * Consistency: PostgreSQL is dumped first (one MVCC snapshot, the server may keep running), then the
  * files are copied; stored objects are never rewritten, so every object the dump refers to is there
@@ -32,6 +34,9 @@ import { commandConfig } from './command-config';
 
 const run = promisify(execFile);
 const FORMAT = 1;
+
+/** Secrets Coffer generates into DATA_DIR when their variable is unset; kept with the backup. */
+const GENERATED_SECRETS = ['storage-signing-secret', 'two-factor-key'] as const;
 
 export interface Manifest {
   format: number;
@@ -170,11 +175,12 @@ export async function backup(config: Target, dir: string): Promise<Manifest> {
   }
   await writeFile(path.join(dir, 'files.md5'), sums.length ? `${sums.join('\n')}\n` : '');
 
-  const secret = path.join(config.dataDir, 'storage-signing-secret');
-  if (existsSync(secret)) {
+  for (const name of GENERATED_SECRETS) {
+    const secret = path.join(config.dataDir, name);
+    if (!existsSync(secret)) continue;
     await mkdir(path.join(dir, 'secrets'), { recursive: true, mode: 0o700 });
-    await copyFile(secret, path.join(dir, 'secrets/storage-signing-secret'));
-    await chmod(path.join(dir, 'secrets/storage-signing-secret'), 0o600);
+    await copyFile(secret, path.join(dir, 'secrets', name));
+    await chmod(path.join(dir, 'secrets', name), 0o600);
   }
   const manifest: Manifest = {
     format: FORMAT,
@@ -257,10 +263,11 @@ export async function restore(config: Target, dir: string): Promise<Manifest> {
     await mkdir(path.dirname(to), { recursive: true });
     await copyFile(path.join(dir, 'files', rel), to);
   }
-  const secret = path.join(dir, 'secrets/storage-signing-secret');
-  if (existsSync(secret)) {
+  for (const name of GENERATED_SECRETS) {
+    const secret = path.join(dir, 'secrets', name);
+    if (!existsSync(secret)) continue;
     await mkdir(config.dataDir, { recursive: true });
-    const to = path.join(config.dataDir, 'storage-signing-secret');
+    const to = path.join(config.dataDir, name);
     await copyFile(secret, to);
     await chmod(to, 0o600);
   }

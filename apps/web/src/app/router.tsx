@@ -26,6 +26,7 @@ const ProfileOverview = lazy(() => import('./routes/profile/overview'));
 const ProfileSelling = lazy(() => import('./routes/profile/selling'));
 const ProfileBuy = lazy(() => import('./routes/profile/buy'));
 const ProfileEvents = lazy(() => import('./routes/profile/events'));
+const ProfileSecurity = lazy(() => import('./routes/profile/security'));
 const Transactions = lazy(() => import('./routes/transactions'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -61,6 +62,7 @@ export const routes: RouteObject[] = [
               { path: 'selling', element: <ProfileSelling /> },
               { path: 'buy', element: <ProfileBuy /> },
               { path: 'events', element: <ProfileEvents /> },
+              { path: 'security', element: <ProfileSecurity /> },
             ],
           },
           { path: 'transactions', element: <Transactions /> },

@@ -33,6 +33,12 @@ export const sessions = pgTable(
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** The User-Agent header at sign-in (product §26 session list), at most 512 characters. */
+    userAgent: text().notNull().default(''),
+    /** The client address at sign-in (TRUST_PROXY decides which). */
+    address: text().notNull().default(''),
+    /** When the session was last used, refreshed at most once a minute; null until the first refresh. */
+    lastSeenAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );

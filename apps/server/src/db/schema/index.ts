@@ -9,3 +9,4 @@ export * from './settings';
 export * from './reserves';
 export * from './events';
 export * from './mail';
+export * from './security';

@@ -1,5 +1,5 @@
 /** Account routes (product §7 account table). Thin: parse (contract schemas), call the service, answer. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { bodyLimiter } from '../../plugins/rate-limit';
 import { ACCOUNT_RATE_LIMITS as LIMITS, perIp } from './account.limits';
@@ -8,6 +8,9 @@ import type { AccountService } from './account.service';
 /** The lower-cased `field` of the (validated) body: the account a per-account limit counts. */
 const bodyKey = (field: string) => (req: { body: unknown }) =>
   String((req.body as Record<string, unknown>)[field] ?? '').toLowerCase();
+
+/** The User-Agent and client address of a sign-in (`req.ip` follows TRUST_PROXY). */
+const clientOf = (req: FastifyRequest) => ({ userAgent: req.headers['user-agent'], address: req.ip });
 
 /** Limits the configuration sets (docs/abuse.md). */
 export interface AccountRouteLimits {
@@ -31,7 +34,7 @@ export function accountRoutes(
       // Per client address (TRUST_PROXY decides which address that is behind a proxy).
       rateLimit: perIp({ max: limits.registrationsPerIpPerHour, timeWindowMs: 3_600_000 }),
     },
-    ({ body }) => accounts.register(body),
+    ({ body, req }) => accounts.register(body, clientOf(req)),
   );
   defineEndpoint(
     app,
@@ -41,9 +44,19 @@ export function accountRoutes(
     },
     async ({ body, req, reply }) => {
       await loginPerAccount(req, reply);
-      return accounts.login(body);
+      return accounts.login(body, clientOf(req));
     },
   );
+  defineEndpoint(app, 'loginTwoFactor', { rateLimit: perIp(LIMITS.login.perIp) }, ({ body, req }) =>
+    accounts.loginTwoFactor(body, clientOf(req)),
+  );
+  defineEndpoint(app, 'twoFactorStatus', {}, ({ auth }) => accounts.twoFactorStatus(auth.userId));
+  defineEndpoint(app, 'twoFactorSetup', {}, ({ auth }) => accounts.twoFactorSetup(auth.userId));
+  defineEndpoint(app, 'twoFactorEnable', {}, ({ auth, body }) => accounts.twoFactorEnable(auth.userId, body.code));
+  defineEndpoint(app, 'twoFactorDisable', {}, ({ auth, body }) => accounts.twoFactorDisable(auth.userId, body));
+  defineEndpoint(app, 'sessionList', {}, ({ auth }) => accounts.listSessions(auth.userId, auth.sessionId));
+  defineEndpoint(app, 'sessionRevoke', {}, ({ auth, body }) => accounts.revokeSession(auth.userId, body.session_id));
+  defineEndpoint(app, 'sessionRevokeOthers', {}, ({ auth }) => accounts.revokeOtherSessions(auth.userId, auth.sessionId));
   defineEndpoint(
     app,
     'sendMail',

@@ -7,7 +7,17 @@
  * code mailed through the configured mail provider (reset-codes.ts, `sendResetCode`,
  * `resetPassword`). Rate limits of the calls are in account.limits.ts.
  */
-import { minorToPoints, RESET_CODE_MAX_TRIES, RESET_CODE_TTL_SECONDS, type PublicUser, type User } from '@coffer/contract';
+import {
+  LOGIN_CHALLENGE_TTL_SECONDS,
+  minorToPoints,
+  RESET_CODE_MAX_TRIES,
+  RESET_CODE_TTL_SECONDS,
+  type PublicUser,
+  type SessionInfo,
+  type TwoFactorStatus,
+  type User,
+} from '@coffer/contract';
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
@@ -25,6 +35,47 @@ import { hashResetCode, newResetCode, resetCodeMatches } from './reset-codes';
 import { createReadCache } from '../../lib/read-cache';
 import { createSessionCache } from './session-cache';
 import { hashToken, newToken } from './tokens';
+import { deviceKey, deviceLabel, USER_AGENT_MAX } from './devices';
+import * as security from './security.repository';
+import {
+  hashRecoveryCode,
+  isTotpShaped,
+  matchTotp,
+  newRecoveryCodes,
+  newTotpSecret,
+  otpauthUri,
+  seal,
+  unseal,
+} from './two-factor';
+
+/** Where a sign-in comes from (product §26): the User-Agent header and the client address. */
+export interface ClientInfo {
+  userAgent?: string | undefined;
+  address?: string | undefined;
+}
+
+/** How often a session's last-seen time is written at most, in milliseconds. */
+export const LAST_SEEN_INTERVAL_MS = 60_000;
+
+/** The message of a wrong, replayed or used-up two-factor or recovery code (shares the password budget). */
+export const WRONG_CODE = 'Incorrect code';
+/** TWO_FACTOR_REQUIRED's message, at login and at withdraw/confirm without a code. */
+export const CODE_REQUIRED = 'Enter the 6-digit code from your authenticator app';
+
+/** The new-device mail (product §26): `device` is a label such as 'Chrome on macOS'. */
+export function newDeviceMail(input: { username: string; device: string; address: string; at: Date }): { subject: string; text: string } {
+  return {
+    subject: 'New sign-in to your Coffer account',
+    text: [
+      `Hello ${input.username},`,
+      '',
+      `Your Coffer account was just signed in to from a new device: ${input.device}${input.address ? ` (address ${input.address})` : ''}, at ${input.at.toISOString().replace('T', ' ').slice(0, 16)} UTC.`,
+      '',
+      'If this was you, there is nothing to do.',
+      'If it was not, change your password now and sign out the other sessions under Your Profile > Security.',
+    ].join('\n'),
+  };
+}
 
 /** A check run before an account is deleted; returns a refusal message or null. */
 export type DeletionGuard = (userId: string, tx: Tx) => Promise<string | null>;
@@ -59,6 +110,11 @@ export interface AccountDeps {
   deletionGuards?: readonly DeletionGuard[];
   /** Work done, in order, in the deleting transaction (archive the user's published collections...). */
   deletionHooks?: readonly DeletionHook[];
+  /**
+   * The 32-byte key that seals TOTP secrets and keys recovery-code hashes (two-factor.ts,
+   * `twoFactorKey`); default: a random key for this process only (tests that build the service alone).
+   */
+  twoFactorKey?: Buffer;
 }
 
 /** The one answer to every failed reset (unknown email, no code, wrong, expired, used up): no account enumeration. */
@@ -123,8 +179,19 @@ export function createAccountService(deps: AccountDeps) {
   }
   /** Reset mails being delivered (they leave after the answer, see `sendResetCode`). */
   const pendingMail = new Set<Promise<void>>();
+  const twoFactorKey = deps.twoFactorKey ?? randomBytes(32);
 
-  async function issueSession(userId: string, tx?: Tx): Promise<string> {
+  /** Sends a mail after the answer; a failure is logged. {@link mailSettled} waits for it. */
+  function mailLater(to: string, mail: { subject: string; text: string }, userId: string, what: string): void {
+    const delivery = deps.mail.send({ to, ...mail }).then(
+      (sent) => log.info({ userId, mail: sent.location }, `${what} mailed`),
+      (err: unknown) => log.error({ userId, err }, `${what} mail failed`),
+    );
+    pendingMail.add(delivery);
+    void delivery.finally(() => pendingMail.delete(delivery));
+  }
+
+  async function issueSession(userId: string, tx?: Tx, client: ClientInfo = {}): Promise<string> {
     const token = newToken();
     const now = clock.now();
     await repo.insertSession(tx ?? db, {
@@ -133,8 +200,45 @@ export function createAccountService(deps: AccountDeps) {
       tokenHash: hashToken(token),
       createdAt: new Date(now),
       expiresAt: new Date(now + deps.sessionTtlHours * 3_600_000),
+      userAgent: (client.userAgent ?? '').slice(0, USER_AGENT_MAX),
+      address: (client.address ?? '').slice(0, 64),
     });
     return token;
+  }
+
+  /** A session for a user who proved who they are; mails them when the device is new to the account. */
+  async function signIn(user: repo.UserRow, client: ClientInfo): Promise<{ access_token: string }> {
+    const token = await issueSession(user.id, undefined, client);
+    const device = deviceLabel(client.userAgent);
+    const now = new Date(clock.now());
+    if (await security.rememberDevice(db, user.id, deviceKey(device), now)) {
+      mailLater(user.email, newDeviceMail({ username: user.username, device, address: client.address ?? '', at: now }), user.id, 'new-device');
+    }
+    return { access_token: token };
+  }
+
+  /** The user's enabled two-factor row, or null when two-factor sign-in is off. */
+  async function enabledTwoFactor(userId: string): Promise<security.TwoFactorRow | null> {
+    const row = await security.findTwoFactor(db, userId);
+    return row?.enabledAt ? row : null;
+  }
+
+  /**
+   * True when `code` is a TOTP code of a step after the last one used (the step is then recorded),
+   * or an unused recovery code (then spent). Never throws for a wrong code.
+   */
+  async function codeIsRight(row: security.TwoFactorRow, code: string): Promise<boolean> {
+    const now = clock.now();
+    if (isTotpShaped(code)) {
+      const step = matchTotp(unseal(twoFactorKey, row.userId, row.secretSealed), code, now);
+      return step !== null && (await security.advanceStep(db, row.userId, step));
+    }
+    return security.useRecoveryCode(db, row.userId, hashRecoveryCode(twoFactorKey, code), new Date(now));
+  }
+
+  /** Checks a code against the user's shared password budget. @throws RATE_LIMITED, INVALID_CREDENTIALS {@link WRONG_CODE} */
+  async function checkCode(row: security.TwoFactorRow, code: string): Promise<void> {
+    await passwordBudget.check(row.userId, () => codeIsRight(row, code), WRONG_CODE);
   }
 
   async function liveUser(userId: string): Promise<repo.UserRow> {
@@ -165,7 +269,7 @@ export function createAccountService(deps: AccountDeps) {
      * @returns `{access_token}`
      * @throws AppError CONFLICT when the username or email is taken
      */
-    async register(input: { username: string; email: string; password: string; nickname?: string }) {
+    async register(input: { username: string; email: string; password: string; nickname?: string }, client: ClientInfo = {}) {
       const passwordHash = await hashPasswordDigest(input.password);
       try {
         return await db.transaction(async (tx) => {
@@ -178,7 +282,9 @@ export function createAccountService(deps: AccountDeps) {
             createdAt: new Date(clock.now()),
           });
           await ledger.openUserAccounts(user.id, tx);
-          return { access_token: await issueSession(user.id, tx) };
+          // The device the account was made on is known from the start (no new-device mail for it).
+          await security.rememberDevice(tx, user.id, deviceKey(deviceLabel(client.userAgent)), new Date(clock.now()));
+          return { access_token: await issueSession(user.id, tx, client) };
         });
       } catch (err) {
         const unique = findPgError(err, [PG.UNIQUE_VIOLATION]);
@@ -193,14 +299,163 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /**
-     * Logs in with a username or email and the password digest.
-     * @throws AppError INVALID_CREDENTIALS on an unknown account or a wrong password (same message)
+     * Logs in with a username or email and the password digest. When two-factor sign-in is on
+     * (product §26), a right password answers TWO_FACTOR_REQUIRED with `data {challenge, expires_at}`
+     * (single use, LOGIN_CHALLENGE_TTL_SECONDS = 300 s) for `login/2fa`. A sign-in from a device
+     * new to the account mails the user.
+     * @throws AppError INVALID_CREDENTIALS on an unknown account or a wrong password (same message), TWO_FACTOR_REQUIRED
      */
-    async login(input: { account: string; password: string }) {
+    async login(input: { account: string; password: string }, client: ClientInfo = {}) {
       const user = await repo.findLiveUserByAccount(db, input.account);
       const okPassword = await verifyPasswordDigest(user?.passwordHash ?? (await dummyHash()), input.password);
       if (!user || !okPassword) throw errors.invalidCredentials('Incorrect username or password');
-      return { access_token: await issueSession(user.id) };
+      if (await enabledTwoFactor(user.id)) {
+        const challenge = newToken();
+        const now = clock.now();
+        const expiresAt = now + LOGIN_CHALLENGE_TTL_SECONDS * 1000;
+        await security.pruneChallenges(db, user.id, new Date(now - 86_400_000));
+        await security.insertChallenge(db, {
+          id: newId(),
+          userId: user.id,
+          tokenHash: hashToken(challenge),
+          userAgent: (client.userAgent ?? '').slice(0, USER_AGENT_MAX),
+          address: (client.address ?? '').slice(0, 64),
+          createdAt: new Date(now),
+          expiresAt: new Date(expiresAt),
+        });
+        throw errors.twoFactorRequired(CODE_REQUIRED, { challenge, expires_at: expiresAt });
+      }
+      return signIn(user, client);
+    },
+
+    /**
+     * `login/2fa {challenge, code}` (product §26): finishes a sign-in answered TWO_FACTOR_REQUIRED with
+     * a TOTP code (not one already used) or an unused recovery code. Wrong codes spend the user's
+     * password budget; the challenge is spent by the first right code.
+     * @returns `{access_token}`
+     * @throws CONFLICT when the challenge is unknown, used or expired ('sign in again'), RATE_LIMITED, INVALID_CREDENTIALS {@link WRONG_CODE}
+     */
+    async loginTwoFactor(input: { challenge: string; code: string }, client: ClientInfo = {}) {
+      const expired = () => errors.conflict('This sign-in has expired. Please enter your password again.');
+      const challenge = await security.findLiveChallenge(db, hashToken(input.challenge), new Date(clock.now()));
+      if (!challenge) throw expired();
+      const user = await repo.findUserById(db, challenge.userId);
+      const row = user && !user.deletedAt ? await enabledTwoFactor(user.id) : null;
+      if (!user || !row) throw expired();
+      await checkCode(row, input.code);
+      if (!(await security.consumeChallenge(db, challenge.id, new Date(clock.now())))) throw expired();
+      return signIn(user, client);
+    },
+
+    /** `2fa/status`: whether two-factor sign-in is on and how many recovery codes are unused. */
+    async twoFactorStatus(userId: string): Promise<TwoFactorStatus> {
+      const row = await enabledTwoFactor(userId);
+      return { enabled: Boolean(row), recovery_codes_left: row ? await security.countRecoveryCodesLeft(db, userId) : 0 };
+    },
+
+    /**
+     * `2fa/setup`: a new secret (sealed in the database, not active) and its otpauth URI.
+     * @throws CONFLICT when two-factor sign-in is already on
+     */
+    async twoFactorSetup(userId: string): Promise<{ otpauth_uri: string; secret: string }> {
+      const user = await liveUser(userId);
+      if (await enabledTwoFactor(userId)) throw errors.conflict('Two-factor sign-in is already on');
+      const secret = newTotpSecret();
+      await security.savePendingSecret(db, userId, seal(twoFactorKey, userId, secret), new Date(clock.now()));
+      return { otpauth_uri: otpauthUri(secret, user.username), secret };
+    },
+
+    /**
+     * `2fa/enable {code}`: a TOTP code of the pending secret turns two-factor sign-in on and answers
+     * the ten recovery codes (only their HMACs are kept). Wrong codes spend the password budget.
+     * @throws CONFLICT without a pending setup or when already on, RATE_LIMITED, INVALID_CREDENTIALS {@link WRONG_CODE}
+     */
+    async twoFactorEnable(userId: string, code: string): Promise<{ recovery_codes: string[] }> {
+      const row = await security.findTwoFactor(db, userId);
+      if (!row) throw errors.conflict('Start two-factor setup first');
+      if (row.enabledAt) throw errors.conflict('Two-factor sign-in is already on');
+      // The step matched, set by the budget's evaluation (only a right code gets past the check).
+      const matched = { step: 0 };
+      await passwordBudget.check(
+        userId,
+        async () => {
+          const step = isTotpShaped(code) ? matchTotp(unseal(twoFactorKey, userId, row.secretSealed), code, clock.now()) : null;
+          if (step === null) return false;
+          matched.step = step;
+          return true;
+        },
+        WRONG_CODE,
+      );
+      const codes = newRecoveryCodes();
+      const enabled = await db.transaction(async (tx) => {
+        if (!(await security.enableTwoFactor(tx, userId, matched.step, new Date(clock.now())))) return false;
+        await security.replaceRecoveryCodes(
+          tx,
+          userId,
+          codes.map((c) => ({ id: newId(), codeHash: hashRecoveryCode(twoFactorKey, c) })),
+        );
+        return true;
+      });
+      if (!enabled) throw errors.conflict('Two-factor sign-in is already on');
+      return { recovery_codes: codes };
+    },
+
+    /**
+     * `2fa/disable {password, code}`: the password, then a code (or a recovery code), both against the
+     * shared budget; removes the secret and the recovery codes.
+     * @throws CONFLICT when two-factor sign-in is off, RATE_LIMITED, INVALID_CREDENTIALS
+     */
+    async twoFactorDisable(userId: string, input: { password: string; code: string }): Promise<Record<string, never>> {
+      const row = await enabledTwoFactor(userId);
+      if (!row) throw errors.conflict('Two-factor sign-in is off');
+      await this.checkPassword(userId, input.password);
+      await checkCode(row, input.code);
+      await db.transaction((tx) => security.deleteTwoFactor(tx, userId));
+      return {};
+    },
+
+    /**
+     * The second factor of a sensitive call (withdraw/confirm): nothing when two-factor sign-in is
+     * off; else `code` must be given and right (shared budget).
+     * @throws TWO_FACTOR_REQUIRED without a code, RATE_LIMITED, INVALID_CREDENTIALS {@link WRONG_CODE}
+     */
+    async checkSecondFactor(userId: string, code: string | undefined): Promise<void> {
+      const row = await enabledTwoFactor(userId);
+      if (!row) return;
+      if (!code) throw errors.twoFactorRequired(CODE_REQUIRED);
+      await checkCode(row, code);
+    },
+
+    /** `session/list`: the caller's live sessions, most recently seen first; `current` marks `sessionId`. */
+    async listSessions(userId: string, sessionId: string): Promise<{ sessions: SessionInfo[] }> {
+      const rows = await security.listLiveSessions(db, userId, new Date(clock.now()));
+      return {
+        sessions: rows.map((r) => ({
+          id: r.id,
+          device: deviceLabel(r.userAgent),
+          address: r.address,
+          created_at: r.createdAt.getTime(),
+          last_seen_at: (r.lastSeenAt ?? r.createdAt).getTime(),
+          current: r.id === sessionId,
+        })),
+      };
+    },
+
+    /**
+     * `session/revoke {session_id}`: signs out one of the caller's sessions on every instance at once.
+     * @throws NOT_FOUND for a session that is not the caller's live one
+     */
+    async revokeSession(userId: string, sessionId: string): Promise<Record<string, never>> {
+      if (!(await security.revokeOwnSession(db, userId, sessionId, new Date(clock.now())))) throw errors.notFound('Session not found');
+      await broadcast({ kind: 'session', sessionId });
+      return {};
+    },
+
+    /** `session/revoke/others`: signs out every session of the caller but `currentSessionId`. @returns `{revoked}` (count) */
+    async revokeOtherSessions(userId: string, currentSessionId: string): Promise<{ revoked: number }> {
+      const ids = await security.revokeOtherSessions(db, userId, currentSessionId, new Date(clock.now()));
+      for (const sessionId of ids) await broadcast({ kind: 'session', sessionId });
+      return { revoked: ids.length };
     },
 
     /**
@@ -212,8 +467,13 @@ export function createAccountService(deps: AccountDeps) {
       const tokenHash = hashToken(token);
       const cached = sessionCache.get(tokenHash);
       if (cached) return cached;
-      const row = await repo.findLiveSession(db, tokenHash, new Date(clock.now()));
+      const now = clock.now();
+      const row = await repo.findLiveSession(db, tokenHash, new Date(now));
       if (!row) return null;
+      // Last seen (product §26): written only on a cache miss, and at most once a minute per session.
+      if (!row.lastSeenAt || now - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
+        await security.touchSession(db, row.sessionId, new Date(now), new Date(now - LAST_SEEN_INTERVAL_MS));
+      }
       const session = { userId: row.userId, sessionId: row.sessionId };
       sessionCache.set(tokenHash, { ...session, expiresAt: row.expiresAt.getTime() });
       return session;

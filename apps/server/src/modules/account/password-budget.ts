@@ -1,7 +1,7 @@
 /**
  * One password budget per user (docs/abuse.md, "Password guessing"): every signed-in call that
  * checks the login password — `account/delete`, `password/change`, `order/pay` (with a password) and
- * `withdraw/confirm` — spends from the same budget of {@link PASSWORD_BUDGET_MAX} wrong passwords in
+ * `withdraw/confirm` — and every two-factor code (product §26) spends from the same budget of {@link PASSWORD_BUDGET_MAX} wrong passwords in
  * {@link PASSWORD_BUDGET_WINDOW_MS} (a fixed window from the first wrong one).
  *
  * Atomic: each check first reserves one attempt in the counter store (Redis with `REDIS_URL`, so all
@@ -22,9 +22,10 @@ export interface PasswordBudget {
   /**
    * Spends one attempt of `userId`'s budget on `evaluate` (true: the password is right).
    * @throws AppError RATE_LIMITED when the budget is spent (the password is not evaluated),
-   *   INVALID_CREDENTIALS 'Incorrect password' when `evaluate` answers false
+   *   INVALID_CREDENTIALS `wrongMessage` ('Incorrect password' by default) when `evaluate` answers false.
+   *   Two-factor codes spend from the same budget with their own message (product §26).
    */
-  check(userId: string, evaluate: () => Promise<boolean>): Promise<void>;
+  check(userId: string, evaluate: () => Promise<boolean>, wrongMessage?: string): Promise<void>;
 }
 
 export function createPasswordBudget(
@@ -33,7 +34,7 @@ export function createPasswordBudget(
   windowMs = PASSWORD_BUDGET_WINDOW_MS,
 ): PasswordBudget {
   return {
-    async check(userId, evaluate) {
+    async check(userId, evaluate, wrongMessage = 'Incorrect password') {
       const key = `pwd:${userId}`;
       const reservation = await counters.reserve(key, max, windowMs);
       if (!reservation.allowed) {
@@ -51,7 +52,7 @@ export function createPasswordBudget(
         await counters.release(key);
         return;
       }
-      throw errors.invalidCredentials('Incorrect password');
+      throw errors.invalidCredentials(wrongMessage);
     },
   };
 }

@@ -321,15 +321,18 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     /**
      * product §7 withdraw/confirm: password, then freeze + processing + CashOut record in one transaction.
      * A bill already confirmed is returned unchanged.
-     * @throws NOT_FOUND, INVALID_CREDENTIALS 'Incorrect password', RATE_LIMITED once the user's password
+     * @throws NOT_FOUND, INVALID_CREDENTIALS 'Incorrect password' or 'Incorrect code', TWO_FACTOR_REQUIRED
+     *   when two-factor sign-in is on and no `code` was sent, RATE_LIMITED once the user's password
      * budget is spent (10 wrong in 15 minutes), CONFLICT for an expired bill, INSUFFICIENT_BALANCE when the balance fell meanwhile
      */
-    async confirm(callerId: string, req: { bill_id: string; password: string }): Promise<{ bill: WithdrawBill }> {
+    async confirm(callerId: string, req: { bill_id: string; password: string; code?: string | undefined }): Promise<{ bill: WithdrawBill }> {
       let bill = await expireIfDue(await ownBill(callerId, req.bill_id));
       if (bill.status === WithdrawStatus.Expired) throw errors.conflict('This withdrawal has expired. Please create a new one.');
       if (bill.status !== WithdrawStatus.Pending) return { bill: toWithdrawBill(bill) };
       // The user's shared password budget counts before the password is evaluated (parallel tries cannot pass it).
       await accounts.checkPassword(callerId, req.password);
+      // product §26: with two-factor sign-in on, a code too (same budget; TWO_FACTOR_REQUIRED without one).
+      await accounts.checkSecondFactor(callerId, req.code);
       bill = await db.transaction(async (tx: Tx) => {
         const locked = await repo.lockBill(tx, req.bill_id);
         if (!locked) throw errors.notFound('Bill not found');

@@ -49,6 +49,7 @@ export default function ProfileLayoutRoute() {
         { to: `${base}/selling`, label: 'Selling' },
         { to: `${base}/buy`, label: 'My Purchases' },
         { to: `${base}/events`, label: 'Events & webhooks' },
+        { to: `${base}/security`, label: 'Security' },
       ]
     : [{ to: `${base}/selling`, label: 'Selling' }];
   const context: ProfileOutletContext = { userId: (isOwn ? me?.id : id) ?? '', isOwn };

@@ -1,17 +1,35 @@
-/** The login form: username or email + password (sent as its MD5 digest). */
+/**
+ * The login form: username or email + password (sent as its MD5 digest). When two-factor sign-in is
+ * on (product §26) the server answers with a challenge and the form asks for the 6-digit code from
+ * the authenticator app, or a recovery code, and sends it with the challenge. An expired challenge
+ * (5 minutes) brings the password step back.
+ */
 import { PasswordMessages } from '@coffer/contract';
+import { ErrorReason } from '@coffer/contract/constants';
+import { ShieldCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/input';
-import { useLogin } from '../api/login';
+import { ApiError, getErrorMessage } from '@/lib/api-client';
+import { useLogin, useLoginTwoFactor } from '../api/login';
 import { PasswordField } from './password-field';
 import { isValid } from './validation';
+
+export const LoginTexts = {
+  codeTitle: 'Two-factor sign-in',
+  codeHint: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  codeLabel: 'Code',
+  codeRequired: 'Enter the 6-digit code or a recovery code',
+  verify: 'Verify',
+  back: 'Back',
+} as const;
 
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ account?: string | null; password?: string | null }>({});
+  const [challenge, setChallenge] = useState<string | null>(null);
   const login = useLogin({ onSuccess });
 
   function submit(e: FormEvent) {
@@ -21,7 +39,26 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
       password: password ? null : PasswordMessages.required,
     };
     setErrors(next);
-    if (isValid(next)) login.mutate({ account, password });
+    if (isValid(next)) {
+      login.mutate(
+        { account, password },
+        { onSuccess: (outcome) => outcome.kind === 'two-factor' && setChallenge(outcome.challenge) },
+      );
+    }
+  }
+
+  if (challenge) {
+    return (
+      <TwoFactorStep
+        challenge={challenge}
+        onSuccess={onSuccess}
+        onRestart={(message) => {
+          setChallenge(null);
+          setPassword('');
+          setErrors({ password: message });
+        }}
+      />
+    );
   }
 
   return (
@@ -52,6 +89,69 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
       </div>
       <Button type="submit" className="w-full" isLoading={login.isPending}>
         Log in
+      </Button>
+    </form>
+  );
+}
+
+function TwoFactorStep({
+  challenge,
+  onSuccess,
+  onRestart,
+}: {
+  challenge: string;
+  onSuccess?: () => void;
+  onRestart: (message: string) => void;
+}) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const verify = useLoginTwoFactor({ onSuccess });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!code.trim()) {
+      setError(LoginTexts.codeRequired);
+      return;
+    }
+    setError(null);
+    verify.mutate(
+      { challenge, code },
+      {
+        onError: (err) => {
+          // An expired or used challenge: back to the password (the server says why).
+          if (err instanceof ApiError && err.reason === ErrorReason.CONFLICT) onRestart(getErrorMessage(err));
+          else setError(getErrorMessage(err, 'Failed to login'));
+        },
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-5">
+      <div className="flex items-start gap-3 rounded-xl bg-brand-50 p-4 dark:bg-brand-500/10">
+        <ShieldCheck className="mt-0.5 size-5 shrink-0 text-brand-600 dark:text-brand-400" aria-hidden="true" />
+        <div>
+          <h2 className="text-sm font-semibold text-slate-900 dark:text-white">{LoginTexts.codeTitle}</h2>
+          <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-300">{LoginTexts.codeHint}</p>
+        </div>
+      </div>
+      <TextField
+        label={LoginTexts.codeLabel}
+        name="code"
+        inputMode="text"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        error={error}
+        className="font-mono tracking-widest"
+        maxLength={40}
+        autoFocus
+      />
+      <Button type="submit" className="w-full" isLoading={verify.isPending}>
+        {LoginTexts.verify}
+      </Button>
+      <Button variant="ghost" className="w-full" onClick={() => onRestart('')}>
+        {LoginTexts.back}
       </Button>
     </form>
   );

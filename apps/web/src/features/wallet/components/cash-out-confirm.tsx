@@ -5,14 +5,16 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { toastError } from '@/lib/api-client';
+import { useTwoFactorStatus } from '@/hooks/use-two-factor-status';
+import { ApiError, toastError } from '@/lib/api-client';
+import { ErrorReason } from '@coffer/contract/constants';
 import { useConfirmWithdraw } from '../api/confirm-withdraw';
 import { currencyLabel, formatCrypto, formatUsd, netUsd } from '../utils/display';
 import { DetailList, DetailRow } from './detail-rows';
 import { formatPoints } from '@/lib/points';
 import { CashOutTexts, USD_CRYPTO_RATE_TEXT, type CashOutDraft } from './cash-out-texts';
 
-/** Step 2: the created order, the login password and Confirm. */
+/** Step 2: the created order, the login password (and the two-factor code when it is on, product §26) and Confirm. */
 export function ConfirmStep({
   draft,
   bill,
@@ -29,7 +31,14 @@ export function ConfirmStep({
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const passwordId = useId();
+  const codeId = useId();
   const confirm = useConfirmWithdraw();
+  const twoFactor = useTwoFactorStatus();
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  // Shown when the status says so, or when the server asked for a code (the status was stale).
+  const [codeAsked, setCodeAsked] = useState(false);
+  const needsCode = Boolean(twoFactor.data?.enabled) || codeAsked;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -37,13 +46,25 @@ export function ConfirmStep({
       setError(PaymentMessages.passwordRequired);
       return;
     }
+    if (needsCode && !code.trim()) {
+      setCodeError(CashOutTexts.codeRequired);
+      return;
+    }
     if (!bill) return;
     setError(null);
+    setCodeError(null);
     confirm.mutate(
-      { billId: bill.id, password },
+      { billId: bill.id, password, code: needsCode ? code : undefined },
       {
         onSuccess: (confirmed) => onConfirmed(confirmed ?? bill),
-        onError: (err) => toastError(err, CashOutTexts.confirmFailed, 'server'),
+        onError: (err) => {
+          if (err instanceof ApiError && err.reason === ErrorReason.TWO_FACTOR_REQUIRED) {
+            setCodeAsked(true);
+            setCodeError(CashOutTexts.codeRequired);
+            return;
+          }
+          toastError(err, CashOutTexts.confirmFailed, 'server');
+        },
       },
     );
   }
@@ -106,7 +127,24 @@ export function ConfirmStep({
           aria-describedby={error ? `${passwordId}-error` : undefined}
         />
       </Field>
-      <Button type="submit" className="w-full" disabled={!bill || !password} isLoading={confirm.isPending}>
+      {needsCode ? (
+        <Field label={CashOutTexts.codeLabel} id={codeId} error={codeError} hint={CashOutTexts.codeHint}>
+          <Input
+            id={codeId}
+            autoComplete="one-time-code"
+            maxLength={40}
+            value={code}
+            onChange={(e) => {
+              setCode(e.target.value);
+              if (e.target.value.trim()) setCodeError(null);
+            }}
+            aria-invalid={codeError ? true : undefined}
+            aria-describedby={codeError ? `${codeId}-error` : `${codeId}-hint`}
+            className="font-mono tracking-widest"
+          />
+        </Field>
+      ) : null}
+      <Button type="submit" className="w-full" disabled={!bill || !password || (needsCode && !code.trim())} isLoading={confirm.isPending}>
         Confirm
       </Button>
     </form>

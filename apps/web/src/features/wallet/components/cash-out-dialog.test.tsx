@@ -198,9 +198,9 @@ describe('cash-out step 1', { timeout: 15_000 }, () => {
 describe('cash-out step 2', { timeout: 15_000 }, () => {
   async function toConfirm(
     createAnswer: () => unknown | Promise<unknown> = () => ok({ bill: withdrawBill() }),
-    { waitForStep2 = true } = {},
+    { waitForStep2 = true, twoFactor = false } = {},
   ) {
-    mockWalletApi();
+    mockWalletApi({ twoFactor });
     const created: unknown[] = [];
     server.use(
       on('/withdraw/create', async (b) => {
@@ -297,6 +297,38 @@ describe('cash-out step 2', { timeout: 15_000 }, () => {
     expect(keys).toContainEqual(['transactions', USER_ID, 'RecordCateAll']);
     expect(keys).toContainEqual(['transactions', USER_ID, 'RecordCateOutgoing']);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/transactions'));
+  });
+
+  it('asks for the two-factor code when two-factor sign-in is on, and sends it (product §26)', async () => {
+    const view = await toConfirm(undefined, { twoFactor: true });
+    const confirmed: unknown[] = [];
+    server.use(
+      on('/withdraw/confirm', (b) => {
+        confirmed.push(b);
+        return ok({ bill: withdrawBill({ status: WithdrawStatus.Processing }) });
+      }),
+    );
+    await screen.findByText('Receive amount');
+    await view.user.type(screen.getByLabelText('Login password'), 'Coffer#2026');
+    const code = await screen.findByLabelText('Two-factor code');
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+    await view.user.type(code, '123456');
+    await view.user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(view.onOpenChange).toHaveBeenCalledWith(false));
+    expect(confirmed).toEqual([{ bill_id: withdrawBill().id, password: '054ccf585c9e088925abb2db78899549', code: '123456' }]);
+  });
+
+  it('shows the code field when the server answers TWO_FACTOR_REQUIRED', async () => {
+    const view = await toConfirm();
+    server.use(
+      on('/withdraw/confirm', () => ({ code: 10011, msg: 'Enter the 6-digit code from your authenticator app', reason: 'TWO_FACTOR_REQUIRED' }), 403),
+    );
+    await screen.findByText('Receive amount');
+    await view.user.type(screen.getByLabelText('Login password'), 'Coffer#2026');
+    await view.user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByLabelText('Two-factor code')).toBeInTheDocument();
+    expect(screen.getByText('Enter the 6-digit code or a recovery code')).toBeInTheDocument();
+    expect(view.onOpenChange).not.toHaveBeenCalled();
   });
 
   it("shows the server's message when the confirm fails, else 'Confirm failed', and stays open", async () => {

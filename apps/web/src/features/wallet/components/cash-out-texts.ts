@@ -15,6 +15,10 @@ export const CashOutTexts = {
   createFailed: CREATE_WITHDRAW_FAILED,
   confirmFailed: CONFIRM_FAILED,
   creating: 'Creating order...',
+  /** product §26: the two-factor code at confirm, when two-factor sign-in is on. */
+  codeLabel: 'Two-factor code',
+  codeHint: 'The 6-digit code from your authenticator app, or a recovery code.',
+  codeRequired: 'Enter the 6-digit code or a recovery code',
 } as const;
 
 /** What step 1 hands to step 2. */

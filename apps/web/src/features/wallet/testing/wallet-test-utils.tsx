@@ -50,8 +50,9 @@ export function on(path: string, answer: (body: any) => JsonBodyType | Promise<J
 }
 
 /** The usual answers: currencies, USDT/BTC minimums (100 points = 1 USDT), a balance of `available`. */
-export function mockWalletApi({ available = '5000.00' }: { available?: string } = {}) {
+export function mockWalletApi({ available = '5000.00', twoFactor = false }: { available?: string; twoFactor?: boolean } = {}) {
   server.use(
+    on('/2fa/status', () => ok({ enabled: twoFactor, recovery_codes_left: twoFactor ? 10 : 0 })),
     on('/currency/list', () => ok({ currencies })),
     on('/deposit/min-amount', (b) =>
       ok({
