@@ -104,6 +104,7 @@ export async function buildServices(deps: ServicesDeps) {
     ledger,
     sessionTtlHours: config.SESSION_TTL_HOURS,
     mail,
+    mailQueue,
     log,
     avatarUrl: images.avatarUrl,
     checkAvatar: images.claim,

@@ -28,6 +28,7 @@ import { findPgError, PG } from '../../lib/pg-errors';
 import { localBus, memoryCounters, type Revocation, type RevocationBus } from '../../lib/shared-state';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { MailProvider } from '../../providers/mail/index';
+import type { MailQueue } from '../mail/mail-queue.service';
 import * as repo from './account.repository';
 import { createPasswordBudget, type PasswordBudget } from './password-budget';
 import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
@@ -96,6 +97,11 @@ export interface AccountDeps {
   checkAvatar?: (userId: string, value: string) => Promise<string>;
   /** Sends the reset-code mails (product §11: outbox or SMTP). */
   mail: MailProvider;
+  /**
+   * Queues the new-device notices in the sign-in's transaction (docs/decisions/0032-mail-queue.md);
+   * without it they are sent through `mail` after the answer.
+   */
+  mailQueue?: MailQueue;
   /** Reports mails sent or failed. It is never given a code, token or password digest. */
   log?: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** The shared per-user password budget (password-budget.ts); default: in this process's memory. */
@@ -206,14 +212,25 @@ export function createAccountService(deps: AccountDeps) {
     return token;
   }
 
-  /** A session for a user who proved who they are; mails them when the device is new to the account. */
+  /**
+   * A session for a user who proved who they are; mails them when the device is new to the
+   * account. The session, the remembered device and the queued mail commit together.
+   */
   async function signIn(user: repo.UserRow, client: ClientInfo): Promise<{ access_token: string }> {
-    const token = await issueSession(user.id, undefined, client);
     const device = deviceLabel(client.userAgent);
     const now = new Date(clock.now());
-    if (await security.rememberDevice(db, user.id, deviceKey(device), now)) {
-      mailLater(user.email, newDeviceMail({ username: user.username, device, address: client.address ?? '', at: now }), user.id, 'new-device');
-    }
+    const { token, notice, queued } = await db.transaction(async (tx) => {
+      const token = await issueSession(user.id, tx, client);
+      const key = deviceKey(device);
+      if (!(await security.rememberDevice(tx, user.id, key, now))) return { token, notice: null, queued: [] };
+      const notice = newDeviceMail({ username: user.username, device, address: client.address ?? '', at: now });
+      const queued = deps.mailQueue
+        ? await deps.mailQueue.enqueue(tx, [{ key: `new-device:${user.id}:${key}`, to: user.email, ...notice }])
+        : [];
+      return { token, notice, queued };
+    });
+    if (deps.mailQueue) deps.mailQueue.sendNow(queued);
+    else if (notice) mailLater(user.email, notice, user.id, 'new-device');
     return { access_token: token };
   }
 
@@ -624,7 +641,7 @@ export function createAccountService(deps: AccountDeps) {
 
     /** Resolves once every reset mail accepted so far has been delivered or has failed. */
     async mailSettled(): Promise<void> {
-      await Promise.all([...pendingMail]);
+      await Promise.all([...pendingMail, deps.mailQueue?.settled()]);
     },
 
     /**
