@@ -18,6 +18,8 @@ export const ErrorReason = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL: 'INTERNAL',
+  /** product §27: the account is suspended by Coffer (sign-in, cash-out). */
+  ACCOUNT_SUSPENDED: 'ACCOUNT_SUSPENDED',
 } as const;
 export type ErrorReason = (typeof ErrorReason)[keyof typeof ErrorReason];
 
@@ -36,6 +38,7 @@ export const ERROR_TABLE: Record<ErrorReason, { code: number; status: number }> 
   PAYLOAD_TOO_LARGE: { code: 10008, status: 413 },
   RATE_LIMITED: { code: 10009, status: 429 },
   INTERNAL: { code: 10010, status: 500 },
+  ACCOUNT_SUSPENDED: { code: 10011, status: 403 },
 };
 
 /** A successful envelope around `data`. */

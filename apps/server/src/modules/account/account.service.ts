@@ -23,6 +23,7 @@ import { createPasswordBudget, type PasswordBudget } from './password-budget';
 import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
 import { hashResetCode, newResetCode, resetCodeMatches } from './reset-codes';
 import { createReadCache } from '../../lib/read-cache';
+import { refuseSuspended } from '../moderation/suspension';
 import { createSessionCache } from './session-cache';
 import { hashToken, newToken } from './tokens';
 
@@ -194,12 +195,14 @@ export function createAccountService(deps: AccountDeps) {
 
     /**
      * Logs in with a username or email and the password digest.
-     * @throws AppError INVALID_CREDENTIALS on an unknown account or a wrong password (same message)
+     * @throws AppError INVALID_CREDENTIALS on an unknown account or a wrong password (same message),
+     * ACCOUNT_SUSPENDED (after a right password) while Coffer has suspended the account (product §27)
      */
     async login(input: { account: string; password: string }) {
       const user = await repo.findLiveUserByAccount(db, input.account);
       const okPassword = await verifyPasswordDigest(user?.passwordHash ?? (await dummyHash()), input.password);
       if (!user || !okPassword) throw errors.invalidCredentials('Incorrect username or password');
+      refuseSuspended(user);
       return { access_token: await issueSession(user.id) };
     },
 
