@@ -2,7 +2,8 @@
 import type { AccessTokenData } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '@/lib/api-client';
+import { ErrorReason } from '@coffer/contract/constants';
+import { ApiError, callApi, toastError } from '@/lib/api-client';
 import { hashPassword } from '@/lib/md5';
 import { startSession } from './session';
 
@@ -18,7 +19,11 @@ export async function login(input: LoginInput): Promise<AccessTokenData> {
   return callApi('login', { account: input.account.trim(), password });
 }
 
-/** Signs in; toasts 'Login successful!' or the failure ('Failed to login' when no message). */
+/**
+ * Signs in; toasts 'Login successful!' or the failure ('Failed to login' when no message). A
+ * suspended account (403 ACCOUNT_SUSPENDED, product §27) reads as the server's message, which says
+ * why: the form shows it too ({@link suspendedMessage}).
+ */
 export function useLogin({ onSuccess }: { onSuccess?: () => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -28,6 +33,15 @@ export function useLogin({ onSuccess }: { onSuccess?: () => void } = {}) {
       toast.success('Login successful!');
       onSuccess?.();
     },
-    onError: (err) => toastError(err, 'Failed to login'),
+    onError: (err) => {
+      const suspended = suspendedMessage(err);
+      if (suspended) toast.error(suspended, { id: 'account-suspended' });
+      else toastError(err, 'Failed to login');
+    },
   });
+}
+
+/** The server's message when `err` refuses a suspended account (product §27), else null. */
+export function suspendedMessage(err: unknown): string | null {
+  return err instanceof ApiError && err.reason === ErrorReason.ACCOUNT_SUSPENDED && err.msg ? err.msg : null;
 }
