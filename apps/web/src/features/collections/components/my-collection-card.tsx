@@ -22,17 +22,18 @@ export function MyCollectionCard({ collection, eager }: { collection: Collection
       <div className="relative">
         <BannerImage src={collection.banner} alt={collection.title} eager={eager} />
         <CollectionStatusBadge status={collection.status} className="absolute top-3 right-3 shadow-sm backdrop-blur" />
+        {collection.moderation ? (
+          <div className="absolute inset-x-0 bottom-0">
+            <TakedownNotice moderation={collection.moderation} compact />
+          </div>
+        ) : null}
       </div>
       <div className="flex flex-1 flex-col p-4">
         <h3 className="line-clamp-1 font-semibold text-slate-900 dark:text-white" title={collection.title}>
           {collection.title}
         </h3>
         <p className="mt-1 line-clamp-2 min-h-10 text-sm text-slate-500 dark:text-slate-400">{collection.desc}</p>
-        {collection.moderation ? (
-          <div className="mt-3">
-            <TakedownNotice moderation={collection.moderation} compact />
-          </div>
-        ) : null}
+
         <dl className="mt-4 grid grid-cols-3 gap-2 text-sm">
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Price</dt>

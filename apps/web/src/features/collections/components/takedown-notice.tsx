@@ -4,7 +4,6 @@
  */
 import type { CollectionModeration } from '@coffer/contract';
 import { ShieldAlert } from 'lucide-react';
-import { cn } from '@/lib/cn';
 
 export const TakedownTexts = {
   heading: (reason: string) => `Hidden by Coffer: ${reason}`,
@@ -15,27 +14,39 @@ export const TakedownTexts = {
 };
 
 export function TakedownNotice({ moderation, compact }: { moderation: CollectionModeration; compact?: boolean }) {
+  const heading = TakedownTexts.heading(moderation.reason);
+  if (compact) {
+    // A strip over the card's banner, so the card keeps the grid's height.
+    return (
+      <div
+        role="status"
+        className="flex gap-2 bg-red-700/95 px-3 py-2 text-xs text-white backdrop-blur dark:bg-red-800/95"
+        data-testid="takedown-notice"
+      >
+        <ShieldAlert className="mt-px size-4 shrink-0" aria-hidden="true" />
+        <div className="min-w-0">
+          <p className="line-clamp-1 font-semibold" title={heading}>
+            {heading}
+          </p>
+          <p className="text-red-50">
+            {moderation.files_removed ? 'Not for sale; downloads are off.' : 'Not for sale; buyers keep access.'}
+          </p>
+        </div>
+      </div>
+    );
+  }
   return (
     <div
       role="status"
-      className={cn(
-        'flex gap-3 rounded-xl border border-red-200 bg-red-50 text-red-900 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200',
-        compact ? 'p-3 text-xs' : 'p-4 text-sm',
-      )}
+      className="flex gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200"
       data-testid="takedown-notice"
     >
-      <ShieldAlert className={cn('shrink-0 text-red-600 dark:text-red-400', compact ? 'size-4' : 'size-5')} aria-hidden="true" />
+      <ShieldAlert className="size-5 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" />
       <div className="min-w-0 space-y-1">
-        <p className={cn('font-semibold', compact && 'line-clamp-2')}>{TakedownTexts.heading(moderation.reason)}</p>
-        {compact ? (
-          <p>{moderation.files_removed ? 'Not for sale; downloads are off.' : 'Not for sale; buyers keep access.'}</p>
-        ) : (
-          <>
-            <p>{TakedownTexts.meaning}</p>
-            {moderation.files_removed ? <p>{TakedownTexts.filesRemoved}</p> : null}
-            <p className="text-red-800/80 dark:text-red-200/80">{TakedownTexts.contact}</p>
-          </>
-        )}
+        <p className="font-semibold">{heading}</p>
+        <p>{TakedownTexts.meaning}</p>
+        {moderation.files_removed ? <p>{TakedownTexts.filesRemoved}</p> : null}
+        <p className="text-red-800/80 dark:text-red-200/80">{TakedownTexts.contact}</p>
       </div>
     </div>
   );
