@@ -189,6 +189,20 @@ describe('hide and unhide', () => {
     });
   });
 
+  it('refuses to pay an order created before the takedown, or while the seller is suspended', async () => {
+    const { seller, stranger, c } = await scene();
+    await fund(t, stranger.id, '100');
+    const order = await ok(t, '/sl/v1/collection/buy', { collection_id: c.id }, stranger.token);
+    const pay = () => t.call('/api/uc/v1/account/order/pay', { order_id: order.id }, stranger.token);
+    await services().moderation.hide(c.id, operator);
+    expect((await pay()).body).toMatchObject({ reason: 'CONFLICT', msg: 'This collection is no longer for sale' });
+    await services().moderation.unhide(c.id, operator);
+    await services().moderation.suspend(seller.id, operator);
+    expect((await pay()).body).toMatchObject({ reason: 'CONFLICT', msg: 'This collection is no longer for sale' });
+    await services().moderation.unsuspend(seller.id, operator);
+    expect((await pay()).body.data.status).toBe('OrderStatusPaid');
+  });
+
   it('writes nothing when the audit or event write fails: action and audit row commit together', async () => {
     const { c, title } = await scene();
     const failing = createModerationService({
