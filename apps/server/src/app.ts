@@ -22,6 +22,7 @@ import { collectionsRoutes } from './modules/collections/collections.routes';
 import { depositRoutes } from './modules/deposits/deposits.routes';
 import { eventsRoutes } from './modules/events/events.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
+import { moderationRoutes } from './modules/moderation/moderation.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { checkPaymentsMode } from './modules/payments/payments-mode';
 import { paymentRoutes } from './modules/payments/payments.routes';
@@ -185,6 +186,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     downloadsRoutes(api, services.downloads);
     reservesRoutes(api, services.reserves);
     eventsRoutes(api, services.events);
+    moderationRoutes(api, services.moderation);
   });
   await app.register(filesPlugin, { storage: services.storage, images: services.images });
 

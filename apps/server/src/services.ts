@@ -30,6 +30,9 @@ import { createRecordsService } from './modules/records/records.service';
 import { createReservesService } from './modules/reserves/reserves.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
+import { findSuspension } from './modules/moderation/moderation.repository';
+import { createModerationService } from './modules/moderation/moderation.service';
+import { refuseSuspended } from './modules/moderation/suspension';
 import { listenForPayoutWork, type PayoutWakeListener } from './modules/withdrawals/payout-wake';
 import { hasInFlight } from './modules/withdrawals/withdrawals.repository';
 import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
@@ -53,6 +56,14 @@ export const openDepositGuard: DeletionGuard = async (userId, tx) =>
   (await countOpenBills(tx, userId)) > 0
     ? 'A deposit is still being processed. Please wait until it completes or expires before deleting your account.'
     : null;
+
+/** Cash-out refusal of a suspended account (product §27), read from the users table. */
+export function suspensionCheck(db: Db): (userId: string) => Promise<void> {
+  return async (userId) => {
+    const row = await findSuspension(db, userId);
+    if (row) refuseSuspended(row);
+  };
+}
 
 /** Deletion hook: the deleted owner's published collections are archived in the deleting transaction. */
 export const archivePublishedCollections: DeletionHook = (userId, tx) => archivePublishedOf(tx, userId);
@@ -182,6 +193,14 @@ export async function buildServices(deps: ServicesDeps) {
     events: events.writer,
     log,
     payoutConcurrency: config.PAYOUT_CONCURRENCY,
+    refuseSuspended: suspensionCheck(db),
+  });
+  const moderation = createModerationService({
+    db,
+    clock,
+    collections,
+    events: events.writer,
+    revocations: shared.revocations,
   });
   const reserves = createReservesService({
     db,
@@ -243,6 +262,7 @@ export async function buildServices(deps: ServicesDeps) {
       withdrawals,
       reserves,
       events,
+      moderation,
     },
     workers,
     async railRoutes(app: FastifyInstance): Promise<void> {

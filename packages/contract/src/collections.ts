@@ -11,6 +11,7 @@ import { ImageUploadRequestSchema, PublicUserSchema } from './account';
 import { IdSchema, pageOf, paginatorSchema } from './common';
 import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE, REFUND_REASON_MAX } from './constants';
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
+import { CollectionModerationSchema } from './moderation';
 import { PasswordDigestSchema } from './password';
 import { MAX_UPLOAD_PARTS } from './upload-rules';
 
@@ -47,6 +48,8 @@ export const CollectionSchema = z.object({
   resource_count: z.number().int(),
   /** The seller's public profile (lists and details that show it). */
   seller: PublicUserSchema.optional(),
+  /** Present, for its owner only, while Coffer has taken the collection down (product §27). */
+  moderation: CollectionModerationSchema.optional(),
 });
 export type Collection = z.infer<typeof CollectionSchema>;
 

@@ -73,3 +73,11 @@ export const MIN_PART_BYTES = 5 * 1024 * 1024;
 export const REFUND_WINDOW_DAYS = 14;
 /** Longest refund reason, characters (product §25). */
 export const REFUND_REASON_MAX = 500;
+
+/** product §27: why a collection is reported. */
+export const REPORT_REASONS = ['copyright', 'illegal', 'spam', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+/** product §27: longest report `details`, characters. */
+export const REPORT_DETAILS_MAX = 2_000;
+/** product §27: reports one user may send in an hour (per user, shared across instances). */
+export const REPORTS_PER_USER_PER_HOUR = 10;

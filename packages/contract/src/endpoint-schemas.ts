@@ -97,6 +97,7 @@ import {
   UserCollectionsDataSchema,
   UserCollectionsRequestSchema,
 } from './collections';
+import { CollectionReportDataSchema, CollectionReportRequestSchema } from './moderation';
 import type { EndpointKey } from './endpoints';
 import {
   LoginTwoFactorDataSchema,
@@ -210,6 +211,7 @@ export const ENDPOINT_SCHEMAS = {
   collectionResourceAdd: { body: CollectionResourceAddRequestSchema, data: CollectionResourceAddDataSchema },
   collectionPublish: { body: CollectionPublishRequestSchema, data: CollectionPublishDataSchema },
   collectionDelete: { body: CollectionDeleteRequestSchema, data: CollectionDeleteDataSchema },
+  collectionReport: { body: CollectionReportRequestSchema, data: CollectionReportDataSchema },
   myCollections: { body: MyCollectionsRequestSchema, data: MyCollectionsDataSchema },
   collectionDetail: { body: CollectionDetailRequestSchema, data: CollectionDetailDataSchema },
   resourceDetail: { body: ResourceDetailRequestSchema, data: ResourceDetailDataSchema },

@@ -214,6 +214,12 @@ export const ENDPOINTS = {
     tags: collections,
     summary: 'Publish (owner, needs a file)',
   },
+  collectionReport: {
+    paths: sl('/collection/report'),
+    auth: 'required',
+    tags: collections,
+    summary: 'Report a collection to Coffer (copyright, illegal, spam, other); one open report per collection',
+  },
   collectionDelete: {
     paths: sl('/collection/delete'),
     auth: 'required',

@@ -20,6 +20,8 @@ export const ErrorReason = {
   INTERNAL: 'INTERNAL',
   /** The password was right but two-factor sign-in is on: send a code (product §26). */
   TWO_FACTOR_REQUIRED: 'TWO_FACTOR_REQUIRED',
+  /** product §27: the account is suspended by Coffer (sign-in, cash-out). */
+  ACCOUNT_SUSPENDED: 'ACCOUNT_SUSPENDED',
 } as const;
 export type ErrorReason = (typeof ErrorReason)[keyof typeof ErrorReason];
 
@@ -39,6 +41,7 @@ export const ERROR_TABLE: Record<ErrorReason, { code: number; status: number }> 
   RATE_LIMITED: { code: 10009, status: 429 },
   INTERNAL: { code: 10010, status: 500 },
   TWO_FACTOR_REQUIRED: { code: 10011, status: 403 },
+  ACCOUNT_SUSPENDED: { code: 10012, status: 403 },
 };
 
 /** A successful envelope around `data`. */

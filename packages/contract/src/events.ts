@@ -10,8 +10,9 @@
  * - `payout.status`: a cash-out bill of the user changed status (emitted now: processing, succeeded,
  *   refunded);
  * - `refund`: a paid order of one of the seller's collections was refunded (emitted now, product §25);
- * - `review`, `collection.hidden`: reserved; emitted when reviews and takedowns land in Coffer (no
- *   such feature exists yet, so no such event is written today).
+ * - `collection.hidden`: Coffer took one of the seller's collections down (product §27; `data`:
+ *   collection_id, reason, files_removed), written with the takedown;
+ * - `review`: reserved; emitted when reviews land in Coffer.
  *
  * Units: `created_at` is milliseconds since the epoch; amounts are decimal point strings.
  */

@@ -9,6 +9,7 @@ export * from './security';
 export * from './records';
 export * from './payments';
 export * from './collections';
+export * from './moderation';
 export * from './reserves';
 export * from './upload-rules';
 export * from './merkle-sum';

@@ -13,7 +13,13 @@ import type { AuthContext } from '../plugins/auth';
 /** What a module adds to a table entry when registering it. */
 export interface EndpointOptions {
   /** Per-route rate limit (@fastify/rate-limit options); none when absent. */
-  rateLimit?: { max: number; timeWindow: number | string; keyGenerator?: (req: FastifyRequest) => string | Promise<string> };
+  rateLimit?: {
+    max: number;
+    timeWindow: number | string;
+    keyGenerator?: (req: FastifyRequest) => string | Promise<string>;
+    /** When the call is counted: 'onRequest' (default, every attempt) or 'preHandler' (after auth and body validation). */
+    hook?: 'onRequest' | 'preHandler';
+  };
 }
 
 /** What a handler of call `K` receives: the parsed body and the caller (never null when auth is 'required'). */

@@ -87,6 +87,10 @@ describe('/api/docs', () => {
     }
     expect(doc.paths['/api/uc/v1/account/order/pay']!.post!.responses?.['429']).toBeDefined();
     expect(doc.paths['/api/uc/v1/account/get/me']!.post!.responses?.['429']).toBeUndefined();
+    // product §27: reports are rate limited per user, and need a session.
+    expect(doc.paths['/sl/v1/collection/report']!.post!.responses?.['429']).toBeDefined();
+    expect(doc.paths['/sl/v1/collection/report']!.post!.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/sl/v1/collection/report']!.post!.operationId).toBe('collectionReport');
   });
 
   it('documents the account bodies field by field', () => {

@@ -133,6 +133,9 @@ describe('demo:seed', () => {
     });
     expect(summary.purchases).toBe(TIMELINE.filter((e) => e.kind === 'buy').length);
     expect(summary.cashOuts).toBe(TIMELINE.filter((e) => e.kind === 'cash-out').length);
+    // One open report for `npm run admin -- reports` (product §27).
+    const reports = await t.app.ctx.services.moderation.reports();
+    expect(reports.map((r) => [r.reason, r.status])).toEqual([['copyright', 'open']]);
 
     const noor = await recordsOf('noor');
     expect(noor.filter((r) => r.type === 'TopUp' && r.status === 'RecordStatusSuccess')).toHaveLength(2);

@@ -351,6 +351,14 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       log(`${a.username} asked for a refund of ${e.collection} (waits for the seller)`);
     },
 
+    async report(e) {
+      const a = actor(e.person);
+      const collectionId = collectionIds[e.collection];
+      if (!collectionId) throw new Error(`demo story: ${e.collection} is reported before it exists`);
+      await as(a, sl('/collection/report'), { collection_id: collectionId, reason: e.reason, details: e.details });
+      log(`${a.username} reported ${e.collection} (${e.reason})`);
+    },
+
     async 'cash-out'(e) {
       const a = actor(e.person);
       const { bill } = await as<{ bill: { id: string } }>(a, uc('/withdraw/create'), {

@@ -17,6 +17,10 @@ export const users = pgTable(
     updateMails: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     deletedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Set while an operator has suspended the account (product §27, modules/moderation). */
+    suspendedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** The suspension's reason, told to the user at sign-in; null when not suspended. */
+    suspendedReason: text(),
   },
   (t) => [uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`), uniqueIndex('users_email_uq').on(t.email)],
 );

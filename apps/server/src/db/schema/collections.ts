@@ -54,6 +54,12 @@ export const collections = pgTable(
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     publishedAt: timestamp({ withTimezone: true, mode: 'date' }),
     deletedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Set while the collection is taken down by an operator (product §27, modules/moderation). */
+    hiddenAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** The takedown's reason, shown to the owner; null when not hidden. */
+    hiddenReason: text(),
+    /** The takedown refuses downloads to everyone (the stored bytes are kept). */
+    filesRemoved: boolean().notNull().default(false),
   },
   (t) => [
     index('collections_owner_created_idx').on(t.ownerId, t.createdAt),

@@ -10,3 +10,4 @@ export * from './reserves';
 export * from './events';
 export * from './mail';
 export * from './security';
+export * from './moderation';

@@ -34,6 +34,7 @@ import { createPasswordBudget, type PasswordBudget } from './password-budget';
 import { dummyHash, hashPasswordDigest, verifyPasswordDigest } from './passwords';
 import { hashResetCode, newResetCode, resetCodeMatches } from './reset-codes';
 import { createReadCache } from '../../lib/read-cache';
+import { refuseSuspended } from '../moderation/suspension';
 import { createSessionCache } from './session-cache';
 import { hashToken, newToken } from './tokens';
 import { deviceKey, deviceLabel, USER_AGENT_MAX } from './devices';
@@ -217,6 +218,8 @@ export function createAccountService(deps: AccountDeps) {
    * account. The session, the remembered device and the queued mail commit together.
    */
   async function signIn(user: repo.UserRow, client: ClientInfo): Promise<{ access_token: string }> {
+    // A suspension made between the password and the two-factor code holds too (product §27).
+    refuseSuspended(user);
     const device = deviceLabel(client.userAgent);
     const now = new Date(clock.now());
     const { token, notice, queued } = await db.transaction(async (tx) => {
@@ -320,12 +323,15 @@ export function createAccountService(deps: AccountDeps) {
      * (product §26), a right password answers TWO_FACTOR_REQUIRED with `data {challenge, expires_at}`
      * (single use, LOGIN_CHALLENGE_TTL_SECONDS = 300 s) for `login/2fa`. A sign-in from a device
      * new to the account mails the user.
-     * @throws AppError INVALID_CREDENTIALS on an unknown account or a wrong password (same message), TWO_FACTOR_REQUIRED
+     * @throws AppError INVALID_CREDENTIALS on an unknown account or a wrong password (same message),
+     * TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED (after a right password) while Coffer has suspended the
+     * account (product §27)
      */
     async login(input: { account: string; password: string }, client: ClientInfo = {}) {
       const user = await repo.findLiveUserByAccount(db, input.account);
       const okPassword = await verifyPasswordDigest(user?.passwordHash ?? (await dummyHash()), input.password);
       if (!user || !okPassword) throw errors.invalidCredentials('Incorrect username or password');
+      refuseSuspended(user);
       if (await enabledTwoFactor(user.id)) {
         const challenge = newToken();
         const now = clock.now();

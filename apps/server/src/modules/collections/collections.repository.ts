@@ -4,7 +4,7 @@
  */
 import { CollectionStatus, type MarketSort } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract';
-import { and, count, desc, asc, eq, gt, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, asc, eq, gt, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { catalogueChanges, collections, orders, users } from '../../db/schema/index';
 
@@ -188,6 +188,34 @@ async function page(db: DbOrTx, where: SQL | undefined, orderBy: SQL[], offset: 
   return { rows, count: Number(total?.n ?? 0) };
 }
 
+/** Sets (or clears, `null`) the takedown columns of a collection (product §27). @returns the row or null */
+export async function setTakedown(
+  db: DbOrTx,
+  id: string,
+  takedown: { at: Date; reason: string; filesRemoved: boolean } | null,
+): Promise<CollectionRow | null> {
+  const [row] = await db
+    .update(collections)
+    .set(
+      takedown
+        ? { hiddenAt: takedown.at, hiddenReason: takedown.reason, filesRemoved: takedown.filesRemoved }
+        : { hiddenAt: null, hiddenReason: null, filesRemoved: false },
+    )
+    .where(eq(collections.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * What the public may list (product §27): not taken down, and its seller not suspended. A correlated
+ * `not exists`, so the count query needs no join.
+ */
+const listable = () =>
+  and(
+    isNull(collections.hiddenAt),
+    sql`not exists (select 1 from ${users} where ${users.id} = ${collections.ownerId} and ${users.suspendedAt} is not null)`,
+  );
+
 /** The owner's collections except Deleted, newest first. */
 export function pageOfOwner(db: DbOrTx, ownerId: string, offset: number, limit: number) {
   return page(
@@ -203,7 +231,7 @@ export function pageOfOwner(db: DbOrTx, ownerId: string, offset: number, limit: 
 export function pagePublishedOf(db: DbOrTx, ownerId: string, offset: number, limit: number) {
   return page(
     db,
-    and(eq(collections.ownerId, ownerId), eq(collections.status, CollectionStatus.Published)),
+    and(eq(collections.ownerId, ownerId), eq(collections.status, CollectionStatus.Published), listable()),
     [desc(collections.createdAt), desc(collections.id)],
     offset,
     limit,
@@ -217,7 +245,7 @@ function likeTerm(q: string): string {
 
 /** Published collections for the market, optionally searched (title/desc, case-insensitive) and sorted. */
 export function pageMarket(db: DbOrTx, opts: { q?: string; sort: MarketSort; offset: number; limit: number }) {
-  const conditions: (SQL | undefined)[] = [eq(collections.status, CollectionStatus.Published)];
+  const conditions: (SQL | undefined)[] = [eq(collections.status, CollectionStatus.Published), listable()];
   if (opts.q) conditions.push(or(ilike(collections.title, likeTerm(opts.q)), ilike(collections.desc, likeTerm(opts.q))));
   const newest = [desc(collections.createdAt), desc(collections.id)];
   const orderBy =

@@ -18,6 +18,11 @@
  *   previews; each file added, replaced or removed is a row of the buyers' `my/library/changes`
  *   feed (ADR 0026) and a mail to the buyers who accept update mails.
  *
+ * - takedowns (product §27, modules/moderation): a hidden collection leaves the market, search and
+ *   the seller's public page, and its details and files are for its owner and paid buyers only;
+ *   `files_removed` refuses every download (the stored bytes are kept). The owner's views carry
+ *   `moderation` (the notice). A suspended seller's collections leave the market too.
+ *
  * Prices are whole points; `earned` is stored in minor units and answered in points.
  *
  * The public reads (a collection with its seller and files, market pages) are served from a 2 s
@@ -135,6 +140,31 @@ export function createCollectionsService(deps: CollectionsDeps) {
     };
   }
 
+  /** `c` as its owner sees it: with the takedown notice while hidden (product §27). */
+  function forOwner(c: repo.CollectionRow, seller?: repo.SellerColumns): Collection {
+    const out = toCollection(c, seller);
+    if (c.hiddenAt) {
+      out.moderation = {
+        hidden: true,
+        reason: c.hiddenReason ?? '',
+        files_removed: c.filesRemoved,
+        hidden_at: c.hiddenAt.getTime(),
+      };
+    }
+    return out;
+  }
+
+  /**
+   * Refuses every download of a collection taken down with its files (product §27). CONFLICT (409),
+   * not FORBIDDEN: the web shows a 403 as the generic permission text, and this one must be read.
+   * @throws CONFLICT
+   */
+  function refuseRemovedFiles(c: repo.CollectionRow): void {
+    if (c.filesRemoved) {
+      throw errors.conflict('Coffer took this collection down and its files can no longer be downloaded.');
+    }
+  }
+
   /** The caller's collection. @throws NOT_FOUND when missing, FORBIDDEN when another user's */
   async function owned(ownerId: string, collectionId: string, tx?: Tx): Promise<repo.CollectionRow> {
     const c = await repo.findCollection(tx ?? db, collectionId);
@@ -146,7 +176,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
   /** Whether `viewerId` may see the collection: published, owner, or paid buyer. */
   async function visible(c: repo.CollectionRow, viewerId: string | null): Promise<{ ok: boolean; purchased: boolean }> {
     const purchased = viewerId && viewerId !== c.ownerId ? await purchases.hasPaid(viewerId, c.id) : false;
-    const ok = c.status === CollectionStatus.Published || viewerId === c.ownerId || purchased;
+    const ok = (c.status === CollectionStatus.Published && !c.hiddenAt) || viewerId === c.ownerId || purchased;
     return { ok, purchased };
   }
 
@@ -224,6 +254,31 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
   return {
     toCollection,
+    refuseRemovedFiles,
+
+    /**
+     * For the moderation module: sets or clears the takedown of a collection in `tx` (product §27)
+     * and empties the public read caches. @returns the updated row, or null when it does not exist
+     */
+    async setTakedown(
+      collectionId: string,
+      takedown: { at: Date; reason: string; filesRemoved: boolean } | null,
+      tx: Tx,
+    ): Promise<repo.CollectionRow | null> {
+      const row = await repo.setTakedown(tx, collectionId, takedown);
+      wrote();
+      return row;
+    },
+
+    /** For the moderation module: the collection row locked in `tx`, or null. */
+    lock(collectionId: string, tx: Tx) {
+      return repo.lockCollection(tx, collectionId);
+    },
+
+    /** For the moderation module: empties the public read caches (a seller suspended or restored). */
+    forget(): void {
+      wrote();
+    },
 
     /**
      * Creates a collection (status Created).
@@ -440,6 +495,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       if (!c || !r || r.collectionId !== c.id || r.removedAt) throw errors.notFound('The file does not exist');
       if (!(await visible(c, viewerId)).ok) throw errors.notFound('The file does not exist');
       if (!r.preview) throw errors.forbidden('This file is not a free preview. Buy this collection to download it.');
+      refuseRemovedFiles(c);
       const get = await storage.presignGet(r.storageKey, {
         fileName: r.name,
         contentType: r.contentType,
@@ -477,7 +533,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       const { rows, count } = await repo.pageOfOwner(db, ownerId, offset, limit);
       return toPage(
         'collections',
-        rows.map((r) => toCollection(r.c, r.seller)),
+        rows.map((r) => forOwner(r.c, r.seller)),
         paginator,
         count,
       );
@@ -501,7 +557,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       const shown = read.resources.filter((r) => !r.removedAt || (paid && r.removedAt > paid));
       const mayOpen = purchased || viewerId === row.c.ownerId;
       return {
-        collection: toCollection(row.c, row.seller),
+        collection: viewerId === row.c.ownerId ? forOwner(row.c, row.seller) : toCollection(row.c, row.seller),
         resources: await Promise.all(shown.map((r) => toView(r, mayOpen))),
         seller: toSeller(row.seller),
         purchased,
@@ -571,6 +627,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       const c = await repo.findCollection(db, collectionId);
       const r = await uploads.findResource(resourceId);
       if (!c || !r || r.collectionId !== c.id) throw errors.notFound('The file does not exist');
+      refuseRemovedFiles(c);
       if (c.ownerId !== viewerId) {
         const paid = await purchases.paidAt(viewerId, c.id);
         // A removed file stays with those who paid before its removal (product §24).

@@ -91,6 +91,8 @@ export function createDownloadsService(deps: DownloadsDeps) {
   async function allowed(userId: string, collectionId: string, countFiles: number | null) {
     const c = await collections.find(collectionId);
     if (!c) throw errors.notFound('The collection does not exist');
+    // A takedown with its files refuses everyone, owner included (product §27).
+    collections.refuseRemovedFiles(c);
     if (c.ownerId === userId) return c;
     const ok =
       countFiles === null ? await purchases.hasPaid(userId, c.id) : await purchases.countDownloads(userId, c.id, countFiles);

@@ -38,13 +38,29 @@ export async function buyView(
   buyerId: string,
   collectionId: string,
 ): Promise<{
-  collection: { id: string; ownerId: string; status: string; price: number } | null;
+  collection: {
+    id: string;
+    ownerId: string;
+    status: string;
+    price: number;
+    /** Taken down (product §27). */
+    hidden: boolean;
+    /** The seller's account is suspended (product §27). */
+    sellerSuspended: boolean;
+  } | null;
   existing: OrderRow | null;
   available: bigint;
 }> {
   const [row] = await db
     .select({
-      collection: { id: collections.id, ownerId: collections.ownerId, status: collections.status, price: collections.price },
+      collection: {
+        id: collections.id,
+        ownerId: collections.ownerId,
+        status: collections.status,
+        price: collections.price,
+        hidden: sql<boolean>`${collections.hiddenAt} is not null`,
+        sellerSuspended: sellerSuspended(),
+      },
       existing: orders,
       available: ledgerAccounts.balance,
     })
@@ -55,6 +71,10 @@ export async function buyView(
   if (!row) return { collection: null, existing: null, available: 0n };
   return { collection: row.collection, existing: row.existing ?? null, available: row.available ?? 0n };
 }
+
+/** True when the collection's seller is suspended (product §27); correlated on `collections.owner_id`. */
+const sellerSuspended = () =>
+  sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${collections.ownerId} and ${users.suspendedAt} is not null)`;
 
 /** The order as it is now, without a lock (the cheap refusals before a password check). */
 export async function findById(db: DbOrTx, id: string): Promise<OrderRow | null> {
@@ -72,10 +92,18 @@ export async function findForUpdate(db: DbOrTx, id: string): Promise<OrderRow | 
  * Locks the given orders (in id order, so concurrent batches cannot deadlock on them) and reads each
  * one's collection status (null when the collection row is gone) in one statement.
  */
-export async function lockManyForPay(db: DbOrTx, ids: string[]): Promise<{ order: OrderRow; collectionStatus: string | null }[]> {
+export async function lockManyForPay(
+  db: DbOrTx,
+  ids: string[],
+): Promise<{ order: OrderRow; collectionStatus: string | null; notForSale: boolean | null }[]> {
   if (!ids.length) return [];
   return db
-    .select({ order: orders, collectionStatus: collections.status })
+    .select({
+      order: orders,
+      collectionStatus: collections.status,
+      // Taken down, or the seller suspended (product §27).
+      notForSale: sql<boolean | null>`(${collections.hiddenAt} is not null or ${sellerSuspended()})`,
+    })
     .from(orders)
     .leftJoin(collections, eq(collections.id, orders.collectionId))
     .where(inArray(orders.id, ids))

@@ -210,7 +210,7 @@ export function createOrdersService(deps: OrdersDeps) {
       if (!row || row.order.buyerId !== g.buyerId) out[index] = errors.notFound('The order does not exist');
       else if (row.order.status === OrderStatus.Paid) out[index] = toOrder(row.order);
       else if (row.order.status === OrderStatus.Refunded) out[index] = errors.conflict('This order was refunded');
-      else if (row.collectionStatus !== CollectionStatus.Published) {
+      else if (row.collectionStatus !== CollectionStatus.Published || row.notForSale) {
         out[index] = errors.conflict('This collection is no longer for sale');
       } else {
         const price = BigInt(row.order.amount) * 100n;
@@ -423,7 +423,8 @@ export function createOrdersService(deps: OrdersDeps) {
       if (c.status === CollectionStatus.Archived || c.status === CollectionStatus.Deleted) {
         throw errors.conflict('This collection is no longer for sale');
       }
-      if (c.status !== CollectionStatus.Published) throw errors.notFound('The collection does not exist');
+      if (c.status !== CollectionStatus.Published || c.hidden) throw errors.notFound('The collection does not exist');
+      if (c.sellerSuspended) throw errors.conflict('This collection cannot be bought at the moment');
       if (available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
       if (existing) return toOrder(existing);
       const order = {
@@ -462,7 +463,9 @@ export function createOrdersService(deps: OrdersDeps) {
         if (!order || order.buyerId !== buyerId) throw errors.notFound('The order does not exist');
         if (order.status !== OrderStatus.Paid) {
           const c = await collections.find(order.collectionId);
-          if (!c || c.status !== CollectionStatus.Published) throw errors.conflict('This collection is no longer for sale');
+          if (!c || c.status !== CollectionStatus.Published || c.hiddenAt) {
+            throw errors.conflict('This collection is no longer for sale');
+          }
           const { available } = await ledger.balances(buyerId);
           if (available < BigInt(order.amount) * 100n) throw errors.insufficientBalance();
         }

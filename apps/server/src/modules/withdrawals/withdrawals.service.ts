@@ -71,6 +71,11 @@ export interface WithdrawalsDeps {
   log?: FastifyBaseLogger;
   /** Payouts one pass sends at once, before the provider's own cap (default {@link DEFAULT_PAYOUT_CONCURRENCY}). */
   payoutConcurrency?: number;
+  /**
+   * Refuses a suspended account (product §27: cash-out refused until the suspension is lifted);
+   * built by services.ts from the moderation module. @throws ACCOUNT_SUSPENDED
+   */
+  refuseSuspended?: (userId: string) => Promise<void>;
 }
 
 const crypto8 = (v: string | Big): string => new Big(v).round(8, Big.roundDown).toFixed(8);
@@ -276,10 +281,11 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
      * product §7 withdraw/create: validates and stores a pending bill; balances do not change.
      * @throws NOT_FOUND when `user_id` is not the caller; VALIDATION_FAILED with the product §8 messages
      * ('Invalid address format', 'Memo required', 'Invalid memo format', 'Minimum amount is {n} USD');
-     * INSUFFICIENT_BALANCE 'Insufficient balance'
+     * INSUFFICIENT_BALANCE 'Insufficient balance'; ACCOUNT_SUSPENDED while the account is suspended (product §27)
      */
     async create(callerId: string, req: WithdrawCreateRequest): Promise<{ bill: WithdrawBill }> {
       if (req.user_id !== callerId) throw errors.notFound('Record does not exist');
+      await deps.refuseSuspended?.(callerId);
       const currency = await payoutCurrency(req.currency);
       if (req.network.toUpperCase() !== currency.network.toUpperCase())
         throw errors.validation('The network does not match the currency');
@@ -329,6 +335,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       let bill = await expireIfDue(await ownBill(callerId, req.bill_id));
       if (bill.status === WithdrawStatus.Expired) throw errors.conflict('This withdrawal has expired. Please create a new one.');
       if (bill.status !== WithdrawStatus.Pending) return { bill: toWithdrawBill(bill) };
+      await deps.refuseSuspended?.(callerId);
       // The user's shared password budget counts before the password is evaluated (parallel tries cannot pass it).
       await accounts.checkPassword(callerId, req.password);
       // product §26: with two-factor sign-in on, a code too (same budget; TWO_FACTOR_REQUIRED without one).

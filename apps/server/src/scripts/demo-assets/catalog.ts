@@ -66,6 +66,8 @@ export type DemoEvent = { day: number } & (
   | { kind: 'cash-out'; person: string; points: string; currency: string; network: string; address: string }
   /** A buyer who downloaded a file asks for a refund: the request waits for the seller (product §25). */
   | { kind: 'refund-request'; person: string; collection: string; reason: string }
+  /** A buyer reports a collection to Coffer: an open report for `npm run admin -- reports` (product §27). */
+  | { kind: 'report'; person: string; collection: string; reason: 'copyright' | 'illegal' | 'spam' | 'other'; details: string }
 );
 
 export const PEOPLE: DemoPerson[] = [
@@ -994,6 +996,14 @@ export const TIMELINE: DemoEvent[] = [
   },
   { day: 18.5, kind: 'buy', person: 'kenji', collection: 'coffee' },
   { day: 19.0, kind: 'buy', person: 'sam', collection: 'capitals' },
+  {
+    day: 19.2,
+    kind: 'report',
+    person: 'kenji',
+    collection: 'coffee',
+    reason: 'copyright',
+    details: 'The product list and prices are copied from my café’s public menu.',
+  },
   { day: 20.0, kind: 'buy', person: 'elena', collection: 'budget' },
   { day: 21.0, kind: 'create', collection: 'risograph' },
   { day: 22.0, kind: 'create', collection: 'weather' },

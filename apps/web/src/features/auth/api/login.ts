@@ -39,6 +39,8 @@ const INVALID_RESPONSE = 'Login failed: Invalid response from server.';
 /**
  * Signs in; toasts 'Login successful!' or the failure ('Failed to login' when no message). A
  * two-factor challenge is no failure: it resolves `{kind: 'two-factor', challenge}` without a toast.
+ * A suspended account (403 ACCOUNT_SUSPENDED, product §27) reads as the server's message, which
+ * says why: the form shows it too ({@link suspendedMessage}).
  */
 export function useLogin({ onSuccess }: { onSuccess?: () => void } = {}) {
   const queryClient = useQueryClient();
@@ -60,7 +62,11 @@ export function useLogin({ onSuccess }: { onSuccess?: () => void } = {}) {
       toast.success('Login successful!');
       onSuccess?.();
     },
-    onError: (err) => toastError(err, 'Failed to login'),
+    onError: (err) => {
+      const suspended = suspendedMessage(err);
+      if (suspended) toast.error(suspended, { id: 'account-suspended' });
+      else toastError(err, 'Failed to login');
+    },
   });
 }
 
@@ -75,4 +81,9 @@ export function useLoginTwoFactor({ onSuccess }: { onSuccess?: () => void } = {}
       onSuccess?.();
     },
   });
+}
+
+/** The server's message when `err` refuses a suspended account (product §27), else null. */
+export function suspendedMessage(err: unknown): string | null {
+  return err instanceof ApiError && err.reason === ErrorReason.ACCOUNT_SUSPENDED && err.msg ? err.msg : null;
 }

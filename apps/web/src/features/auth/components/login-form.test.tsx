@@ -7,7 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { server } from '@/test/server';
-import { ok, signOutStore, testUser } from '@/test/render';
+import { fail, ok, signOutStore, testUser } from '@/test/render';
 import { LoginForm } from './login-form';
 
 const api = (p: string) => `*/api/uc/v1/account${p}`;
@@ -89,5 +89,32 @@ describe('login with two-factor sign-in (product §26)', () => {
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText('This sign-in has expired. Please enter your password again.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+});
+
+describe('login form', () => {
+  it("shows a suspended account the server's message, in the form and as a toast (product §27)", async () => {
+    const msg =
+      'Your account is suspended by Coffer: fraud. Your balance is kept; contact support to have the suspension lifted.';
+    server.use(
+      http.post('*/api/uc/v1/account/login', () => HttpResponse.json(fail(10012, msg, 'ACCOUNT_SUSPENDED'), { status: 403 })),
+    );
+    const { user } = renderLogin();
+    await typePassword(user);
+    expect(await screen.findByRole('alert')).toHaveTextContent(msg);
+    expect(await screen.findAllByText(msg)).toHaveLength(2);
+    expect(screen.queryByText('You do not have permission to perform this action.')).not.toBeInTheDocument();
+  });
+
+  it('a wrong password reads as before, without the suspension notice', async () => {
+    server.use(
+      http.post('*/api/uc/v1/account/login', () =>
+        HttpResponse.json(fail(10003, 'Incorrect username or password', 'INVALID_CREDENTIALS'), { status: 400 }),
+      ),
+    );
+    const { user } = renderLogin();
+    await typePassword(user);
+    expect(await screen.findByText('Incorrect username or password')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

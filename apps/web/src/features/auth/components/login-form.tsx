@@ -12,7 +12,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/input';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
-import { useLogin, useLoginTwoFactor } from '../api/login';
+import { suspendedMessage, useLogin, useLoginTwoFactor } from '../api/login';
 import { PasswordField } from './password-field';
 import { isValid } from './validation';
 
@@ -31,6 +31,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   const [errors, setErrors] = useState<{ account?: string | null; password?: string | null }>({});
   const [challenge, setChallenge] = useState<string | null>(null);
   const login = useLogin({ onSuccess });
+  const suspended = login.isError ? suspendedMessage(login.error) : null;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -63,6 +64,14 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
+      {suspended ? (
+        <p
+          role="alert"
+          className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-900 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200"
+        >
+          {suspended}
+        </p>
+      ) : null}
       <TextField
         label="Username or email"
         name="account"

@@ -110,7 +110,9 @@ describe('Collection detail', () => {
       http.post('*/sl/v1/collection/download/all', async ({ request }) => {
         asked.push(await request.json());
         await gate;
-        return HttpResponse.json(ok({ url: 'http://localhost/sl/v1/collection/download/all/zip?s=1', expires_at: 1, file_name: 'Field kit.zip' }));
+        return HttpResponse.json(
+          ok({ url: 'http://localhost/sl/v1/collection/download/all/zip?s=1', expires_at: 1, file_name: 'Field kit.zip' }),
+        );
       }),
     );
     const clicked: { href: string; download: string }[] = [];
@@ -122,7 +124,9 @@ describe('Collection detail', () => {
     await user.click(await screen.findByRole('button', { name: 'Download all' }));
     expect(await screen.findByRole('button', { name: /Preparing ZIP/ })).toHaveAttribute('aria-busy', 'true');
     release();
-    await waitFor(() => expect(clicked).toEqual([{ href: 'http://localhost/sl/v1/collection/download/all/zip?s=1', download: 'Field kit.zip' }]));
+    await waitFor(() =>
+      expect(clicked).toEqual([{ href: 'http://localhost/sl/v1/collection/download/all/zip?s=1', download: 'Field kit.zip' }]),
+    );
     expect(await screen.findByText('Downloading Field kit.zip')).toBeInTheDocument();
     expect(asked).toEqual([{ collection_id: collection.id }]);
     click.mockRestore();
@@ -178,5 +182,47 @@ describe('Collection detail', () => {
     expect(await screen.findByText('Collection not found')).toBeInTheDocument();
     expect(screen.getByText('The requested resource was not found.')).toBeInTheDocument();
     expect(screen.queryByText('The collection does not exist')).not.toBeInTheDocument();
+  });
+
+  test('a signed-in stranger can report; a visitor and the owner cannot (product §27)', async () => {
+    serveDetail(false);
+    const { unmount } = render(BUYER, '1000');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Field kit' })).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Report' }));
+    expect(screen.getByRole('dialog', { name: 'Report this collection' })).toBeInTheDocument();
+    unmount();
+    serveDetail(false);
+    const visitor = render(null);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Field kit' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Report' })).not.toBeInTheDocument();
+    visitor.unmount();
+    serveDetail(false);
+    render(OWNER);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Field kit' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Report' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('takedown-notice')).not.toBeInTheDocument();
+  });
+
+  test('the owner of a collection Coffer took down sees why and what it means', async () => {
+    server.use(
+      http.post('*/sl/v1/collection/detail', () =>
+        HttpResponse.json(
+          ok({
+            collection: {
+              ...collection,
+              moderation: { hidden: true, reason: 'Copyright claim by Acme', files_removed: true, hidden_at: 5 },
+            },
+            resources,
+            seller,
+            purchased: false,
+          }),
+        ),
+      ),
+    );
+    render(OWNER);
+    const notice = await screen.findByTestId('takedown-notice');
+    expect(notice).toHaveTextContent('Hidden by Coffer: Copyright claim by Acme');
+    expect(notice).toHaveTextContent('no longer shown in the market or search and cannot be bought');
+    expect(notice).toHaveTextContent('Nothing you uploaded has been deleted.');
   });
 });

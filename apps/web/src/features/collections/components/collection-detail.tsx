@@ -1,7 +1,8 @@
 /**
  * /collection/{id} (issue 8): banner, title, description, seller link, price, sold count, created
  * date and the files (name, type icon, size). Visitors get 'Log in to buy'; buyers the buy flow;
- * once owned, Download per file; the owner Publish / Delete and adding files.
+ * once owned, Download per file; the owner Publish / Delete and adding files. Signed-in users who
+ * do not own it can report it; the owner of a collection Coffer took down sees why (product §27).
  */
 import { CollectionStatus } from '@coffer/contract/constants';
 import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag } from 'lucide-react';
@@ -19,7 +20,9 @@ import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
 import { DownloadAllButton } from './download-all-button';
+import { ReportButton } from './report-dialog';
 import { ResourceList, type ReplaceFileSlot } from './resource-list';
+import { TakedownNotice } from './takedown-notice';
 import { CollectionStatusBadge } from './status-badge';
 import { formatPointsLabel } from '@/lib/points';
 
@@ -113,6 +116,11 @@ export function CollectionDetailView({
         <span aria-hidden="true"> / </span>
         <span className="text-slate-700 dark:text-slate-300">{collection.title}</span>
       </nav>
+      {isOwner && collection.moderation ? (
+        <div className="mb-6">
+          <TakedownNotice moderation={collection.moderation} />
+        </div>
+      ) : null}
       {/* DOM order header, aside, files: on phones the price and Buy come right after the description. */}
       <div className="grid gap-8 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
@@ -182,6 +190,7 @@ export function CollectionDetailView({
                 My Purchases
               </Link>
             ) : null}
+            {viewer.id !== null && !isOwner ? <ReportButton collectionId={collection.id} title={collection.title} /> : null}
           </Card>
         </aside>
         <div className="space-y-6 lg:col-span-2">

@@ -1,7 +1,7 @@
 /**
  * A card of the My Collections grid (product §2): banner or 'No Banner', status badge top right,
  * title, description, 'Price' and 'Earned Points' as 'N Points', 'Sold', relative creation time,
- * 'View Details' -> /collection/{id}.
+ * 'View Details' -> /collection/{id}. A collection Coffer took down shows why (product §27).
  */
 import type { Collection } from '@coffer/contract';
 import { ArrowRight, Clock } from 'lucide-react';
@@ -12,6 +12,7 @@ import { formatRelative } from '@/lib/format';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { CollectionStatusBadge } from './status-badge';
+import { TakedownNotice } from './takedown-notice';
 import { formatPointsLabel } from '@/lib/points';
 
 /** `eager`: the card is in the first screenful (its banner may be the LCP element): load it at once, high priority. */
@@ -21,12 +22,18 @@ export function MyCollectionCard({ collection, eager }: { collection: Collection
       <div className="relative">
         <BannerImage src={collection.banner} alt={collection.title} eager={eager} />
         <CollectionStatusBadge status={collection.status} className="absolute top-3 right-3 shadow-sm backdrop-blur" />
+        {collection.moderation ? (
+          <div className="absolute inset-x-0 bottom-0">
+            <TakedownNotice moderation={collection.moderation} compact />
+          </div>
+        ) : null}
       </div>
       <div className="flex flex-1 flex-col p-4">
         <h3 className="line-clamp-1 font-semibold text-slate-900 dark:text-white" title={collection.title}>
           {collection.title}
         </h3>
         <p className="mt-1 line-clamp-2 min-h-10 text-sm text-slate-500 dark:text-slate-400">{collection.desc}</p>
+
         <dl className="mt-4 grid grid-cols-3 gap-2 text-sm">
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Price</dt>

@@ -280,4 +280,20 @@ describe('My Collections list updates (product §4)', () => {
     const page = queryClient.getQueryData<PageFields>(collectionKeys.minePage({ page: 0, size: 10 }));
     expect(page).toMatchObject({ count: 0, totalCount: 0, totalPages: 0, hasNextPage: false });
   });
+
+  test('a card of a collection Coffer took down says so (product §27)', async () => {
+    serveMine([
+      makeCollection({ title: 'Kept' }),
+      makeCollection({
+        title: 'Taken down',
+        moderation: { hidden: true, reason: 'Spam', files_removed: false, hidden_at: 1 },
+      }),
+    ]);
+    renderWithProviders(<MyCollections userId={USER} />);
+    const cards = await screen.findAllByTestId('collection-card');
+    expect(within(cards[0]!).queryByTestId('takedown-notice')).not.toBeInTheDocument();
+    const notice = within(cards[1]!).getByTestId('takedown-notice');
+    expect(notice).toHaveTextContent('Hidden by Coffer: Spam');
+    expect(notice).toHaveTextContent('Not for sale; buyers keep access.');
+  });
 });

@@ -65,7 +65,7 @@ export function describeEvent(e: SellerEvent): string {
     case 'review':
       return 'Review';
     case 'collection.hidden':
-      return 'Collection hidden';
+      return `Collection hidden by Coffer: ${String(d.reason ?? '')}`;
   }
 }
 

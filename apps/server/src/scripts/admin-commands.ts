@@ -1,0 +1,140 @@
+/**
+ * The operator commands of `npm run admin -- <command>` (product §27, docs/operations.md "Reports,
+ * takedowns and suspension"), parsed with node:util parseArgs and run against a moderation service.
+ * scripts/admin.ts opens the configured database and calls {@link runAdmin}; tests call it directly.
+ *
+ * Exit codes: 0 done, 1 refused (bad arguments, or the action was refused: not found, nothing to
+ * change), 2 cannot run (bad configuration or database; scripts/admin.ts).
+ */
+import { parseArgs } from 'node:util';
+import { AppError } from '../lib/errors';
+import type { ModerationService } from '../modules/moderation/moderation.service';
+
+export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
+
+  reports [--all] [--limit N]                      open reports (--all: every report), newest first
+  report resolve <report_id> --reason "..." --by <operator>
+  report dismiss <report_id> --reason "..." --by <operator>
+  hide <collection_id> --reason "..." --by <operator> [--remove-files] [--report <report_id>]
+  unhide <collection_id> --reason "..." --by <operator>
+  suspend <user id, username or email> --reason "..." --by <operator>
+  unsuspend <user id, username or email> --reason "..." --by <operator>
+  audit [--limit N]                                the audit log, newest first (default 50)
+
+Every action is written to the audit log with --by, the time and --reason. A takedown never deletes
+stored files; --remove-files refuses their downloads to everyone until unhide.`;
+
+export interface AdminIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const OPTIONS = {
+  all: { type: 'boolean' },
+  limit: { type: 'string' },
+  reason: { type: 'string' },
+  by: { type: 'string' },
+  'remove-files': { type: 'boolean' },
+  report: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString().replace('.000Z', 'Z') : '-');
+
+class UsageError extends Error {}
+
+function limitOf(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+  return n;
+}
+
+function oneTarget(positionals: string[], what: string): string {
+  if (positionals.length !== 1 || !positionals[0]) throw new UsageError(`Give exactly one ${what}`);
+  return positionals[0];
+}
+
+/**
+ * Runs one admin command.
+ * @param argv the arguments after `--` (e.g. `['hide', '<id>', '--reason', 'DMCA', '--by', 'ana']`)
+ * @returns the exit code (0 done, 1 refused)
+ */
+export async function runAdmin(argv: string[], moderation: ModerationService, io: AdminIo): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    const [command, ...rest] = positionals;
+    if (values.help || !command || command === 'help') {
+      io.out(ADMIN_USAGE);
+      return command || values.help ? 0 : 1;
+    }
+    const op = { by: values.by ?? '', reason: values.reason ?? '' };
+    const done = (row: { id: string; action: string; target: string; actor: string; at: Date; reason: string }) =>
+      io.out(`${row.action} ${row.target} by ${row.actor} at ${iso(row.at)}: ${row.reason} (audit ${row.id})`);
+
+    switch (command) {
+      case 'reports': {
+        if (rest.length) throw new UsageError('reports takes no arguments');
+        const rows = await moderation.reports({ all: !!values.all, limit: limitOf(values.limit, 100) });
+        if (!rows.length) {
+          io.out(values.all ? 'No reports.' : 'No open reports.');
+          return 0;
+        }
+        io.out(`${rows.length} ${values.all ? '' : 'open '}report(s), newest first:`);
+        for (const r of rows) {
+          io.out(
+            `${r.id}  ${iso(r.createdAt)}  ${r.status}  ${r.reason}  collection ${r.collectionId} "${r.title}"` +
+              `${r.hidden ? ' (hidden)' : ''}  by ${r.reporter}`,
+          );
+          if (r.details) io.out(`    ${r.details.replace(/\s+/g, ' ')}`);
+          if (r.status !== 'open') io.out(`    ${r.status} by ${r.closedBy ?? '-'} at ${iso(r.closedAt)}`);
+        }
+        return 0;
+      }
+      case 'report': {
+        const [verb, id, ...extra] = rest;
+        if ((verb !== 'resolve' && verb !== 'dismiss') || !id || extra.length) {
+          throw new UsageError('Use: report resolve <report_id> ... or report dismiss <report_id> ...');
+        }
+        done(await moderation.closeReport(id, verb === 'resolve' ? 'resolved' : 'dismissed', op));
+        return 0;
+      }
+      case 'hide': {
+        const id = oneTarget(rest, 'collection id');
+        done(await moderation.hide(id, { ...op, removeFiles: !!values['remove-files'], reportId: values.report }));
+        if (values['remove-files']) io.out('Downloads are refused to everyone; the stored files are kept.');
+        return 0;
+      }
+      case 'unhide':
+        done(await moderation.unhide(oneTarget(rest, 'collection id'), op));
+        return 0;
+      case 'suspend':
+        done(await moderation.suspend(oneTarget(rest, 'user (id, username or email)'), op));
+        return 0;
+      case 'unsuspend':
+        done(await moderation.unsuspend(oneTarget(rest, 'user (id, username or email)'), op));
+        return 0;
+      case 'audit': {
+        if (rest.length) throw new UsageError('audit takes no arguments');
+        const rows = await moderation.audit(limitOf(values.limit, 50));
+        if (!rows.length) io.out('The audit log is empty.');
+        for (const r of rows) {
+          io.out(`${iso(r.at)}  ${r.actor}  ${r.action}  ${r.target}  ${r.reason}  ${JSON.stringify(r.details)}`);
+        }
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}"`);
+    }
+  } catch (err) {
+    if (err instanceof AppError) {
+      io.err(`Refused: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${(err as Error).message}\n\n${ADMIN_USAGE}`);
+      return 1;
+    }
+    throw err;
+  }
+}
