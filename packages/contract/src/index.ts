@@ -8,6 +8,7 @@ export * from './account';
 export * from './records';
 export * from './payments';
 export * from './collections';
+export * from './discounts';
 export * from './reserves';
 export * from './upload-rules';
 export * from './merkle-sum';
