@@ -31,7 +31,13 @@ export async function findByCode(db: DbOrTx, sellerId: string, code: string): Pr
 export async function pageOfSeller(db: DbOrTx, sellerId: string, offset: number, limit: number) {
   const where = eq(discountCodes.sellerId, sellerId);
   const [rows, [total]] = await Promise.all([
-    db.select().from(discountCodes).where(where).orderBy(desc(discountCodes.createdAt), desc(discountCodes.id)).offset(offset).limit(limit),
+    db
+      .select()
+      .from(discountCodes)
+      .where(where)
+      .orderBy(desc(discountCodes.createdAt), desc(discountCodes.id))
+      .offset(offset)
+      .limit(limit),
     db.select({ n: count() }).from(discountCodes).where(where),
   ]);
   return { rows, count: Number(total?.n ?? 0) };

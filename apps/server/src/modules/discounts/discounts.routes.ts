@@ -7,5 +7,7 @@ export function discountsRoutes(app: FastifyInstance, discounts: DiscountsServic
   defineEndpoint(app, 'discountCreate', {}, ({ auth, body }) => discounts.create(auth.userId, body));
   defineEndpoint(app, 'discountList', {}, ({ auth, body }) => discounts.list(auth.userId, body.paginator));
   defineEndpoint(app, 'discountDisable', {}, ({ auth, body }) => discounts.disable(auth.userId, body.discount_id));
-  defineEndpoint(app, 'discountPreview', {}, ({ auth, body }) => discounts.preview(auth?.userId ?? null, body.collection_id, body.code));
+  defineEndpoint(app, 'discountPreview', {}, ({ auth, body }) =>
+    discounts.preview(auth?.userId ?? null, body.collection_id, body.code),
+  );
 }

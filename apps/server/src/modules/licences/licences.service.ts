@@ -56,7 +56,8 @@ export function createLicencesService(deps: LicencesDeps) {
 
   async function ownCollection(ownerId: string, collectionId: string) {
     const c = await collections.find(collectionId);
-    if (!c || c.ownerId !== ownerId || c.status === CollectionStatus.Deleted) throw errors.notFound('The collection does not exist');
+    if (!c || c.ownerId !== ownerId || c.status === CollectionStatus.Deleted)
+      throw errors.notFound('The collection does not exist');
     return c;
   }
 
@@ -73,7 +74,12 @@ export function createLicencesService(deps: LicencesDeps) {
      * Keys issued before stay valid when keys are turned off.
      * @throws NOT_FOUND (not the caller's collection)
      */
-    async setSettings(ownerId: string, collectionId: string, enabled: boolean, maxActivations: number | null): Promise<LicenceSettings> {
+    async setSettings(
+      ownerId: string,
+      collectionId: string,
+      enabled: boolean,
+      maxActivations: number | null,
+    ): Promise<LicenceSettings> {
       await ownCollection(ownerId, collectionId);
       const row = await repo.upsertSettings(db, collectionId, enabled, maxActivations);
       return { collection_id: collectionId, enabled: row.enabled, max_activations: row.maxActivations };
@@ -83,7 +89,14 @@ export function createLicencesService(deps: LicencesDeps) {
     async issue(tx: Tx, paid: { orderId: string; collectionId: string; buyerId: string }[], now: Date): Promise<void> {
       await repo.insertKeys(
         tx,
-        paid.map((p) => ({ id: newId(), key: newLicenceKey(), orderId: p.orderId, collectionId: p.collectionId, buyerId: p.buyerId, createdAt: now })),
+        paid.map((p) => ({
+          id: newId(),
+          key: newLicenceKey(),
+          orderId: p.orderId,
+          collectionId: p.collectionId,
+          buyerId: p.buyerId,
+          createdAt: now,
+        })),
       );
     },
 
