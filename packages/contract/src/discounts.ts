@@ -75,7 +75,10 @@ export const DiscountCreateRequestSchema = z
     kind: z.enum([DiscountKind.Percent, DiscountKind.Fixed], { error: 'kind must be percent or fixed' }),
     value: z.preprocess(
       (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-      z.number({ error: 'Please enter a whole number' }).int('Please enter a whole number').min(1, 'The discount must be at least 1'),
+      z
+        .number({ error: 'Please enter a whole number' })
+        .int('Please enter a whole number')
+        .min(1, 'The discount must be at least 1'),
     ),
     /** Omitted or null: every collection of the caller. */
     collection_id: IdSchema.nullable().optional(),
@@ -84,7 +87,10 @@ export const DiscountCreateRequestSchema = z
     max_uses: optionalInt('Total uses must be a whole number from 1 to 1000000', 1, 1_000_000),
     once_per_buyer: z.boolean().default(false),
   })
-  .refine((b) => b.kind !== DiscountKind.Percent || b.value <= 100, { message: 'A percent discount is at most 100', path: ['value'] });
+  .refine((b) => b.kind !== DiscountKind.Percent || b.value <= 100, {
+    message: 'A percent discount is at most 100',
+    path: ['value'],
+  });
 export type DiscountCreateRequest = z.infer<typeof DiscountCreateRequestSchema>;
 export const DiscountCreateDataSchema = DiscountCodeSchema;
 
@@ -124,7 +130,11 @@ export const LicenceSettingsGetDataSchema = LicenceSettingsSchema;
 export const LicenceSettingsSetRequestSchema = z.object({
   collection_id: IdSchema,
   enabled: z.boolean({ error: 'enabled must be true or false' }),
-  max_activations: optionalInt(`The activation limit must be a whole number from 1 to ${LICENCE_MAX_ACTIVATIONS}`, 1, LICENCE_MAX_ACTIVATIONS),
+  max_activations: optionalInt(
+    `The activation limit must be a whole number from 1 to ${LICENCE_MAX_ACTIVATIONS}`,
+    1,
+    LICENCE_MAX_ACTIVATIONS,
+  ),
 });
 export const LicenceSettingsSetDataSchema = LicenceSettingsSchema;
 

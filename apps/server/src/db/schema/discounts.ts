@@ -31,7 +31,10 @@ export const discountCodes = pgTable(
     disabledAt: timestamp({ withTimezone: true, mode: 'date' }),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('discount_codes_seller_code_uq').on(t.sellerId, t.code), index('discount_codes_collection_idx').on(t.collectionId)],
+  (t) => [
+    uniqueIndex('discount_codes_seller_code_uq').on(t.sellerId, t.code),
+    index('discount_codes_collection_idx').on(t.collectionId),
+  ],
 );
 
 /** One row per (code, buyer) that paid with a once-per-buyer code: the unique key enforces "once". */

@@ -244,7 +244,9 @@ export function createOrdersService(deps: OrdersDeps) {
     // Discount codes: count each use now (guarded by the code's limits), in code-id order so two
     // batches lock the codes' rows in the same order; a refused claim refuses that purchase alone.
     const claims = payable.filter((p) => p.order.discountCodeId !== null);
-    claims.sort((a, b) => (a.order.discountCodeId! < b.order.discountCodeId! ? -1 : a.order.discountCodeId! > b.order.discountCodeId! ? 1 : 0));
+    claims.sort((a, b) =>
+      a.order.discountCodeId! < b.order.discountCodeId! ? -1 : a.order.discountCodeId! > b.order.discountCodeId! ? 1 : 0,
+    );
     const refusedClaims = new Set<number>();
     for (const p of claims) {
       const refusal = await discounts.claim(tx, p.order.discountCodeId!, p.order.buyerId, p.order.id, now);
@@ -637,7 +639,11 @@ export function createOrdersService(deps: OrdersDeps) {
       const orders = rows.map((r) => {
         const c = byId.get(r.collectionId);
         const k = keys.get(r.id);
-        return { ...toOrder(r), ...(c ? { collection: c } : {}), ...(k ? { licence_key: k.key, licence_revoked: k.revoked } : {}) };
+        return {
+          ...toOrder(r),
+          ...(c ? { collection: c } : {}),
+          ...(k ? { licence_key: k.key, licence_revoked: k.revoked } : {}),
+        };
       });
       return toPage('orders', orders, paginator, count);
     },
