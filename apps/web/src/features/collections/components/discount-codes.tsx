@@ -255,7 +255,7 @@ export function NewCodeDialog({
             </div>
           </fieldset>
           <TextField
-            label={kind === 'percent' ? 'Percent off (1-100)' : 'Points off'}
+            label={kind === 'percent' ? 'Percent off (1-100)' : 'Points off (whole points)'}
             inputMode="numeric"
             value={value}
             onChange={(e) => setValue(e.target.value)}
