@@ -52,7 +52,7 @@ function CodesTable({ codes, titles }: { codes: DiscountCode[]; titles: Map<stri
   const disable = useDisableDiscountCode();
   const now = Date.now();
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
       <table className="w-full min-w-[48rem] text-sm">
         <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
           <tr>

@@ -29,7 +29,7 @@ export function OrdersTableFrame({
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
       <table className={cn('w-full text-sm', minWidth)}>
         <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
           <tr>
