@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
 import { ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
+import { DISCOUNT_PREVIEW_PER_MINUTE } from './discounts.routes';
 
 let t: TestApp;
 const DAY = 24 * 3_600_000;
@@ -259,5 +260,22 @@ describe('discount codes', () => {
     expect(page).toMatchObject({ totalCount: 3, totalPages: 2, hasNextPage: true });
     expect(page.codes.map((c: { code: string }) => c.code)).toHaveLength(2);
     expect((await t.call('/sl/v1/discount/list', {})).status).toBe(401);
+  });
+
+  it('rate limits discount/preview per IP (codes cannot be guessed)', async () => {
+    const seller = await createUser(t);
+    const c = await publishedCollection(t, seller, 10);
+    const preview = (ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/sl/v1/discount/preview',
+        payload: { collection_id: c.id, code: 'GUESS' },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < DISCOUNT_PREVIEW_PER_MINUTE; i++) expect((await preview('10.9.0.1')).statusCode).toBe(400);
+    const limited = await preview('10.9.0.1');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().reason).toBe('RATE_LIMITED');
+    expect((await preview('10.9.0.2')).statusCode).toBe(400);
   });
 });
