@@ -318,7 +318,14 @@ export function NewCodeDialog({
             </p>
           ) : null}
           <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+            <Button
+              variant="outline"
+              onClick={() => {
+                reset();
+                onOpenChange(false);
+              }}
+              disabled={create.isPending}
+            >
               Cancel
             </Button>
             <Button type="submit" isLoading={create.isPending}>
