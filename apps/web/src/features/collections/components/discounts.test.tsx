@@ -12,6 +12,7 @@ import { server } from '@/test/server';
 import { fail, ok } from '@/test/render';
 import { makeCollection, renderWithProviders } from '../test/helpers';
 import { BuyButton } from './buy-button';
+import { CollectionDetailView } from './collection-detail';
 import { DiscountCodes } from './discount-codes';
 import { OrderLicenceCell } from './orders-table';
 
@@ -103,6 +104,46 @@ describe('Have a code? in the buy dialog', () => {
       <BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} initialCode="half" />,
     );
     expect(await screen.findByRole('button', { name: 'Buy for 50 Points' })).toBeInTheDocument();
+  });
+});
+
+describe('a ?code= link on the detail page', () => {
+  const seller = { id: SELLER, username: 'mira', nickname: 'Studio Mira', avatar: '', created_at: 1 };
+  const detail = () =>
+    server.use(
+      http.post('*/sl/v1/collection/detail', () =>
+        HttpResponse.json(ok({ collection: { ...collection, owner_id: SELLER }, resources: [], seller, purchased: false })),
+      ),
+    );
+
+  test('shows the discounted price, the list price struck through, and buys for the discounted price', async () => {
+    detail();
+    server.use(
+      http.post('*/sl/v1/discount/preview', () =>
+        HttpResponse.json(ok({ code: 'HALF', list_price: 99, discount: 49, amount: 50 })),
+      ),
+    );
+    renderWithProviders(<CollectionDetailView id={collection.id} viewer={{ id: BUYER, available: '1000' }} />, {
+      path: `/collection/${collection.id}?code=half`,
+    });
+    expect(await screen.findByText('Code HALF: 49 Points off')).toBeInTheDocument();
+    expect(screen.getByText('50 Points')).toBeInTheDocument();
+    expect(screen.getByText('99 Points', { selector: 's' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Buy for 50 Points' })).toBeInTheDocument();
+  });
+
+  test('a refused code says why and keeps the list price', async () => {
+    detail();
+    server.use(
+      http.post('*/sl/v1/discount/preview', () =>
+        HttpResponse.json(fail(10009, 'This code has expired', 'CONFLICT'), { status: 409 }),
+      ),
+    );
+    renderWithProviders(<CollectionDetailView id={collection.id} viewer={{ id: BUYER, available: '1000' }} />, {
+      path: `/collection/${collection.id}?code=OLD`,
+    });
+    expect(await screen.findByText('Code OLD: This code has expired')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Buy for 99 Points' })).toBeInTheDocument();
   });
 });
 
