@@ -489,7 +489,8 @@ export function createOrdersService(deps: OrdersDeps) {
         // A pending order keeps its price unless this buy adds, changes or drops a code.
         if (!q && existing.discountCodeId === null) return toOrder(existing);
         if (q && existing.discountCodeId === q.codeId && existing.amount === q.amount) return toOrder(existing);
-        const repriced = await repo.reprice(db, existing.id, pricing);
+        // Null when a pay settled the order meanwhile: answer it as it is now.
+        const repriced = (await repo.reprice(db, existing.id, pricing)) ?? (await repo.findById(db, existing.id));
         return toOrder(repriced ?? existing);
       }
       const order = {
