@@ -23,6 +23,8 @@ import { depositRoutes } from './modules/deposits/deposits.routes';
 import { eventsRoutes } from './modules/events/events.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { moderationRoutes } from './modules/moderation/moderation.routes';
+import { discountsRoutes } from './modules/discounts/discounts.routes';
+import { licencesRoutes } from './modules/licences/licences.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { checkPaymentsMode } from './modules/payments/payments-mode';
 import { paymentRoutes } from './modules/payments/payments.routes';
@@ -183,6 +185,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     uploadsRoutes(api, services.uploads, services.images);
     collectionsRoutes(api, services.collections);
     ordersRoutes(api, services.orders);
+    discountsRoutes(api, services.discounts);
+    licencesRoutes(api, services.licences);
     downloadsRoutes(api, services.downloads);
     reservesRoutes(api, services.reserves);
     eventsRoutes(api, services.events);

@@ -20,9 +20,11 @@ import { archivePublishedOf } from './modules/collections/collections.repository
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { countOpenBills } from './modules/deposits/deposits.repository';
 import { createDepositsService } from './modules/deposits/deposits.service';
+import { createDiscountsService } from './modules/discounts/discounts.service';
 import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
+import { createLicencesService } from './modules/licences/licences.service';
 import { buyersToMail, countDownloads, hasPaid, paidAt } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
@@ -162,6 +164,8 @@ export async function buildServices(deps: ServicesDeps) {
         : ['true', '1'].includes(config.WEBHOOK_ALLOW_PRIVATE),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
   });
+  const discounts = createDiscountsService({ db, clock, collections });
+  const licences = createLicencesService({ db, clock, collections, mailQueue });
   const orders = createOrdersService({
     db,
     clock,
@@ -169,6 +173,8 @@ export async function buildServices(deps: ServicesDeps) {
     records,
     accounts,
     collections,
+    discounts,
+    licences,
     events: events.writer,
     feeBps: config.PLATFORM_FEE_BPS,
   });
@@ -257,6 +263,8 @@ export async function buildServices(deps: ServicesDeps) {
       collections,
       downloads,
       orders,
+      discounts,
+      licences,
       payments,
       deposits,
       withdrawals,

@@ -94,6 +94,14 @@ export const OrderSchema = z.object({
   refund_request: z.object({ reason: z.string(), requested_at: z.number() }).nullable().optional(),
   /** The collection bought (lists show its title and banner). */
   collection: CollectionSchema.optional(),
+  /** The collection's price when the order was priced, whole points (product §28); `amount` = list_price - discount. */
+  list_price: z.number().int().optional(),
+  /** Points taken off by a discount code (0 without one). */
+  discount: z.number().int().optional(),
+  /** The order's licence key (product §28): paid orders of collections with keys on; null otherwise. */
+  licence_key: z.string().nullable().optional(),
+  /** True once the licence key was revoked (the order was refunded). */
+  licence_revoked: z.boolean().optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 
@@ -401,8 +409,20 @@ export const MarketCollectionsDataSchema = CollectionPageSchema;
 export const UserCollectionsRequestSchema = z.object({ user_id: IdSchema, paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
 export const UserCollectionsDataSchema = CollectionPageSchema;
 
-/** POST /sl/v1/collection/buy — the buyer's order for the collection (the same one on every repeat). */
-export const CollectionBuyRequestSchema = CollectionIdRequestSchema;
+/**
+ * POST /sl/v1/collection/buy — the buyer's order for the collection (the same one on every repeat).
+ * `code`: a discount code of the collection's seller (product §28), case-insensitive; a pending order
+ * is repriced by each buy (with the code, or at the list price without one).
+ */
+export const CollectionBuyRequestSchema = CollectionIdRequestSchema.extend({
+  code: z
+    .string()
+    .trim()
+    .max(32, 'A code has at most 32 characters')
+    .regex(/^[A-Za-z0-9_-]*$/, 'A code may use letters, digits, - and _ only')
+    .transform((s) => (s ? s.toUpperCase() : undefined))
+    .optional(),
+});
 export const CollectionBuyDataSchema = OrderSchema;
 
 /** POST /api/uc/v1/account/order/pay — settles a pending order; a paid order is returned unchanged. */

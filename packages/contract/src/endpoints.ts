@@ -336,6 +336,34 @@ export const ENDPOINTS = {
     tags: orders,
     summary: "Orders of the caller's collections, with buyer and refund request",
   },
+  // Discount codes and licence keys (product §28).
+  discountCreate: { paths: sl('/discount/create'), auth: 'required', tags: orders, summary: 'Create a discount code' },
+  discountList: { paths: sl('/discount/list'), auth: 'required', tags: orders, summary: "The caller's discount codes, newest first" },
+  discountDisable: { paths: sl('/discount/disable'), auth: 'required', tags: orders, summary: 'Disable a discount code' },
+  discountPreview: {
+    paths: sl('/discount/preview'),
+    auth: 'optional',
+    tags: orders,
+    summary: 'What a discount code takes off a collection',
+  },
+  licenceSettingsGet: {
+    paths: sl('/licence/settings/get'),
+    auth: 'required',
+    tags: orders,
+    summary: "A collection's licence keys settings (owner)",
+  },
+  licenceSettingsSet: {
+    paths: sl('/licence/settings'),
+    auth: 'required',
+    tags: orders,
+    summary: 'Turn licence keys on or off and set the activation limit (owner)',
+  },
+  licenceValidate: {
+    paths: sl('/licence/validate'),
+    auth: 'none',
+    tags: orders,
+    summary: 'Check a licence key and activate an instance (public, rate limited)',
+  },
   collectionDownloadAll: {
     paths: sl('/collection/download/all'),
     auth: 'required',

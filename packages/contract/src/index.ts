@@ -10,6 +10,7 @@ export * from './records';
 export * from './payments';
 export * from './collections';
 export * from './moderation';
+export * from './discounts';
 export * from './reserves';
 export * from './upload-rules';
 export * from './merkle-sum';

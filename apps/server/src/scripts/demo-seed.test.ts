@@ -39,6 +39,12 @@ const uc = (p: string) => `/api/uc/v1/account${p}`;
 const published = COLLECTIONS.filter((c) => !c.draft);
 const drafts = COLLECTIONS.filter((c) => c.draft);
 const buysOf = (key: string) => TIMELINE.filter((e) => e.kind === 'buy' && e.collection === key).length;
+/** Points the buys of a collection paid: the price, less 20 % for a buy with a code (product §28: PASTEL20). */
+const paidFor = (key: string, price: number) =>
+  TIMELINE.filter((e) => e.kind === 'buy' && e.collection === key).reduce(
+    (sum, e) => sum + (e.kind === 'buy' && e.code ? price - Math.floor((price * 20) / 100) : price),
+    0,
+  );
 const userOf = (key: string) => summary.users.find((u) => u.username === PEOPLE.find((p) => p.key === key)!.username)!;
 
 async function login(username: string): Promise<string> {
@@ -92,7 +98,7 @@ describe('demo:seed', () => {
         status: c.draft ? 'Created' : 'Published',
         sold_count: buysOf(c.key),
       });
-      expect(col.earned).toBe(c.price * buysOf(c.key));
+      expect(col.earned).toBe(paidFor(c.key, c.price));
       expect(col.banner).toMatch(/\/media\//);
       if (!c.draft) expect(detail.body.data.resources.length).toBeGreaterThanOrEqual(2);
     }
@@ -191,6 +197,21 @@ describe('demo:seed', () => {
     const img = await t.app.inject({ method: 'GET', url: new URL(detail.body.data.collection.banner).pathname });
     const png = PNG.sync.read(img.rawPayload);
     expect([png.width, png.height]).toEqual([256, 144]);
+  });
+});
+
+describe('demo:seed discount codes and licence keys (product §28)', () => {
+  it('leaves an active code on a published collection, and a buyer with a licence key that validates', async () => {
+    const palettes = COLLECTIONS.find((c) => c.key === 'palettes')!;
+    const preview = await t.call('/sl/v1/discount/preview', { collection_id: summary.collectionIds.palettes, code: 'pastel20' });
+    expect(preview.body.data).toEqual({ code: 'PASTEL20', list_price: palettes.price, discount: 30, amount: 120 });
+    const orders = await t.call('/sl/v1/my/orders', { paginator: { page: 0, size: 20 } }, await login(userOf('sam').username));
+    const dotfiles = (orders.body.data.orders as { collection_id: string; licence_key?: string }[]).find(
+      (o) => o.collection_id === summary.collectionIds.dotfiles,
+    );
+    expect(dotfiles?.licence_key).toMatch(/^[2-9A-HJ-NP-Z]{5}(-[2-9A-HJ-NP-Z]{5}){3}$/);
+    const valid = await t.call('/sl/v1/licence/validate', { key: dotfiles!.licence_key });
+    expect(valid.body.data).toMatchObject({ valid: true, collection_id: summary.collectionIds.dotfiles, max_activations: 3 });
   });
 });
 

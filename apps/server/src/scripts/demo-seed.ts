@@ -322,7 +322,10 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       const a = actor(e.person);
       const collectionId = collectionIds[e.collection];
       if (!collectionId) throw new Error(`demo story: ${e.collection} is bought before it exists`);
-      const order = await as<{ id: string }>(a, sl('/collection/buy'), { collection_id: collectionId });
+      const order = await as<{ id: string }>(a, sl('/collection/buy'), {
+        collection_id: collectionId,
+        ...(e.code ? { code: e.code } : {}),
+      });
       const paid = await as<{ status: string }>(a, uc('/order/pay'), { order_id: order.id, password });
       if (paid.status !== OrderStatus.Paid) throw new Error(`order of ${a.username} ended ${paid.status}`);
       counts.purchases++;
@@ -357,6 +360,31 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       if (!collectionId) throw new Error(`demo story: ${e.collection} is reported before it exists`);
       await as(a, sl('/collection/report'), { collection_id: collectionId, reason: e.reason, details: e.details });
       log(`${a.username} reported ${e.collection} (${e.reason})`);
+    },
+
+    // Discount codes and licence keys (product §28).
+    async 'discount-code'(e) {
+      const c = COLLECTIONS.find((x) => x.key === e.collection)!;
+      const a = actor(c.seller);
+      await as(a, sl('/discount/create'), {
+        code: e.code,
+        kind: 'percent',
+        value: e.percent,
+        collection_id: collectionIds[e.collection],
+        max_uses: e.maxUses,
+      });
+      log(`${a.username} created the discount code ${e.code} (${e.percent}% off ${e.collection})`);
+    },
+
+    async 'licence-keys'(e) {
+      const c = COLLECTIONS.find((x) => x.key === e.collection)!;
+      const a = actor(c.seller);
+      await as(a, sl('/licence/settings'), {
+        collection_id: collectionIds[e.collection],
+        enabled: true,
+        max_activations: e.maxActivations,
+      });
+      log(`${a.username} turned licence keys on for ${e.collection}`);
     },
 
     async 'cash-out'(e) {

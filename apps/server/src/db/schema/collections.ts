@@ -162,6 +162,12 @@ export const orders = pgTable(
     /** Set once refunded (status OrderStatusRefunded), with the reason given, if any. */
     refundedAt: timestamp({ withTimezone: true, mode: 'date' }),
     refundReason: text(),
+    /** The collection's price when the order was priced, whole points; `amount` = listPrice - discount (product §28). */
+    listPrice: integer(),
+    /** Points taken off by the discount code, whole points (0 without a code). */
+    discount: integer().notNull().default(0),
+    /** The discount code applied (null when none); its use is counted when the order is paid. */
+    discountCodeId: text(),
   },
   (t) => [
     uniqueIndex('orders_buyer_collection_uq').on(t.buyerId, t.collectionId),

@@ -11,3 +11,4 @@ export * from './events';
 export * from './mail';
 export * from './security';
 export * from './moderation';
+export * from './discounts';

@@ -60,6 +60,8 @@ function ordersOn(feeBps: number, sabotage: () => Error | null = () => null) {
     records: s.records,
     accounts: s.accounts,
     collections: s.collections,
+    discounts: s.discounts,
+    licences: s.licences,
     events: s.events.writer,
     feeBps,
   });

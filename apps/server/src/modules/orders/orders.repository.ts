@@ -2,7 +2,7 @@
 import { OrderStatus } from '@coffer/contract';
 import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { collections, ledgerAccounts, orders, users } from '../../db/schema/index';
+import { collectionLicences, collections, ledgerAccounts, orders, users } from '../../db/schema/index';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -76,6 +76,23 @@ export async function buyView(
 const sellerSuspended = () =>
   sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${collections.ownerId} and ${users.suspendedAt} is not null)`;
 
+/**
+ * Sets a pending order's price (product §28: list price, discount, code, amount paid); an order paid
+ * or refunded meanwhile is left as it is. @returns the repriced order, or null when it was not pending
+ */
+export async function reprice(
+  db: DbOrTx,
+  id: string,
+  p: { amount: number; listPrice: number; discount: number; discountCodeId: string | null },
+): Promise<OrderRow | null> {
+  const [row] = await db
+    .update(orders)
+    .set(p)
+    .where(and(eq(orders.id, id), eq(orders.status, OrderStatus.Pending)))
+    .returning();
+  return row ?? null;
+}
+
 /** The order as it is now, without a lock (the cheap refusals before a password check). */
 export async function findById(db: DbOrTx, id: string): Promise<OrderRow | null> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
@@ -90,12 +107,14 @@ export async function findForUpdate(db: DbOrTx, id: string): Promise<OrderRow | 
 
 /**
  * Locks the given orders (in id order, so concurrent batches cannot deadlock on them) and reads each
- * one's collection status (null when the collection row is gone) in one statement.
+ * one's collection status (null when the collection row is gone), whether it is not for sale (taken
+ * down or its seller suspended, product §27) and whether the collection issues licence keys
+ * (product §28), in one statement.
  */
 export async function lockManyForPay(
   db: DbOrTx,
   ids: string[],
-): Promise<{ order: OrderRow; collectionStatus: string | null; notForSale: boolean | null }[]> {
+): Promise<{ order: OrderRow; collectionStatus: string | null; notForSale: boolean | null; licenceKeys: boolean | null }[]> {
   if (!ids.length) return [];
   return db
     .select({
@@ -103,9 +122,11 @@ export async function lockManyForPay(
       collectionStatus: collections.status,
       // Taken down, or the seller suspended (product §27).
       notForSale: sql<boolean | null>`(${collections.hiddenAt} is not null or ${sellerSuspended()})`,
+      licenceKeys: collectionLicences.enabled,
     })
     .from(orders)
     .leftJoin(collections, eq(collections.id, orders.collectionId))
+    .leftJoin(collectionLicences, eq(collectionLicences.collectionId, orders.collectionId))
     .where(inArray(orders.id, ids))
     .orderBy(asc(orders.id))
     .for('update', { of: orders });

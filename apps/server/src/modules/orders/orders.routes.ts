@@ -8,7 +8,7 @@ import { tokenFrom } from '../../plugins/auth';
 import type { OrdersService } from './orders.service';
 
 export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
-  defineEndpoint(app, 'collectionBuy', {}, ({ auth, body }) => orders.buy(auth.userId, body.collection_id));
+  defineEndpoint(app, 'collectionBuy', {}, ({ auth, body }) => orders.buy(auth.userId, body.collection_id, body.code));
   defineEndpoint(
     app,
     'orderPay',

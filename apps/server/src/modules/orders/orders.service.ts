@@ -30,7 +30,17 @@
  * status RecordStatusRefunded) and the seller's `refund` event is appended. A refunded order is
  * answered unchanged (idempotent), never refunded twice.
  *
- * Units: order `amount` is whole points; ledger amounts and fees are bigint minor units.
+ * Discount codes and licence keys (product §28, docs/decisions/0030-discount-codes-and-licence-keys.md):
+ * `collection/buy {code}` prices the order with the seller's code (the order keeps `list_price`,
+ * `discount` and `amount` = the price paid, which the ledger posts and a refund gives back); the code's
+ * use is counted when the order is paid, in the batch's transaction, before the debits (a purchase
+ * whose debit is then refused gives its use back in the same transaction). Each purchase of a
+ * collection with licence keys on gets its key in the same transaction; a refund revokes it. After a
+ * batch commits, the buyers of the purchases that went through get a receipt mail (queued in the
+ * batch's transaction, docs/decisions/0032-mail-queue.md).
+ *
+ * Units: order `amount`, `list_price` and `discount` are whole points; ledger amounts and fees are
+ * bigint minor units.
  */
 import {
   CollectionStatus,
@@ -50,8 +60,10 @@ import { toPage } from '../../lib/page';
 import { isRetryableTxError } from '../../lib/pg-errors';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
+import type { DiscountsService } from '../discounts/discounts.service';
 import { refundEvent, saleEvent, type EventWriter } from '../events/events.service';
 import type { LedgerService } from '../ledger/ledger.service';
+import type { LicencesService } from '../licences/licences.service';
 import type { RecordsService } from '../records/records.service';
 import * as repo from './orders.repository';
 
@@ -66,6 +78,10 @@ export interface OrdersDeps {
   events: EventWriter;
   /** PLATFORM_FEE_BPS: the platform's share of each sale in basis points. */
   feeBps: number;
+  /** Discount codes: quoted by `buy`, their uses counted by the pay transaction (product §28). */
+  discounts: DiscountsService;
+  /** Licence keys: issued by the pay transaction, revoked by refunds; receipt mails (product §28). */
+  licences: LicencesService;
   /** Most purchases settled in one database transaction (default {@link MAX_BATCH}). */
   maxBatch?: number;
 }
@@ -90,6 +106,8 @@ export function toOrder(row: repo.OrderRow): Order {
     created_at: row.createdAt.getTime(),
     paid_at: row.paidAt ? row.paidAt.getTime() : null,
     refunded_at: row.refundedAt ? row.refundedAt.getTime() : null,
+    list_price: row.listPrice ?? row.amount,
+    discount: row.discount,
     refund_request:
       row.refundRequestedAt && row.refundRequestReason !== null
         ? { reason: row.refundRequestReason, requested_at: row.refundRequestedAt.getTime() }
@@ -104,7 +122,7 @@ class ShortSeller extends Error {}
 export const REFUND_WINDOW_MS = REFUND_WINDOW_DAYS * 24 * 3_600_000;
 
 export function createOrdersService(deps: OrdersDeps) {
-  const { db, clock, ledger, records, accounts, collections, events } = deps;
+  const { db, clock, ledger, records, accounts, collections, events, discounts, licences } = deps;
 
   /** A pay request waiting for its batch: the caller's user and order, and its promise. */
   interface Waiter {
@@ -165,7 +183,12 @@ export function createOrdersService(deps: OrdersDeps) {
   async function runBatch(groups: Group[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const outcomes = await db.transaction((tx) => settleMany(tx, groups));
+        const { outcomes, receipts } = await db.transaction(async (tx) => {
+          const sold: string[] = [];
+          const outcomes = await settleMany(tx, groups, sold);
+          return { outcomes, receipts: await licences.queueReceipts(tx, sold) };
+        });
+        licences.sendReceipts(receipts);
         groups.forEach((g, i) => {
           const out = outcomes[i]!;
           for (const w of g.waiters) {
@@ -190,11 +213,14 @@ export function createOrdersService(deps: OrdersDeps) {
    * The batch's transaction (see the module comment): lock the orders, refuse per pair what cannot
    * be paid, post every payable purchase with ledger.postBatch, and inside it (before the sellers'
    * credit) mark the orders paid, write both records of each and add the collections' sales.
+   * @param soldIds receives the ids of the purchases that went through (for the receipts after COMMIT)
    * @returns per group the paid order, or the AppError refusing it
    */
-  async function settleMany(tx: Tx, groups: Group[]): Promise<(Order | AppError)[]> {
+  async function settleMany(tx: Tx, groups: Group[], soldIds: string[]): Promise<(Order | AppError)[]> {
+    soldIds.length = 0;
     const locked = await repo.lockManyForPay(tx, [...new Set(groups.map((g) => g.orderId))]);
     const byId = new Map(locked.map((r) => [r.order.id, r]));
+    const withKeys = new Set(locked.filter((r) => r.licenceKeys).map((r) => r.order.id));
     const now = new Date(clock.now());
     const out: (Order | AppError)[] = [];
     interface Payable {
@@ -219,8 +245,31 @@ export function createOrdersService(deps: OrdersDeps) {
       }
     });
 
+    // Discount codes: count each use now (guarded by the code's limits), in code-id order so two
+    // batches lock the codes' rows in the same order; a refused claim refuses that purchase alone.
+    const claims = payable.filter((p) => p.order.discountCodeId !== null);
+    claims.sort((a, b) =>
+      a.order.discountCodeId! < b.order.discountCodeId! ? -1 : a.order.discountCodeId! > b.order.discountCodeId! ? 1 : 0,
+    );
+    const refusedClaims = new Set<number>();
+    for (const p of claims) {
+      const refusal = await discounts.claim(tx, p.order.discountCodeId!, p.order.buyerId, p.order.id, now);
+      if (refusal) {
+        out[p.index] = refusal;
+        refusedClaims.add(p.index);
+      }
+    }
+    if (refusedClaims.size) payable.splice(0, payable.length, ...payable.filter((p) => !refusedClaims.has(p.index)));
+
     // The non-hot writes of the purchases that go through, then the collections' counters (hot).
     const write = async (ok: Payable[], counted: Payable[]) => {
+      await licences.issue(
+        tx,
+        ok
+          .filter((p) => withKeys.has(p.order.id))
+          .map((p) => ({ orderId: p.order.id, collectionId: p.order.collectionId, buyerId: p.order.buyerId })),
+        now,
+      );
       await repo.markPaidMany(
         tx,
         ok.map((p) => ({ id: p.order.id, fee: p.fee })),
@@ -282,6 +331,7 @@ export function createOrdersService(deps: OrdersDeps) {
     if (!priced.length) {
       await write(free, free);
       await emitSales(free);
+      soldIds.push(...free.map((p) => p.order.id));
       return out;
     }
     let sold: Payable[] = [];
@@ -307,11 +357,18 @@ export function createOrdersService(deps: OrdersDeps) {
         priced.forEach((p, i) => {
           if (outcomes[i] === 'insufficient') out[p.index] = errors.insufficientBalance();
         });
+        // A refused debit gives back the discount use its purchase counted above.
+        for (const [i, p] of priced.entries()) {
+          if (outcomes[i] === 'insufficient' && p.order.discountCodeId) {
+            await discounts.release(tx, p.order.discountCodeId, p.order.buyerId);
+          }
+        }
         sold = [...free, ...posted];
         await write([...free, ...posted, ...replayed], sold);
       },
     );
     await emitSales(sold);
+    soldIds.push(...sold.map((p) => p.order.id));
     return out;
   }
 
@@ -368,6 +425,7 @@ export function createOrdersService(deps: OrdersDeps) {
       );
     }
     const refunded = await repo.markRefunded(tx, row.id, now, reason);
+    await licences.revoke(tx, row.id, now);
     await records.writeMany(
       [
         {
@@ -414,7 +472,7 @@ export function createOrdersService(deps: OrdersDeps) {
      * @throws NOT_FOUND (no such collection, or unpublished and not the caller's), FORBIDDEN (own
      * collection), CONFLICT (archived or deleted), INSUFFICIENT_BALANCE (available < price)
      */
-    async buy(buyerId: string, collectionId: string): Promise<Order> {
+    async buy(buyerId: string, collectionId: string, code?: string): Promise<Order> {
       // One read (the collection, the buyer's order, the balance), then the insert when needed.
       const { collection: c, existing, available } = await repo.buyView(db, buyerId, collectionId);
       if (existing?.status === OrderStatus.Paid) return toOrder(existing);
@@ -425,14 +483,27 @@ export function createOrdersService(deps: OrdersDeps) {
       }
       if (c.status !== CollectionStatus.Published || c.hidden) throw errors.notFound('The collection does not exist');
       if (c.sellerSuspended) throw errors.conflict('This collection cannot be bought at the moment');
-      if (available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
-      if (existing) return toOrder(existing);
+      if (existing && existing.status !== OrderStatus.Pending) return toOrder(existing);
+      // With a code, the order is priced by it (product §28); its use is counted when paid.
+      const q = code ? await discounts.quote(buyerId, c, code) : null;
+      const pricing = q
+        ? { amount: q.amount, listPrice: q.listPrice, discount: q.discount, discountCodeId: q.codeId }
+        : { amount: c.price, listPrice: c.price, discount: 0, discountCodeId: null };
+      if (available < BigInt(pricing.amount) * 100n) throw errors.insufficientBalance();
+      if (existing) {
+        // A pending order keeps its price unless this buy adds, changes or drops a code.
+        if (!q && existing.discountCodeId === null) return toOrder(existing);
+        if (q && existing.discountCodeId === q.codeId && existing.amount === q.amount) return toOrder(existing);
+        // Null when a pay settled the order meanwhile: answer it as it is now.
+        const repriced = (await repo.reprice(db, existing.id, pricing)) ?? (await repo.findById(db, existing.id));
+        return toOrder(repriced ?? existing);
+      }
       const order = {
         id: newId(),
         buyerId,
         sellerId: c.ownerId,
         collectionId: c.id,
-        amount: c.price,
+        ...pricing,
         status: OrderStatus.Pending,
         createdAt: new Date(clock.now()),
       };
@@ -541,10 +612,13 @@ export function createOrdersService(deps: OrdersDeps) {
     async sales(sellerId: string, paginator: { page: number; size: number }, pendingOnly: boolean) {
       const { rows, count } = await repo.pageOfSeller(db, sellerId, paginator.page * paginator.size, paginator.size, pendingOnly);
       const byId = new Map((await collections.byIds([...new Set(rows.map((r) => r.order.collectionId))])).map((c) => [c.id, c]));
+      const keys = await licences.keysOf(rows.map((r) => r.order.id));
       const orders: SaleOrder[] = rows.map((r) => {
         const c = byId.get(r.order.collectionId);
+        const k = keys.get(r.order.id);
         return {
           ...toOrder(r.order),
+          ...(k ? { licence_key: k.key, licence_revoked: k.revoked } : {}),
           ...(c ? { collection: c } : {}),
           buyer: { id: r.order.buyerId, nickname: r.nickname || r.username },
         };
@@ -569,9 +643,15 @@ export function createOrdersService(deps: OrdersDeps) {
     async mine(buyerId: string, paginator: { page: number; size: number }) {
       const { rows, count } = await repo.pageOfBuyer(db, buyerId, paginator.page * paginator.size, paginator.size);
       const byId = new Map((await collections.byIds(rows.map((r) => r.collectionId))).map((c) => [c.id, c]));
+      const keys = await licences.keysOf(rows.map((r) => r.id));
       const orders = rows.map((r) => {
         const c = byId.get(r.collectionId);
-        return { ...toOrder(r), ...(c ? { collection: c } : {}) };
+        const k = keys.get(r.id);
+        return {
+          ...toOrder(r),
+          ...(c ? { collection: c } : {}),
+          ...(k ? { licence_key: k.key, licence_revoked: k.revoked } : {}),
+        };
       });
       return toPage('orders', orders, paginator, count);
     },

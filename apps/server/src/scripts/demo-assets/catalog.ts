@@ -62,12 +62,18 @@ export type DemoEvent = { day: number } & (
   | { kind: 'top-up'; person: string; points: string; currency: string }
   /** A top-up bill that is never paid and expires (a Failed record in the history). */
   | { kind: 'top-up-expired'; person: string; points: string; currency: string }
-  | { kind: 'buy'; person: string; collection: string }
+  /** `code`: a discount code of the seller (product §28). */
+  | { kind: 'buy'; person: string; collection: string; code?: string }
   | { kind: 'cash-out'; person: string; points: string; currency: string; network: string; address: string }
   /** A buyer who downloaded a file asks for a refund: the request waits for the seller (product §25). */
   | { kind: 'refund-request'; person: string; collection: string; reason: string }
   /** A buyer reports a collection to Coffer: an open report for `npm run admin -- reports` (product §27). */
   | { kind: 'report'; person: string; collection: string; reason: 'copyright' | 'illegal' | 'spam' | 'other'; details: string }
+  // Discount codes and licence keys (product §28).
+  /** The collection's seller creates a percent code for it. */
+  | { kind: 'discount-code'; collection: string; code: string; percent: number; maxUses: number }
+  /** The collection's seller turns licence keys on; buyers paying from now on get a key. */
+  | { kind: 'licence-keys'; collection: string; maxActivations: number }
 );
 
 export const PEOPLE: DemoPerson[] = [
@@ -1012,6 +1018,11 @@ export const TIMELINE: DemoEvent[] = [
   { day: 25.0, kind: 'create', collection: 'compose' },
   { day: 26.0, kind: 'cash-out', person: 'leo', points: '1000', currency: 'usdtbsc', network: 'BSC', address: EVM },
   { day: 27.2, kind: 'top-up', person: 'sam', points: '500', currency: 'usdttrc20' },
+  // Discount codes and licence keys (product §28): a code on a published collection, keys on another, a buyer's key.
+  { day: 27.3, kind: 'discount-code', collection: 'palettes', code: 'PASTEL20', percent: 20, maxUses: 100 },
+  { day: 27.4, kind: 'licence-keys', collection: 'dotfiles', maxActivations: 3 },
+  { day: 27.5, kind: 'buy', person: 'sam', collection: 'dotfiles' },
+  { day: 27.6, kind: 'buy', person: 'sam', collection: 'palettes', code: 'PASTEL20' },
 ];
 
 /** Days the story spans; the seed starts this many days before now. */

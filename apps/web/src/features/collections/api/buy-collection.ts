@@ -1,6 +1,6 @@
 /**
- * Buying (product §17): two calls behind one button. POST /sl/v1/collection/buy {collection_id}
- * returns the buyer's order for that collection (the same one on every repeat); then
+ * Buying (product §17): two calls behind one button. POST /sl/v1/collection/buy {collection_id, code?}
+ * (a discount code, product §28) returns the buyer's order for that collection (the same one on every repeat); then
  * POST /api/uc/v1/account/order/pay {order_id} settles it (a paid order is returned unchanged), so
  * a retry after a dropped answer never charges twice. Afterwards the collection's detail, the
  * purchases, the orders, the balance (['assets']) and the current user are refetched.
@@ -13,8 +13,11 @@ import { ApiError, callApi, toastError } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-client';
 import { resourceKeys } from './keys';
 
-export async function buyCollection(collectionId: string): Promise<Order> {
-  const order = await callApi('collectionBuy', { collection_id: collectionId });
+export async function buyCollection(input: { collectionId: string; code?: string }): Promise<Order> {
+  const order = await callApi('collectionBuy', {
+    collection_id: input.collectionId,
+    ...(input.code ? { code: input.code } : {}),
+  });
   if (order.status === OrderStatus.Paid) return order;
   return callApi('orderPay', { order_id: order.id });
 }

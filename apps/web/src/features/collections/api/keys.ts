@@ -21,6 +21,10 @@ export const collectionKeys = {
   purchased: (p: PageParams) => [...queryKeys.collections, 'purchased', p] as const,
   orders: (p: PageParams) => [...queryKeys.collections, 'orders', p] as const,
   sales: (p: PageParams & { pendingRequests: boolean }) => [...queryKeys.collections, 'sales', p] as const,
+  discounts: (p: PageParams) => [...queryKeys.collections, 'discounts', p] as const,
+  discountPreview: (collectionId: string, code: string) =>
+    [...queryKeys.collections, 'discount-preview', collectionId, code] as const,
+  licence: (collectionId: string) => [...queryKeys.collections, 'licence', collectionId] as const,
 };
 
 export const resourceKeys = {

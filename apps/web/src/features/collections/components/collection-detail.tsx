@@ -5,9 +5,9 @@
  * do not own it can report it; the owner of a collection Coffer took down sees why (product §27).
  */
 import { CollectionStatus } from '@coffer/contract/constants';
-import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag } from 'lucide-react';
+import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag, Tag } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -16,6 +16,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
+import { useDiscountPreview } from '../api/discount-preview';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { BuyButton, BuyTexts, type Viewer } from './buy-button';
@@ -99,6 +100,10 @@ export function CollectionDetailView({
   replaceFile?: ReplaceFileSlot;
 }) {
   const query = useCollectionDetail(id, viewer.id);
+  // A shareable `?code=` link (product §28): the price with the code, and the buy dialog starts with it.
+  const [params] = useSearchParams();
+  const urlCode = /^[A-Za-z0-9_-]{1,32}$/.test(params.get('code') ?? '') ? params.get('code')!.toUpperCase() : null;
+  const preview = useDiscountPreview(id, urlCode);
   if (query.isPending) return <CollectionDetailSkeleton />;
   if (query.isError) return <CollectionNotFound error={query.error} />;
 
@@ -157,9 +162,32 @@ export function CollectionDetailView({
           <Card className="space-y-5 p-5">
             <div>
               <p className="text-xs text-slate-500 dark:text-slate-400">Price</p>
-              <p className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">
-                {formatPointsLabel(collection.amount)}
-              </p>
+              {preview.data && !purchased && !isOwner ? (
+                <>
+                  <p className="flex flex-wrap items-baseline gap-x-3">
+                    <span className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">
+                      {formatPointsLabel(preview.data.amount)}
+                    </span>
+                    <s className="text-base text-slate-500 tabular-nums dark:text-slate-400">
+                      <span className="sr-only">List price </span>
+                      {formatPointsLabel(preview.data.list_price)}
+                    </s>
+                  </p>
+                  <p className="mt-1 flex items-center gap-1.5 text-sm text-green-700 dark:text-green-400">
+                    <Tag className="size-3.5" aria-hidden="true" />
+                    Code {preview.data.code}: {formatPointsLabel(preview.data.discount)} off
+                  </p>
+                </>
+              ) : (
+                <p className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">
+                  {formatPointsLabel(collection.amount)}
+                </p>
+              )}
+              {urlCode && preview.isError && !purchased && !isOwner ? (
+                <p className="mt-1 text-sm text-amber-700 dark:text-amber-300">
+                  Code {urlCode}: {getErrorMessage(preview.error, 'This code is not valid for this collection')}
+                </p>
+              ) : null}
             </div>
             <dl className="grid grid-cols-2 gap-4 border-y border-slate-100 py-4 text-sm dark:border-slate-800">
               <Stat label="Sold">{soldCount(collection.sold_count)}</Stat>
@@ -178,7 +206,14 @@ export function CollectionDetailView({
                 {BuyTexts.owned}
               </div>
             ) : null}
-            <BuyButton collection={collection} viewer={viewer} purchased={purchased} onTopUp={onTopUp} />
+            <BuyButton
+              collection={collection}
+              viewer={viewer}
+              purchased={purchased}
+              onTopUp={onTopUp}
+              initialCode={preview.data ? preview.data.code : null}
+              key={preview.data ? preview.data.code : 'no-code'}
+            />
             {isOwner ? (
               <Suspense fallback={<Skeleton className="h-11 w-full rounded-lg" />}>
                 <OwnerActions collection={collection} resourceCount={resources.length} />

@@ -11,8 +11,18 @@
  * The same form edits a collection (product §24, /collection/{id}/edit, `editing`): the fields start
  * from the collection, files are managed on its page, and 'Save changes' sends collection/update
  * (a new banner is uploaded first), toasts 'Collection updated successfully!' and goes back to it.
+ *
+ * Licence keys (product §28): a toggle and an optional activation limit; when keys are on (or the
+ * settings changed while editing), licence/settings is sent after the collection is created or saved.
  */
-import { COLLECTION_DESC_MAX, CollectionAmountSchema, CollectionTitleSchema, type Collection } from '@coffer/contract';
+import {
+  COLLECTION_DESC_MAX,
+  CollectionAmountSchema,
+  CollectionTitleSchema,
+  LICENCE_MAX_ACTIVATIONS,
+  type Collection,
+  type LicenceSettings,
+} from '@coffer/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Send, Save } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -28,6 +38,7 @@ import { collectionKeys } from '../api/keys';
 import { usePublishCollection } from '../api/publish-collection';
 import { useUpdateCollection } from '../api/update-collection';
 import { addResourceToCollection } from '../api/add-resource';
+import { setLicenceSettings } from '../api/licence-settings';
 import { BannerPicker } from './banner-picker';
 
 interface FormErrors {
@@ -35,6 +46,16 @@ interface FormErrors {
   desc?: string;
   amount?: string;
   files?: string;
+  maxActivations?: string;
+}
+
+/** The activation limit typed: '' is no limit; else a whole number from 1 to LICENCE_MAX_ACTIVATIONS. */
+function parseLimit(text: string): number | null | 'invalid' {
+  const t = text.trim();
+  if (t === '') return null;
+  if (!/^\d+$/.test(t)) return 'invalid';
+  const n = Number(t);
+  return n >= 1 && n <= LICENCE_MAX_ACTIVATIONS ? n : 'invalid';
 }
 
 type Phase = 'idle' | 'creating' | 'uploading' | 'attaching' | 'publishing' | 'saving';
@@ -73,8 +94,22 @@ export interface CollectionFiles {
  * @param files the files being uploaded (app/routes/upload.tsx builds them from the upload queue); create only
  * @param editing the collection to edit: the form saves it with collection/update instead of creating one
  */
-export function CreateCollectionForm({ files, editing }: { files?: CollectionFiles; editing?: Collection }) {
+export function CreateCollectionForm({
+  files,
+  editing,
+  editingLicence,
+}: {
+  files?: CollectionFiles;
+  editing?: Collection;
+  /** The edited collection's licence settings. */
+  editingLicence?: LicenceSettings;
+}) {
   const descId = useId();
+  const licenceId = useId();
+  const [licenceOn, setLicenceOn] = useState(editingLicence?.enabled ?? false);
+  const [maxActivations, setMaxActivations] = useState(
+    editingLicence?.max_activations ? String(editingLicence.max_activations) : '',
+  );
   const navigate = useNavigate();
   const client = useQueryClient();
   const [title, setTitle] = useState(editing?.title ?? '');
@@ -101,7 +136,21 @@ export function CreateCollectionForm({ files, editing }: { files?: CollectionFil
     if (amount.trim() === '') next.amount = 'Price is required';
     else if (!a.success) next.amount = a.error.issues[0]?.message;
     if (forPublish && files && files.liveCount === 0) next.files = UploadTexts.needFile;
+    if (licenceOn && parseLimit(maxActivations) === 'invalid') {
+      next.maxActivations = `Enter a whole number from 1 to ${LICENCE_MAX_ACTIVATIONS}, or leave it empty for no limit`;
+    }
     return next;
+  }
+
+  /** Sends the licence settings when keys are on, or when they changed from the edited collection's. */
+  async function saveLicence(collectionId: string) {
+    const limit = parseLimit(maxActivations);
+    const max = licenceOn && limit !== 'invalid' ? limit : null;
+    const before = editingLicence ?? { enabled: false, max_activations: null };
+    if (!licenceOn && !before.enabled) return;
+    if (licenceOn === before.enabled && max === before.max_activations) return;
+    await setLicenceSettings({ collectionId, enabled: licenceOn, maxActivations: max });
+    void client.invalidateQueries({ queryKey: collectionKeys.licence(collectionId) });
   }
 
   async function save(current: Collection) {
@@ -118,6 +167,7 @@ export function CreateCollectionForm({ files, editing }: { files?: CollectionFil
         amount: Number(amount.trim()),
         bannerFile: banner,
       });
+      await saveLicence(current.id);
       void navigate(`/collection/${current.id}`);
     } catch (err) {
       toastError(err, 'Failed to update the collection');
@@ -141,7 +191,13 @@ export function CreateCollectionForm({ files, editing }: { files?: CollectionFil
     try {
       if (!created.current) {
         enter('creating');
-        created.current = await create.mutateAsync({ title: title.trim(), desc: desc.trim(), amount: Number(amount.trim()), bannerFile: banner });
+        created.current = await create.mutateAsync({
+          title: title.trim(),
+          desc: desc.trim(),
+          amount: Number(amount.trim()),
+          bannerFile: banner,
+        });
+        await saveLicence(created.current.id);
       }
       const collection = created.current;
       enter('uploading');
@@ -179,14 +235,28 @@ export function CreateCollectionForm({ files, editing }: { files?: CollectionFil
   return (
     <PageContainer className="max-w-4xl">
       {editing ? (
-        <PageHeader title="Edit collection" description="Change what buyers see. Orders already placed keep the price they were placed at." />
+        <PageHeader
+          title="Edit collection"
+          description="Change what buyers see. Orders already placed keep the price they were placed at."
+        />
       ) : (
-        <PageHeader title="Create a collection" description="Add your files, set a price in points and publish when you are ready." />
+        <PageHeader
+          title="Create a collection"
+          description="Add your files, set a price in points and publish when you are ready."
+        />
       )}
       <form onSubmit={onSubmit} noValidate className="space-y-6">
         <Card className="space-y-5 p-5 sm:p-6">
           <h2 className="font-semibold text-slate-900 dark:text-white">Details</h2>
-          <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} maxLength={100} disabled={busy} required />
+          <TextField
+            label="Title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            error={errors.title}
+            maxLength={100}
+            disabled={busy}
+            required
+          />
           <Field label="Description" id={descId} error={errors.desc} hint={`${desc.length} / ${COLLECTION_DESC_MAX}`}>
             <textarea
               id={descId}
@@ -222,6 +292,39 @@ export function CreateCollectionForm({ files, editing }: { files?: CollectionFil
           />
         </Card>
 
+        <Card className="space-y-4 p-5 sm:p-6">
+          <h2 className="font-semibold text-slate-900 dark:text-white">Licence keys</h2>
+          <div className="flex items-start gap-3">
+            <input
+              id={licenceId}
+              type="checkbox"
+              checked={licenceOn}
+              onChange={(e) => setLicenceOn(e.target.checked)}
+              disabled={busy}
+              className="mt-0.5 size-4 rounded border-slate-300 text-brand-600 focus-visible:ring-2 focus-visible:ring-brand-500"
+            />
+            <label htmlFor={licenceId} className="text-sm">
+              <span className="font-medium text-slate-800 dark:text-slate-200">Give each buyer a licence key</span>
+              <span className="block text-slate-500 dark:text-slate-400">
+                Your software can check keys with licence/validate. A refund revokes the key.
+              </span>
+            </label>
+          </div>
+          {licenceOn ? (
+            <TextField
+              label="Activation limit"
+              inputMode="numeric"
+              placeholder="No limit"
+              value={maxActivations}
+              onChange={(e) => setMaxActivations(e.target.value)}
+              error={errors.maxActivations}
+              hint="How many devices one key may activate; leave empty for no limit."
+              disabled={busy}
+              containerClassName="max-w-xs"
+            />
+          ) : null}
+        </Card>
+
         {files ? (
           <Card className="space-y-4 p-5 sm:p-6">
             <h2 className="font-semibold text-slate-900 dark:text-white">Files</h2>
@@ -244,7 +347,10 @@ export function CreateCollectionForm({ files, editing }: { files?: CollectionFil
         ) : null}
 
         {formError ? (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+          <p
+            role="alert"
+            className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+          >
             {formError}
           </p>
         ) : null}

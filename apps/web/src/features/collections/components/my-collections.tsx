@@ -9,7 +9,7 @@
  * The route (which owns the login guard) passes the signed-in user's id: the list is fetched
  * only when one exists (product §6).
  */
-import { CircleAlert, FolderOpen, Plus } from 'lucide-react';
+import { CircleAlert, FolderOpen, Plus, TicketPercent } from 'lucide-react';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
@@ -68,10 +68,16 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
             {count > 0 ? <p>{MyCollectionsTexts.total(count)}</p> : null}
           </div>
         </div>
-        <Link to="/upload" className={buttonVariants()}>
-          <Plus className="size-4" aria-hidden="true" />
-          {MyCollectionsTexts.create}
-        </Link>
+        <div className="flex items-center gap-2">
+          <Link to="/mycollections/discounts" className={buttonVariants({ variant: 'outline' })}>
+            <TicketPercent className="size-4" aria-hidden="true" />
+            Discount codes
+          </Link>
+          <Link to="/upload" className={buttonVariants()}>
+            <Plus className="size-4" aria-hidden="true" />
+            {MyCollectionsTexts.create}
+          </Link>
+        </div>
       </div>
 
       {query.isError ? (

@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CopyButton } from '@/components/ui/copy-button';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format';
 import { formatPointsLabel } from '@/lib/points';
@@ -28,7 +29,7 @@ export function OrdersTableFrame({
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
       <table className={cn('w-full text-sm', minWidth)}>
         <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
           <tr>
@@ -70,6 +71,44 @@ export function OrderAmountCell({ amount }: { amount: number | string }) {
   return (
     <td className="px-4 py-2.5 text-right font-medium text-slate-900 tabular-nums dark:text-white">
       {formatPointsLabel(amount)}
+    </td>
+  );
+}
+
+/**
+ * The order's licence key (product §28) with a copy button, struck through once revoked by a refund;
+ * a dash when the order has none.
+ */
+export function OrderLicenceCell({ order }: { order: { licence_key?: string | null; licence_revoked?: boolean } }) {
+  return (
+    <td className="px-4 py-2.5 whitespace-nowrap">
+      {order.licence_key ? (
+        <span className="inline-flex items-center gap-1">
+          <code
+            className={cn(
+              'font-mono text-xs text-slate-800 dark:text-slate-200',
+              order.licence_revoked && 'text-slate-400 line-through dark:text-slate-500',
+            )}
+            title={order.licence_revoked ? 'Revoked' : undefined}
+          >
+            {order.licence_key}
+          </code>
+          {order.licence_revoked ? (
+            <span className="text-xs text-slate-500 dark:text-slate-400">(revoked)</span>
+          ) : (
+            <CopyButton
+              value={order.licence_key}
+              label="Copy licence key"
+              successMessage="Licence key copied to clipboard"
+              errorMessage="Failed to copy licence key"
+            />
+          )}
+        </span>
+      ) : (
+        <span className="text-slate-400" aria-label="No licence key">
+          —
+        </span>
+      )}
     </td>
   );
 }

@@ -29,7 +29,7 @@ import { useLibraryChanges } from '../api/get-library-changes';
 import { useMyOrders } from '../api/get-my-orders';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
 import { BannerImage } from './banner-image';
-import { OrderAmountCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
+import { OrderAmountCell, OrderLicenceCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
 import { ResourceList } from './resource-list';
 import { RefundDialog } from './refund-dialog';
 
@@ -177,11 +177,12 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
   return (
     <div className="space-y-4">
       <OrdersTableFrame
-        minWidth="min-w-[32rem]"
+        minWidth="min-w-[44rem]"
         columns={[
           { label: 'Date' },
           { label: 'Collection' },
           { label: 'Status' },
+          { label: 'Licence key' },
           { label: 'Amount', end: true },
           { label: 'Actions', end: true, srOnly: true },
         ]}
@@ -193,6 +194,7 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
             <td className="px-4 py-2.5">
               <OrderStatusBadge status={o.status} />
             </td>
+            <OrderLicenceCell order={o} />
             <OrderAmountCell amount={o.amount} />
             <td className="px-4 py-2.5 text-right">
               <OrderRefundAction order={o} />

@@ -13,7 +13,7 @@ import { usePagedQuery } from '@/hooks/use-paged-query';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { useMySales } from '../api/get-my-sales';
-import { OrderAmountCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
+import { OrderAmountCell, OrderLicenceCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
 import { OrderStatusBadge } from './profile-purchases';
 import { RefundDialog } from './refund-dialog';
 
@@ -82,12 +82,13 @@ export function ProfileSales() {
         <p className="text-sm text-slate-500 dark:text-slate-400">{pendingOnly ? 'No refund requests.' : 'No sales yet.'}</p>
       ) : (
         <OrdersTableFrame
-          minWidth="min-w-[40rem]"
+          minWidth="min-w-[52rem]"
           columns={[
             { label: 'Date' },
             { label: 'Collection' },
             { label: 'Buyer' },
             { label: 'Status' },
+            { label: 'Licence key' },
             { label: 'Amount', end: true },
             { label: 'Actions', end: true, srOnly: true },
           ]}
@@ -105,6 +106,7 @@ export function ProfileSales() {
                   </p>
                 ) : null}
               </td>
+              <OrderLicenceCell order={o} />
               <OrderAmountCell amount={o.amount} />
               <td className="px-4 py-2.5 text-right">
                 <RefundAction order={o} />
