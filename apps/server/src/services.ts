@@ -22,11 +22,13 @@ import { createDepositsService } from './modules/deposits/deposits.service';
 import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
-import { buyersToMail, countDownloads, hasPaid, paidAt } from './modules/orders/orders.repository';
+import { buyersToMail, countDownloads, hasPaid, lockPaidOrder, paidAt } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
 import { createReservesService } from './modules/reserves/reserves.service';
+import { createReviewsService, type PaidOrderLock } from './modules/reviews/reviews.service';
+import { createSalesService } from './modules/sales/sales.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
 import { listenForPayoutWork, type PayoutWakeListener } from './modules/withdrawals/payout-wake';
@@ -65,6 +67,14 @@ export function paidPurchases(db: Db): PurchaseLookup {
     paidAt: (userId, collectionId) => paidAt(db, userId, collectionId),
     buyersToMail: (collectionId) => buyersToMail(db, collectionId),
     countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),
+  };
+}
+
+/** The paid orders the reviews service checks (product §29), read and share-locked on the orders table. */
+export function paidOrderLock(db: Db): PaidOrderLock {
+  return {
+    lockPaid: (tx, buyerId, collectionId) => lockPaidOrder(tx, buyerId, collectionId),
+    hasPaid: (buyerId, collectionId) => hasPaid(db, buyerId, collectionId),
   };
 }
 
@@ -147,6 +157,15 @@ export async function buildServices(deps: ServicesDeps) {
         : ['true', '1'].includes(config.WEBHOOK_ALLOW_PRIVATE),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
   });
+  const reviews = createReviewsService({
+    db,
+    clock,
+    collections,
+    orders: paidOrderLock(db),
+    events: events.writer,
+    avatarUrl: images.avatarUrl,
+  });
+  const sales = createSalesService({ db, clock });
   const orders = createOrdersService({
     db,
     clock,
@@ -154,6 +173,7 @@ export async function buildServices(deps: ServicesDeps) {
     records,
     accounts,
     collections,
+    reviews,
     events: events.writer,
     feeBps: config.PLATFORM_FEE_BPS,
   });
@@ -236,6 +256,8 @@ export async function buildServices(deps: ServicesDeps) {
       withdrawals,
       reserves,
       events,
+      reviews,
+      sales,
     },
     workers,
     async railRoutes(app: FastifyInstance): Promise<void> {

@@ -6,6 +6,18 @@
  */
 import type { z } from 'zod';
 import {
+  ReviewDeleteDataSchema,
+  ReviewDeleteRequestSchema,
+  ReviewListDataSchema,
+  ReviewListRequestSchema,
+  ReviewReplyDataSchema,
+  ReviewReplyRequestSchema,
+  ReviewUpsertDataSchema,
+  ReviewUpsertRequestSchema,
+  SalesDashboardDataSchema,
+  SalesDashboardRequestSchema,
+} from './reviews';
+import {
   AccountChangeDataSchema,
   AccountChangeRequestSchema,
   AccountDeleteDataSchema,
@@ -205,6 +217,11 @@ export const ENDPOINT_SCHEMAS = {
   orderRefundRequest: { body: OrderRefundRequestRequestSchema, data: OrderRefundRequestDataSchema },
   mySales: { body: MySalesRequestSchema, data: MySalesDataSchema },
   collectionDownloadAll: { body: CollectionDownloadAllRequestSchema, data: CollectionDownloadAllDataSchema },
+  reviewUpsert: { body: ReviewUpsertRequestSchema, data: ReviewUpsertDataSchema },
+  reviewList: { body: ReviewListRequestSchema, data: ReviewListDataSchema },
+  reviewReply: { body: ReviewReplyRequestSchema, data: ReviewReplyDataSchema },
+  reviewDelete: { body: ReviewDeleteRequestSchema, data: ReviewDeleteDataSchema },
+  mySalesDashboard: { body: SalesDashboardRequestSchema, data: SalesDashboardDataSchema },
   reservesLatest: { body: ReservesLatestRequestSchema, data: ReservesLatestDataSchema },
   reservesProof: { body: ReservesProofRequestSchema, data: ReservesProofDataSchema },
   eventsList: { body: EventsListRequestSchema, data: EventsListDataSchema },

@@ -8,3 +8,4 @@ export * from './nowpayments';
 export * from './settings';
 export * from './reserves';
 export * from './events';
+export * from './reviews';

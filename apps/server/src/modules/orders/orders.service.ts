@@ -62,6 +62,11 @@ export interface OrdersDeps {
   records: RecordsService;
   accounts: AccountService;
   collections: CollectionsService;
+  /**
+   * Reviews (product §29): a refund marks the buyer's review refunded in the refund's transaction
+   * (ADR 0031). Optional for tests that build the service alone.
+   */
+  reviews?: { refunded(tx: Tx, buyerId: string, collectionId: string): Promise<void> };
   /** Writes the seller's `sale` event of each purchase in the batch's transaction (product §23). */
   events: EventWriter;
   /** PLATFORM_FEE_BPS: the platform's share of each sale in basis points. */
@@ -391,6 +396,8 @@ export function createOrdersService(deps: OrdersDeps) {
       ],
       tx,
     );
+    // The buyer's review leaves the average (ADR 0031); before the event, which is written last.
+    await deps.reviews?.refunded(tx, row.buyerId, row.collectionId);
     await events.append(tx, [
       refundEvent({
         orderId: row.id,
