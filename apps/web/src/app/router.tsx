@@ -21,6 +21,7 @@ const ForgotPassword = lazy(() => import('./routes/auth/forgot-password'));
 const Upload = lazy(() => import('./routes/upload'));
 const CollectionEdit = lazy(() => import('./routes/collection-edit'));
 const MyCollections = lazy(() => import('./routes/my-collections'));
+const MyCollectionsDashboard = lazy(() => import('./routes/my-collections-dashboard'));
 const ProfileLayout = lazy(() => import('./routes/profile/profile-layout'));
 const ProfileOverview = lazy(() => import('./routes/profile/overview'));
 const ProfileSelling = lazy(() => import('./routes/profile/selling'));
@@ -53,6 +54,7 @@ export const routes: RouteObject[] = [
           { path: 'upload', element: <Upload /> },
           { path: 'collection/:id/edit', element: <CollectionEdit /> },
           { path: 'mycollections', element: <MyCollections /> },
+          { path: 'mycollections/dashboard', element: <MyCollectionsDashboard /> },
           {
             path: 'profile/:id?',
             element: <ProfileLayout />,

@@ -21,6 +21,10 @@ export const collectionKeys = {
   purchased: (p: PageParams) => [...queryKeys.collections, 'purchased', p] as const,
   orders: (p: PageParams) => [...queryKeys.collections, 'orders', p] as const,
   sales: (p: PageParams & { pendingRequests: boolean }) => [...queryKeys.collections, 'sales', p] as const,
+  /** A collection's reviews (product §29); the viewer is in the key (`mine`, `can_review`). */
+  reviews: (id: string) => [...queryKeys.collections, 'reviews', id] as const,
+  reviewsPage: (id: string, p: PageParams, viewerId: string) => [...queryKeys.collections, 'reviews', id, p, viewerId] as const,
+  dashboard: (days: number) => [...queryKeys.collections, 'dashboard', days] as const,
 };
 
 export const resourceKeys = {
