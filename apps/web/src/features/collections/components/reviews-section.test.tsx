@@ -119,6 +119,25 @@ describe('Reviews section', () => {
     expect(await screen.findByText(/permission|Only buyers/)).toBeInTheDocument();
   });
 
+  test('a buyer deletes their review after confirming', async () => {
+    const mine = review(5, { author: { id: BUYER, nickname: 'Me', avatar: '' } });
+    const sent: unknown[] = [];
+    server.use(
+      http.post('*/sl/v1/review/list', () => HttpResponse.json(page([mine], { mine, can_review: true }))),
+      http.post('*/sl/v1/review/delete', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json(ok({}));
+      }),
+    );
+    renderWithProviders(<ReviewsSection collection={collection} viewerId={BUYER} isOwner={false} />);
+    const form = await screen.findByRole('form', { name: 'Edit your review' });
+    await userEvent.click(within(form).getByRole('button', { name: 'Delete' }));
+    expect(sent).toEqual([]);
+    await userEvent.click(within(form).getByRole('button', { name: 'Delete my review' }));
+    await waitFor(() => expect(sent).toEqual([{ review_id: mine.id }]));
+    expect(await screen.findByText('Review deleted')).toBeInTheDocument();
+  });
+
   test('the owner replies once to a review without a reply', async () => {
     const sent: unknown[] = [];
     server.use(

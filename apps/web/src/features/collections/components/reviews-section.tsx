@@ -45,6 +45,7 @@ function ReviewForm({ collectionId, mine }: { collectionId: string; mine: Review
   const [rating, setRating] = useState(mine?.rating ?? 0);
   const [text, setText] = useState(mine?.text ?? '');
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const upsert = useUpsertReview(Boolean(mine));
   const remove = useDeleteReview();
   const submit = (e: FormEvent) => {
@@ -80,10 +81,20 @@ function ReviewForm({ collectionId, mine }: { collectionId: string; mine: Review
           <Button type="submit" isLoading={upsert.isPending}>
             {mine ? ReviewTexts.update : ReviewTexts.submit}
           </Button>
-          {mine ? (
-            <Button variant="ghost" isLoading={remove.isPending} onClick={() => remove.mutate(mine.id)}>
+          {mine && !confirming ? (
+            <Button variant="ghost" onClick={() => setConfirming(true)}>
               Delete
             </Button>
+          ) : null}
+          {mine && confirming ? (
+            <>
+              <Button variant="danger" isLoading={remove.isPending} onClick={() => remove.mutate(mine.id)}>
+                Delete my review
+              </Button>
+              <Button variant="ghost" onClick={() => setConfirming(false)}>
+                Keep it
+              </Button>
+            </>
           ) : null}
         </div>
       </form>
@@ -97,7 +108,7 @@ function ReplyForm({ review, collectionId }: { review: Review; collectionId: str
   const reply = useReplyToReview(collectionId);
   if (!open) {
     return (
-      <Button variant="ghost" size="sm" className="mt-2" onClick={() => setOpen(true)}>
+      <Button variant="ghost" size="sm" className="mt-2 -ml-3" onClick={() => setOpen(true)}>
         <MessageSquare className="size-4" aria-hidden="true" />
         {ReviewTexts.reply}
       </Button>

@@ -37,11 +37,11 @@ export function SalesChart({ series, height = 260 }: { series: SalesDay[]; heigh
       height,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       cursor: { drag: { x: false, y: false } },
-      legend: { live: true },
-      scales: { x: { time: true, range: (_u, min, max) => [min - DAY_S / 2, max + DAY_S / 2] }, n: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+      legend: { live: false },
+      scales: { x: { time: true, range: (_u, min, max) => [min - DAY_S / 2, max + DAY_S / 2] }, n: { range: (_u, _min, max) => [0, Math.ceil(Math.max(1, max) * 1.2)] } },
       series: [
         { label: 'Day (UTC)', value: '{YYYY}-{MM}-{DD}' },
-        { label: 'Earned (points)', scale: 'pts', stroke: EARNED, width: 2, fill: 'rgba(99, 102, 241, 0.08)', points: { show: series.length <= 31 }, value: (_u, v) => (v == null ? '-' : v.toFixed(2)) },
+        { label: 'Earned (points)', scale: 'pts', stroke: EARNED, width: 2, fill: 'rgba(99, 102, 241, 0.08)', points: { show: series.length <= 7 || (series.length <= 31 && el.clientWidth >= 640) }, value: (_u, v) => (v == null ? '-' : v.toFixed(2)) },
         { label: 'Sales', scale: 'n', stroke: SALES, fill: SALES, width: 0, paths: bars, points: { show: false } },
       ],
       axes: [

@@ -41,7 +41,7 @@ function Total({ label, children, tone }: { label: string; children: ReactNode; 
 
 function DaySwitcher({ days, onChange }: { days: SalesDashboardDays; onChange: (d: SalesDashboardDays) => void }) {
   return (
-    <div role="group" aria-label="Period" className="inline-flex items-center gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/70">
+    <div role="group" aria-label="Period" className="inline-flex self-start items-center gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/70">
       {SALES_DASHBOARD_DAYS.map((d) => (
         <button
           key={d}
@@ -63,7 +63,7 @@ function DaySwitcher({ days, onChange }: { days: SalesDashboardDays; onChange: (
 const th = 'px-3 py-2 text-left text-xs font-medium text-slate-500 dark:text-slate-400';
 const thNum = cn(th, 'text-right');
 const td = 'px-3 py-2 text-sm text-slate-700 dark:text-slate-300';
-const tdNum = cn(td, 'text-right tabular-nums');
+const tdNum = cn(td, 'text-right whitespace-nowrap tabular-nums');
 
 function Table({ caption, head, children }: { caption: string; head: ReactNode; children: ReactNode }) {
   return (
@@ -95,7 +95,7 @@ function DayTable({ data }: { data: Dashboard }) {
     >
       {[...data.series].reverse().map((d) => (
         <tr key={d.day}>
-          <th scope="row" className={cn(td, 'font-normal')}>{d.day}</th>
+          <th scope="row" className={cn(td, 'text-left font-normal')}>{d.day}</th>
           <td className={tdNum}>{d.sales}</td>
           <td className={tdNum}>{formatPointsLabel(d.earned)}</td>
           <td className={tdNum}>{d.refunds}</td>
@@ -207,7 +207,7 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                   >
                     {data.top_collections.map((c) => (
                       <tr key={c.collection_id}>
-                        <th scope="row" className={cn(td, 'font-normal')}>
+                        <th scope="row" className={cn(td, 'text-left font-normal')}>
                           <Link to={`/collection/${c.collection_id}`} className="hover:underline">{c.title}</Link>
                         </th>
                         <td className={tdNum}>{c.sales}</td>
@@ -235,7 +235,7 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                   >
                     {data.downloads.map((c) => (
                       <tr key={c.collection_id}>
-                        <th scope="row" className={cn(td, 'font-normal')}>
+                        <th scope="row" className={cn(td, 'text-left font-normal')}>
                           <Link to={`/collection/${c.collection_id}`} className="hover:underline">{c.title}</Link>
                         </th>
                         <td className={tdNum}>{c.buyers}</td>

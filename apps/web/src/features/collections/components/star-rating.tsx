@@ -8,7 +8,7 @@ import { Star } from 'lucide-react';
 import { useId } from 'react';
 import { cn } from '@/lib/cn';
 
-/** `n` filled stars out of 5 (decorative; the caller gives the text). */
+/** Filled stars out of 5 for `value` (4.8 shows 5, 4.5 shows 4; decorative: the caller gives the text). */
 export function Stars({ value, className }: { value: number; className?: string }) {
   return (
     <span className={cn('inline-flex items-center gap-0.5', className)} aria-hidden="true">
@@ -17,7 +17,7 @@ export function Stars({ value, className }: { value: number; className?: string 
           key={i}
           className={cn(
             'size-4',
-            i <= Math.round(value) ? 'fill-amber-400 text-amber-400' : 'fill-transparent text-slate-300 dark:text-slate-600',
+            i <= value + 0.25 ? 'fill-amber-400 text-amber-400' : 'fill-transparent text-slate-300 dark:text-slate-600',
           )}
         />
       ))}
