@@ -395,7 +395,9 @@ export const ResourceDetailDataSchema = z.object({
 export const MarketCollectionsRequestSchema = z.object({
   paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE),
   q: z.string().trim().max(100, 'Search text is too long').optional(),
-  sort: z.enum(MARKET_SORTS, { error: 'sort must be newest, popular, price_asc, price_desc or rating' }).default(MarketSort.Newest),
+  sort: z
+    .enum(MARKET_SORTS, { error: 'sort must be newest, popular, price_asc, price_desc or rating' })
+    .default(MarketSort.Newest),
 });
 export type MarketCollectionsRequest = z.infer<typeof MarketCollectionsRequestSchema>;
 export const MarketCollectionsDataSchema = CollectionPageSchema;

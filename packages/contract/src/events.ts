@@ -10,8 +10,9 @@
  * - `payout.status`: a cash-out bill of the user changed status (emitted now: processing, succeeded,
  *   refunded);
  * - `refund`: a paid order of one of the seller's collections was refunded (emitted now, product §25);
- * - `review`, `collection.hidden`: reserved; emitted when reviews and takedowns land in Coffer (no
- *   such feature exists yet, so no such event is written today).
+ * - `review`: a buyer wrote, edited or deleted a review of one of the seller's collections (emitted
+ *   now, product §29; `data {review_id, collection_id, buyer_id, rating, text, action}`);
+ * - `collection.hidden`: reserved; emitted when takedowns land in Coffer.
  *
  * Units: `created_at` is milliseconds since the epoch; amounts are decimal point strings.
  */

@@ -37,7 +37,10 @@ export const ReviewRatingSchema = z
   .max(REVIEW_RATING_MAX, 'rating must be a whole number from 1 to 5');
 
 const reviewText = (what: string) =>
-  z.string({ error: `${what} must be text` }).trim().max(REVIEW_TEXT_MAX, `${what} must be at most ${REVIEW_TEXT_MAX} characters`);
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .max(REVIEW_TEXT_MAX, `${what} must be at most ${REVIEW_TEXT_MAX} characters`);
 
 /**
  * POST /sl/v1/review/upsert — the caller's review of a collection they bought (paid, not refunded):
@@ -80,10 +83,9 @@ export const ReviewDeleteDataSchema = z.object({});
 /** POST /sl/v1/my/sales/dashboard — the seller's sales over the last `days` UTC days (today included). */
 export const SalesDashboardRequestSchema = z.object({
   days: z
-    .union(
-      SALES_DASHBOARD_DAYS.map((d) => z.literal(d)) as unknown as [z.ZodLiteral<7>, z.ZodLiteral<30>, z.ZodLiteral<90>],
-      { error: 'days must be 7, 30 or 90' },
-    )
+    .union(SALES_DASHBOARD_DAYS.map((d) => z.literal(d)) as unknown as [z.ZodLiteral<7>, z.ZodLiteral<30>, z.ZodLiteral<90>], {
+      error: 'days must be 7, 30 or 90',
+    })
     .default(30),
 });
 

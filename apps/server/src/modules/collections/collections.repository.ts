@@ -242,12 +242,12 @@ export function pageMarket(db: DbOrTx, opts: { q?: string; sort: MarketSort; off
     opts.sort === 'rating'
       ? byRating
       : opts.sort === 'popular'
-      ? [desc(collections.soldCount), ...newest]
-      : opts.sort === 'price_asc'
-        ? [asc(collections.price), ...newest]
-        : opts.sort === 'price_desc'
-          ? [desc(collections.price), ...newest]
-          : newest;
+        ? [desc(collections.soldCount), ...newest]
+        : opts.sort === 'price_asc'
+          ? [asc(collections.price), ...newest]
+          : opts.sort === 'price_desc'
+            ? [desc(collections.price), ...newest]
+            : newest;
   return page(db, and(...conditions), orderBy, opts.offset, opts.limit);
 }
 

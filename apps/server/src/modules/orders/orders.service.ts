@@ -27,7 +27,8 @@
  * collection's sold_count and earned go down, ONE ledger transaction under `refund:<order id>`
  * reverses the sale (seller available and the platform `fees` account -> buyer available), the order
  * becomes OrderStatusRefunded, both `Refund` records are written (buyer Incoming, seller Outgoing,
- * status RecordStatusRefunded) and the seller's `refund` event is appended. A refunded order is
+ * status RecordStatusRefunded), the buyer's review (if any) leaves the collection's average (ADR 0031)
+ * and the seller's `refund` event is appended. A refunded order is
  * answered unchanged (idempotent), never refunded twice.
  *
  * Units: order `amount` is whole points; ledger amounts and fees are bigint minor units.

@@ -117,7 +117,16 @@ describe('review/list', () => {
       t.clock.advance(1_000);
     }
     const p0 = await ok(t, '/sl/v1/review/list', { collection_id: c.id, paginator: { page: 0, size: 2 } });
-    expect(p0).toMatchObject({ page: 0, size: 2, totalCount: 3, totalPages: 2, hasNextPage: true, count: 3, mine: null, can_review: false });
+    expect(p0).toMatchObject({
+      page: 0,
+      size: 2,
+      totalCount: 3,
+      totalPages: 2,
+      hasNextPage: true,
+      count: 3,
+      mine: null,
+      can_review: false,
+    });
     expect(p0.reviews.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[1]]);
     const p1 = await ok(t, '/sl/v1/review/list', { collection_id: c.id, paginator: { page: 1, size: 2 } });
     expect(p1.reviews.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
@@ -133,7 +142,10 @@ describe('review/list', () => {
   it('is NOT_FOUND for a collection the caller may not see, and validates the paginator', async () => {
     const seller = await createUser(t);
     const draft = await ok(t, '/sl/v1/collection/create', { title: 'Draft', desc: '', amount: 1 }, seller.token);
-    expect(await t.call('/sl/v1/review/list', { collection_id: draft.id })).toMatchObject({ status: 404, body: { reason: 'NOT_FOUND' } });
+    expect(await t.call('/sl/v1/review/list', { collection_id: draft.id })).toMatchObject({
+      status: 404,
+      body: { reason: 'NOT_FOUND' },
+    });
     expect((await t.call('/sl/v1/review/list', { collection_id: draft.id }, seller.token)).status).toBe(200);
     const bad = await t.call('/sl/v1/review/list', { collection_id: draft.id, paginator: { page: -1, size: 10 } });
     expect(bad).toMatchObject({ status: 400, body: { reason: 'VALIDATION_FAILED' } });

@@ -9,7 +9,9 @@ export default function MyCollectionsDashboardRoute() {
   const userId = useAuthStore((s) => s.user?.id);
   return (
     <PageContainer>
-      <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">{MyCollectionsTexts.heading}</h1>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
+        {MyCollectionsTexts.heading}
+      </h1>
       <p className="mt-2 mb-6 text-sm text-slate-600 dark:text-slate-400">{MyCollectionsTexts.subtitle}</p>
       <MyCollectionsTabs />
       <SalesDashboard userId={userId} />

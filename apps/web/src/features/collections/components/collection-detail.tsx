@@ -143,7 +143,10 @@ export function CollectionDetailView({
                 {sellerName}
               </Link>
             </p>
-            <a href="#reviews-heading" className="mt-2 inline-flex rounded-md hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none">
+            <a
+              href="#reviews-heading"
+              className="mt-2 inline-flex rounded-md hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+            >
               <RatingSummary sum={collection.rating_sum} count={collection.rating_count} />
             </a>
             {collection.desc ? (

@@ -29,7 +29,18 @@ function review(n: number, overrides: Partial<Review> = {}): Review {
 }
 
 const page = (reviews: Review[], extra: Record<string, unknown> = {}) =>
-  ok({ reviews, page: 0, size: 10, totalCount: reviews.length, totalPages: reviews.length ? 1 : 0, hasNextPage: false, count: reviews.length, mine: null, can_review: false, ...extra });
+  ok({
+    reviews,
+    page: 0,
+    size: 10,
+    totalCount: reviews.length,
+    totalPages: reviews.length ? 1 : 0,
+    hasNextPage: false,
+    count: reviews.length,
+    mine: null,
+    can_review: false,
+    ...extra,
+  });
 
 describe('RatingSummary', () => {
   test('shows the one-decimal average and the count, and reads as one label', () => {
@@ -61,7 +72,9 @@ describe('Reviews section', () => {
       http.post('*/sl/v1/review/list', async ({ request }) => {
         const body = (await request.json()) as { paginator: { page: number } };
         asked.push(body.paginator.page);
-        return HttpResponse.json(page(many, { totalCount: 12, count: 12, totalPages: 2, hasNextPage: true, page: body.paginator.page }));
+        return HttpResponse.json(
+          page(many, { totalCount: 12, count: 12, totalPages: 2, hasNextPage: true, page: body.paginator.page }),
+        );
       }),
     );
     renderWithProviders(<ReviewsSection collection={collection} viewerId={null} isOwner={false} />);
@@ -141,7 +154,9 @@ describe('Reviews section', () => {
   test('the owner replies once to a review without a reply', async () => {
     const sent: unknown[] = [];
     server.use(
-      http.post('*/sl/v1/review/list', () => HttpResponse.json(page([review(1), review(2, { reply: { text: 'Done', created_at: 1 } })]))),
+      http.post('*/sl/v1/review/list', () =>
+        HttpResponse.json(page([review(1), review(2, { reply: { text: 'Done', created_at: 1 } })])),
+      ),
       http.post('*/sl/v1/review/reply', async ({ request }) => {
         sent.push(await request.json());
         return HttpResponse.json(ok({ review: review(1, { reply: { text: 'Thanks', created_at: 2 } }) }));

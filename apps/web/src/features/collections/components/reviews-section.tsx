@@ -126,7 +126,13 @@ function ReplyForm({ review, collectionId }: { review: Review; collectionId: str
       <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
         Your reply (you can reply once)
       </label>
-      <textarea id={id} className={textareaClasses} maxLength={REVIEW_TEXT_MAX} value={text} onChange={(e) => setText(e.target.value)} />
+      <textarea
+        id={id}
+        className={textareaClasses}
+        maxLength={REVIEW_TEXT_MAX}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
       <div className="flex gap-2">
         <Button type="submit" size="sm" isLoading={reply.isPending} disabled={!text.trim()}>
           {ReviewTexts.postReply}

@@ -38,16 +38,35 @@ export function SalesChart({ series, height = 260 }: { series: SalesDay[]; heigh
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       cursor: { drag: { x: false, y: false } },
       legend: { live: false },
-      scales: { x: { time: true, range: (_u, min, max) => [min - DAY_S / 2, max + DAY_S / 2] }, n: { range: (_u, _min, max) => [0, Math.ceil(Math.max(1, max) * 1.2)] } },
+      scales: {
+        x: { time: true, range: (_u, min, max) => [min - DAY_S / 2, max + DAY_S / 2] },
+        n: { range: (_u, _min, max) => [0, Math.ceil(Math.max(1, max) * 1.2)] },
+      },
       series: [
         { label: 'Day (UTC)', value: '{YYYY}-{MM}-{DD}' },
-        { label: 'Earned (points)', scale: 'pts', stroke: EARNED, width: 2, fill: 'rgba(99, 102, 241, 0.08)', points: { show: series.length <= 7 || (series.length <= 31 && el.clientWidth >= 640) }, value: (_u, v) => (v == null ? '-' : v.toFixed(2)) },
+        {
+          label: 'Earned (points)',
+          scale: 'pts',
+          stroke: EARNED,
+          width: 2,
+          fill: 'rgba(99, 102, 241, 0.08)',
+          points: { show: series.length <= 7 || (series.length <= 31 && el.clientWidth >= 640) },
+          value: (_u, v) => (v == null ? '-' : v.toFixed(2)),
+        },
         { label: 'Sales', scale: 'n', stroke: SALES, fill: SALES, width: 0, paths: bars, points: { show: false } },
       ],
       axes: [
         { stroke: AXIS, grid: { stroke: GRID }, ticks: { stroke: GRID } },
         { scale: 'pts', stroke: AXIS, grid: { stroke: GRID }, ticks: { stroke: GRID }, size: 56 },
-        { scale: 'n', side: 1, stroke: AXIS, grid: { show: false }, ticks: { stroke: GRID }, size: 36, incrs: [1, 2, 5, 10, 20, 50, 100] },
+        {
+          scale: 'n',
+          side: 1,
+          stroke: AXIS,
+          grid: { show: false },
+          ticks: { stroke: GRID },
+          size: 36,
+          incrs: [1, 2, 5, 10, 20, 50, 100],
+        },
       ],
     };
     plot.current = new uPlot(opts, columns(series), el);
@@ -60,7 +79,9 @@ export function SalesChart({ series, height = 260 }: { series: SalesDay[]; heigh
     };
   }, [series, height]);
 
-  return <div ref={box} aria-hidden="true" className="w-full text-xs text-slate-600 dark:text-slate-300" data-testid="sales-chart" />;
+  return (
+    <div ref={box} aria-hidden="true" className="w-full text-xs text-slate-600 dark:text-slate-300" data-testid="sales-chart" />
+  );
 }
 
 export default SalesChart;

@@ -54,7 +54,9 @@ describe('Sales dashboard', () => {
     expect(rows[1]).toHaveTextContent('2026-03-10');
     expect(rows[1]).toHaveTextContent('36 Points');
     expect(rows[2]).toHaveTextContent('18 Points');
-    expect(within(screen.getByRole('table', { name: /Top collections/ })).getByRole('link', { name: 'Brushes' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('table', { name: /Top collections/ })).getByRole('link', { name: 'Brushes' }),
+    ).toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: /downloaded/ })).getByText('7')).toBeInTheDocument();
 
     expect(screen.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
@@ -86,7 +88,9 @@ describe('Sales dashboard', () => {
 
   test('shows the server message when the load fails', async () => {
     server.use(
-      http.post('*/sl/v1/my/sales/dashboard', () => HttpResponse.json(fail(10001, 'days must be 7, 30 or 90', 'VALIDATION_FAILED'), { status: 400 })),
+      http.post('*/sl/v1/my/sales/dashboard', () =>
+        HttpResponse.json(fail(10001, 'days must be 7, 30 or 90', 'VALIDATION_FAILED'), { status: 400 }),
+      ),
     );
     renderWithProviders(<SalesDashboard userId="u1" />);
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('days must be 7, 30 or 90'));

@@ -32,7 +32,12 @@ function Total({ label, children, tone }: { label: string; children: ReactNode; 
   return (
     <Card className="p-4">
       <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd className={cn('mt-1 text-xl font-semibold text-slate-900 tabular-nums sm:text-2xl dark:text-white', tone === 'red' && 'text-red-700 dark:text-red-400')}>
+      <dd
+        className={cn(
+          'mt-1 text-xl font-semibold text-slate-900 tabular-nums sm:text-2xl dark:text-white',
+          tone === 'red' && 'text-red-700 dark:text-red-400',
+        )}
+      >
         {children}
       </dd>
     </Card>
@@ -41,7 +46,11 @@ function Total({ label, children, tone }: { label: string; children: ReactNode; 
 
 function DaySwitcher({ days, onChange }: { days: SalesDashboardDays; onChange: (d: SalesDashboardDays) => void }) {
   return (
-    <div role="group" aria-label="Period" className="inline-flex self-start items-center gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/70">
+    <div
+      role="group"
+      aria-label="Period"
+      className="inline-flex self-start items-center gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/70"
+    >
       {SALES_DASHBOARD_DAYS.map((d) => (
         <button
           key={d}
@@ -85,17 +94,29 @@ function DayTable({ data }: { data: Dashboard }) {
       caption={`Sales, earnings and refunds per UTC day, last ${data.days} days`}
       head={
         <>
-          <th scope="col" className={th}>Day (UTC)</th>
-          <th scope="col" className={thNum}>Sales</th>
-          <th scope="col" className={thNum}>Earned</th>
-          <th scope="col" className={thNum}>Refunds</th>
-          <th scope="col" className={thNum}>Refunded</th>
+          <th scope="col" className={th}>
+            Day (UTC)
+          </th>
+          <th scope="col" className={thNum}>
+            Sales
+          </th>
+          <th scope="col" className={thNum}>
+            Earned
+          </th>
+          <th scope="col" className={thNum}>
+            Refunds
+          </th>
+          <th scope="col" className={thNum}>
+            Refunded
+          </th>
         </>
       }
     >
       {[...data.series].reverse().map((d) => (
         <tr key={d.day}>
-          <th scope="row" className={cn(td, 'text-left font-normal')}>{d.day}</th>
+          <th scope="row" className={cn(td, 'text-left font-normal')}>
+            {d.day}
+          </th>
           <td className={tdNum}>{d.sales}</td>
           <td className={tdNum}>{formatPointsLabel(d.earned)}</td>
           <td className={tdNum}>{d.refunds}</td>
@@ -109,7 +130,9 @@ function DayTable({ data }: { data: Dashboard }) {
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
   return (
     <section aria-labelledby={id} className="space-y-3">
-      <h3 id={id} className="font-semibold text-slate-900 dark:text-white">{title}</h3>
+      <h3 id={id} className="font-semibold text-slate-900 dark:text-white">
+        {title}
+      </h3>
       {children}
     </section>
   );
@@ -145,20 +168,28 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
       </div>
 
       {query.isError ? (
-        <div role="alert" className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+        <div
+          role="alert"
+          className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+        >
           <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <span>{getErrorMessage(query.error, DashboardTexts.loadFailed)}</span>
         </div>
       ) : !data ? (
         <SalesDashboardSkeleton />
       ) : (
-        <div className={cn('space-y-8 transition-opacity', query.isPlaceholderData && 'opacity-60')} aria-busy={query.isPlaceholderData}>
+        <div
+          className={cn('space-y-8 transition-opacity', query.isPlaceholderData && 'opacity-60')}
+          aria-busy={query.isPlaceholderData}
+        >
           <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
             <Total label="Sales">{data.totals.sales}</Total>
             <Total label="Earned">{formatPointsLabel(data.totals.earned)}</Total>
             <Total label="Refunds">
               {data.totals.refunds}
-              <span className="ml-1 text-sm font-normal text-slate-500 dark:text-slate-400">({formatPointsLabel(data.totals.refunded)})</span>
+              <span className="ml-1 text-sm font-normal text-slate-500 dark:text-slate-400">
+                ({formatPointsLabel(data.totals.refunded)})
+              </span>
             </Total>
             <Total label="Net" tone={data.totals.net.startsWith('-') ? 'red' : undefined}>
               {formatPointsLabel(data.totals.net)}
@@ -183,7 +214,9 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                 <SalesChart series={data.series} />
               </Suspense>
               <details className="mt-4">
-                <summary className="cursor-pointer text-sm font-medium text-brand-700 dark:text-brand-300">Show the numbers as a table</summary>
+                <summary className="cursor-pointer text-sm font-medium text-brand-700 dark:text-brand-300">
+                  Show the numbers as a table
+                </summary>
                 <div className="mt-3 max-h-96 overflow-y-auto">
                   <DayTable data={data} />
                 </div>
@@ -199,16 +232,24 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                     caption={`Top collections by points earned, last ${data.days} days`}
                     head={
                       <>
-                        <th scope="col" className={th}>Collection</th>
-                        <th scope="col" className={thNum}>Sales</th>
-                        <th scope="col" className={thNum}>Earned</th>
+                        <th scope="col" className={th}>
+                          Collection
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Sales
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Earned
+                        </th>
                       </>
                     }
                   >
                     {data.top_collections.map((c) => (
                       <tr key={c.collection_id}>
                         <th scope="row" className={cn(td, 'text-left font-normal')}>
-                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">{c.title}</Link>
+                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">
+                            {c.title}
+                          </Link>
                         </th>
                         <td className={tdNum}>{c.sales}</td>
                         <td className={tdNum}>{formatPointsLabel(c.earned)}</td>
@@ -227,23 +268,33 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                     caption="Files downloaded by buyers per collection, all time"
                     head={
                       <>
-                        <th scope="col" className={th}>Collection</th>
-                        <th scope="col" className={thNum}>Buyers</th>
-                        <th scope="col" className={thNum}>Downloads</th>
+                        <th scope="col" className={th}>
+                          Collection
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Buyers
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Downloads
+                        </th>
                       </>
                     }
                   >
                     {data.downloads.map((c) => (
                       <tr key={c.collection_id}>
                         <th scope="row" className={cn(td, 'text-left font-normal')}>
-                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">{c.title}</Link>
+                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">
+                            {c.title}
+                          </Link>
                         </th>
                         <td className={tdNum}>{c.buyers}</td>
                         <td className={tdNum}>{c.downloads}</td>
                       </tr>
                     ))}
                   </Table>
-                  <p className="px-3 pb-3 text-xs text-slate-500 dark:text-slate-400">All time; a download is one file handed out to a buyer.</p>
+                  <p className="px-3 pb-3 text-xs text-slate-500 dark:text-slate-400">
+                    All time; a download is one file handed out to a buyer.
+                  </p>
                 </Card>
               ) : (
                 <p className="text-sm text-slate-500 dark:text-slate-400">No downloads yet.</p>

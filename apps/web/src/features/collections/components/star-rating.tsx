@@ -28,7 +28,17 @@ export function Stars({ value, className }: { value: number; className?: string 
 export const reviewCountLabel = (n: number) => `${n} review${n === 1 ? '' : 's'}`;
 
 /** The average and the count, e.g. '★★★★☆ 4.3 (12 reviews)'; 'No reviews yet' without any. */
-export function RatingSummary({ sum, count, compact, className }: { sum: number; count: number; compact?: boolean; className?: string }) {
+export function RatingSummary({
+  sum,
+  count,
+  compact,
+  className,
+}: {
+  sum: number;
+  count: number;
+  compact?: boolean;
+  className?: string;
+}) {
   const avg = ratingAverage(sum, count);
   if (!avg) {
     return compact ? null : <span className={cn('text-sm text-slate-500 dark:text-slate-400', className)}>No reviews yet</span>;
@@ -38,11 +48,7 @@ export function RatingSummary({ sum, count, compact, className }: { sum: number;
       className={cn('inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400', className)}
       aria-label={`Rated ${avg} out of 5, ${reviewCountLabel(count)}`}
     >
-      {compact ? (
-        <Star className="size-3.5 fill-amber-400 text-amber-400" aria-hidden="true" />
-      ) : (
-        <Stars value={Number(avg)} />
-      )}
+      {compact ? <Star className="size-3.5 fill-amber-400 text-amber-400" aria-hidden="true" /> : <Stars value={Number(avg)} />}
       <span aria-hidden="true" className="font-medium text-slate-900 tabular-nums dark:text-white">
         {avg}
       </span>
@@ -54,14 +60,25 @@ export function RatingSummary({ sum, count, compact, className }: { sum: number;
 }
 
 /** 1-5 stars as radio buttons. */
-export function StarInput({ value, onChange, label = 'Rating' }: { value: number; onChange: (v: number) => void; label?: string }) {
+export function StarInput({
+  value,
+  onChange,
+  label = 'Rating',
+}: {
+  value: number;
+  onChange: (v: number) => void;
+  label?: string;
+}) {
   const name = useId();
   return (
     <fieldset>
       <legend className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-300">{label}</legend>
       <div className="flex items-center gap-1">
         {[1, 2, 3, 4, 5].map((i) => (
-          <label key={i} className="cursor-pointer rounded-md p-0.5 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500">
+          <label
+            key={i}
+            className="cursor-pointer rounded-md p-0.5 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500"
+          >
             <input
               type="radio"
               name={name}
@@ -75,7 +92,9 @@ export function StarInput({ value, onChange, label = 'Rating' }: { value: number
               aria-hidden="true"
               className={cn(
                 'size-7 transition-colors',
-                i <= value ? 'fill-amber-400 text-amber-400' : 'fill-transparent text-slate-300 hover:text-amber-300 dark:text-slate-600',
+                i <= value
+                  ? 'fill-amber-400 text-amber-400'
+                  : 'fill-transparent text-slate-300 hover:text-amber-300 dark:text-slate-600',
               )}
             />
           </label>
