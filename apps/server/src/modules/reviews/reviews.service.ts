@@ -83,8 +83,11 @@ export function createReviewsService(deps: ReviewsDeps) {
     };
   }
 
+  /** The review as it is now. @throws NOT_FOUND when deleted meanwhile (another tab) */
   async function reload(id: string): Promise<Review> {
-    return toReview((await repo.findWithAuthor(db, id))!);
+    const row = await repo.findWithAuthor(db, id);
+    if (!row) throw errors.notFound('The review does not exist');
+    return toReview(row);
   }
 
   return {
@@ -102,26 +105,31 @@ export function createReviewsService(deps: ReviewsDeps) {
           throw errors.forbidden('Only buyers of this collection can review it.');
         }
         const now = new Date(clock.now());
-        const created = await repo.insertIfAbsent(tx, {
-          id: newId(),
-          collectionId: c.id,
-          buyerId,
-          rating: input.rating,
-          text,
-          createdAt: now,
-          updatedAt: now,
-        });
-        if (created) {
-          await collections.applyRating(c.id, created.rating, 1, tx);
-          await events.append(tx, [reviewEvent(c.ownerId, created, 'created')]);
-          return created.id;
+        // Insert, or lock the existing review; a review deleted between the two (another tab) is
+        // inserted on the next turn.
+        for (;;) {
+          const created = await repo.insertIfAbsent(tx, {
+            id: newId(),
+            collectionId: c.id,
+            buyerId,
+            rating: input.rating,
+            text,
+            createdAt: now,
+            updatedAt: now,
+          });
+          if (created) {
+            await collections.applyRating(c.id, created.rating, 1, tx);
+            await events.append(tx, [reviewEvent(c.ownerId, created, 'created')]);
+            return created.id;
+          }
+          const old = await repo.lockOfBuyer(tx, buyerId, c.id);
+          if (!old) continue;
+          // A review marked refunded has no paid order behind it (checked above), so `old` is counted.
+          const next = await repo.patch(tx, old.id, { rating: input.rating, text, updatedAt: now, version: old.version + 1 });
+          if (next.rating !== old.rating) await collections.applyRating(c.id, next.rating - old.rating, 0, tx);
+          await events.append(tx, [reviewEvent(c.ownerId, next, 'updated')]);
+          return next.id;
         }
-        const old = (await repo.lockOfBuyer(tx, buyerId, c.id))!;
-        // A review marked refunded has no paid order behind it (checked above), so `old` is counted.
-        const next = await repo.patch(tx, old.id, { rating: input.rating, text, updatedAt: now, version: old.version + 1 });
-        if (next.rating !== old.rating) await collections.applyRating(c.id, next.rating - old.rating, 0, tx);
-        await events.append(tx, [reviewEvent(c.ownerId, next, 'updated')]);
-        return next.id;
       });
       collections.readsChanged();
       return { review: await reload(id) };
