@@ -217,7 +217,12 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                 <summary className="cursor-pointer text-sm font-medium text-brand-700 dark:text-brand-300">
                   Show the numbers as a table
                 </summary>
-                <div className="mt-3 max-h-96 overflow-y-auto">
+                <div
+                  className="mt-3 max-h-96 overflow-y-auto rounded-md focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+                  tabIndex={0}
+                  role="region"
+                  aria-label="Sales per day (scrollable)"
+                >
                   <DayTable data={data} />
                 </div>
               </details>

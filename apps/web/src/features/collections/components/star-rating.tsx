@@ -45,6 +45,7 @@ export function RatingSummary({
   }
   return (
     <span
+      role="img"
       className={cn('inline-flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400', className)}
       aria-label={`Rated ${avg} out of 5, ${reviewCountLabel(count)}`}
     >
