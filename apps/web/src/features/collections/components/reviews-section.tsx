@@ -28,6 +28,7 @@ export const ReviewTexts = {
   heading: 'Reviews',
   empty: 'No reviews yet',
   emptyBody: 'Buyers of this collection can rate it from 1 to 5 stars.',
+  emptyFirst: 'Be the first to rate this collection.',
   write: 'Write a review',
   edit: 'Edit your review',
   submit: 'Post review',
@@ -193,7 +194,7 @@ export function ReviewsSection({
         <h2 id="reviews-heading" className="font-semibold text-slate-900 dark:text-white">
           {ReviewTexts.heading}
         </h2>
-        <RatingSummary sum={collection.rating_sum} count={collection.rating_count} />
+        {collection.rating_count > 0 ? <RatingSummary sum={collection.rating_sum} count={collection.rating_count} /> : null}
       </div>
       {data?.can_review ? <ReviewForm key={mine?.id ?? 'new'} collectionId={collection.id} mine={mine} /> : null}
       {mine?.refunded ? (
@@ -221,7 +222,11 @@ export function ReviewsSection({
           </ul>
         </Card>
       ) : (
-        <EmptyState icon={<MessageSquare />} title={ReviewTexts.empty} description={ReviewTexts.emptyBody} />
+        <EmptyState
+          icon={<MessageSquare />}
+          title={ReviewTexts.empty}
+          description={data?.can_review ? ReviewTexts.emptyFirst : ReviewTexts.emptyBody}
+        />
       )}
       {paging.totalPages > 1 ? (
         <Pagination
