@@ -21,6 +21,8 @@ import { accountRoutes } from './modules/account/account.routes';
 import { collectionsRoutes } from './modules/collections/collections.routes';
 import { depositRoutes } from './modules/deposits/deposits.routes';
 import { eventsRoutes } from './modules/events/events.routes';
+import { reviewsRoutes } from './modules/reviews/reviews.routes';
+import { salesRoutes } from './modules/sales/sales.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { moderationRoutes } from './modules/moderation/moderation.routes';
 import { discountsRoutes } from './modules/discounts/discounts.routes';
@@ -191,6 +193,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     reservesRoutes(api, services.reserves);
     eventsRoutes(api, services.events);
     moderationRoutes(api, services.moderation);
+    reviewsRoutes(api, services.reviews);
+    salesRoutes(api, services.sales);
   });
   await app.register(filesPlugin, { storage: services.storage, images: services.images });
 

@@ -25,11 +25,13 @@ import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { createLicencesService } from './modules/licences/licences.service';
-import { buyersToMail, countDownloads, hasPaid, paidAt } from './modules/orders/orders.repository';
+import { buyersToMail, countDownloads, hasPaid, lockPaidOrder, paidAt } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
 import { createReservesService } from './modules/reserves/reserves.service';
+import { createReviewsService, type PaidOrderLock } from './modules/reviews/reviews.service';
+import { createSalesService } from './modules/sales/sales.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
 import { findSuspension } from './modules/moderation/moderation.repository';
@@ -80,6 +82,14 @@ export function paidPurchases(db: Db): PurchaseLookup {
     paidAt: (userId, collectionId) => paidAt(db, userId, collectionId),
     buyersToMail: (collectionId, tx) => buyersToMail(tx ?? db, collectionId),
     countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),
+  };
+}
+
+/** The paid orders the reviews service checks (product §29), read and share-locked on the orders table. */
+export function paidOrderLock(db: Db): PaidOrderLock {
+  return {
+    lockPaid: (tx, buyerId, collectionId) => lockPaidOrder(tx, buyerId, collectionId),
+    hasPaid: (buyerId, collectionId) => hasPaid(db, buyerId, collectionId),
   };
 }
 
@@ -166,6 +176,15 @@ export async function buildServices(deps: ServicesDeps) {
   });
   const discounts = createDiscountsService({ db, clock, collections });
   const licences = createLicencesService({ db, clock, collections, mailQueue });
+  const reviews = createReviewsService({
+    db,
+    clock,
+    collections,
+    orders: paidOrderLock(db),
+    events: events.writer,
+    avatarUrl: images.avatarUrl,
+  });
+  const sales = createSalesService({ db, clock });
   const orders = createOrdersService({
     db,
     clock,
@@ -175,6 +194,7 @@ export async function buildServices(deps: ServicesDeps) {
     collections,
     discounts,
     licences,
+    reviews,
     events: events.writer,
     feeBps: config.PLATFORM_FEE_BPS,
   });
@@ -271,6 +291,8 @@ export async function buildServices(deps: ServicesDeps) {
       reserves,
       events,
       moderation,
+      reviews,
+      sales,
     },
     workers,
     async railRoutes(app: FastifyInstance): Promise<void> {

@@ -46,6 +46,12 @@ export const CollectionSchema = z.object({
   owner_id: z.string(),
   /** Number of resources (files) attached. */
   resource_count: z.number().int(),
+  /**
+   * Reviews (product §29): the sum of the counted ratings (1-5 each) and their number; the average is
+   * `ratingAverage(rating_sum, rating_count)` (one decimal), never sent as a float.
+   */
+  rating_sum: z.number().int(),
+  rating_count: z.number().int(),
   /** The seller's public profile (lists and details that show it). */
   seller: PublicUserSchema.optional(),
   /** Present, for its owner only, while Coffer has taken the collection down (product §27). */
@@ -400,7 +406,9 @@ export const ResourceDetailDataSchema = z.object({
 export const MarketCollectionsRequestSchema = z.object({
   paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE),
   q: z.string().trim().max(100, 'Search text is too long').optional(),
-  sort: z.enum(MARKET_SORTS, { error: 'sort must be newest, popular, price_asc or price_desc' }).default(MarketSort.Newest),
+  sort: z
+    .enum(MARKET_SORTS, { error: 'sort must be newest, popular, price_asc, price_desc or rating' })
+    .default(MarketSort.Newest),
 });
 export type MarketCollectionsRequest = z.infer<typeof MarketCollectionsRequestSchema>;
 export const MarketCollectionsDataSchema = CollectionPageSchema;

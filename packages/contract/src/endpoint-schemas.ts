@@ -6,6 +6,18 @@
  */
 import type { z } from 'zod';
 import {
+  ReviewDeleteDataSchema,
+  ReviewDeleteRequestSchema,
+  ReviewListDataSchema,
+  ReviewListRequestSchema,
+  ReviewReplyDataSchema,
+  ReviewReplyRequestSchema,
+  ReviewUpsertDataSchema,
+  ReviewUpsertRequestSchema,
+  SalesDashboardDataSchema,
+  SalesDashboardRequestSchema,
+} from './reviews';
+import {
   AccountChangeDataSchema,
   AccountChangeRequestSchema,
   AccountDeleteDataSchema,
@@ -256,6 +268,11 @@ export const ENDPOINT_SCHEMAS = {
   licenceSettingsSet: { body: LicenceSettingsSetRequestSchema, data: LicenceSettingsSetDataSchema },
   licenceValidate: { body: LicenceValidateRequestSchema, data: LicenceValidateDataSchema },
   collectionDownloadAll: { body: CollectionDownloadAllRequestSchema, data: CollectionDownloadAllDataSchema },
+  reviewUpsert: { body: ReviewUpsertRequestSchema, data: ReviewUpsertDataSchema },
+  reviewList: { body: ReviewListRequestSchema, data: ReviewListDataSchema },
+  reviewReply: { body: ReviewReplyRequestSchema, data: ReviewReplyDataSchema },
+  reviewDelete: { body: ReviewDeleteRequestSchema, data: ReviewDeleteDataSchema },
+  mySalesDashboard: { body: SalesDashboardRequestSchema, data: SalesDashboardDataSchema },
   reservesLatest: { body: ReservesLatestRequestSchema, data: ReservesLatestDataSchema },
   reservesProof: { body: ReservesProofRequestSchema, data: ReservesProofDataSchema },
   eventsList: { body: EventsListRequestSchema, data: EventsListDataSchema },

@@ -39,6 +39,7 @@ const topUp = ['top-up'];
 const cashOut = ['cash-out'];
 const events = ['events'];
 const security = ['security'];
+const reviews = ['reviews'];
 
 /** Every envelope call, keyed by operationId. Adding a call: a row here, its schemas in `ENDPOINT_SCHEMAS`. */
 export const ENDPOINTS = {
@@ -369,6 +370,28 @@ export const ENDPOINTS = {
     auth: 'required',
     tags: collections,
     summary: 'Short-lived URL of a streamed ZIP of every file (owner or buyer)',
+  },
+
+  // Reviews and the sales dashboard (product §29).
+  reviewUpsert: {
+    paths: sl('/review/upsert'),
+    auth: 'required',
+    tags: reviews,
+    summary: "Write or edit the caller's review of a collection they bought",
+  },
+  reviewList: {
+    paths: sl('/review/list'),
+    auth: 'optional',
+    tags: reviews,
+    summary: "A collection's reviews, newest first, with the caller's own",
+  },
+  reviewReply: { paths: sl('/review/reply'), auth: 'required', tags: reviews, summary: "The seller's one reply to a review" },
+  reviewDelete: { paths: sl('/review/delete'), auth: 'required', tags: reviews, summary: "Delete the caller's review" },
+  mySalesDashboard: {
+    paths: sl('/my/sales/dashboard'),
+    auth: 'required',
+    tags: orders,
+    summary: "The seller's sales, earnings, refunds and downloads per UTC day over 7, 30 or 90 days",
   },
 
   // Proof of liabilities (product §22).

@@ -80,12 +80,13 @@ export const OrderStatus = {
 } as const;
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 
-/** product §17, market list sort orders. */
+/** product §17, market list sort orders; `rating` (product §29): best average first, unrated last. */
 export const MarketSort = {
   Newest: 'newest',
   Popular: 'popular',
   PriceAsc: 'price_asc',
   PriceDesc: 'price_desc',
+  Rating: 'rating',
 } as const;
 export type MarketSort = (typeof MarketSort)[keyof typeof MarketSort];
 export const MARKET_SORTS = Object.values(MarketSort) as [MarketSort, ...MarketSort[]];

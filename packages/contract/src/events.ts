@@ -12,7 +12,8 @@
  * - `refund`: a paid order of one of the seller's collections was refunded (emitted now, product §25);
  * - `collection.hidden`: Coffer took one of the seller's collections down (product §27; `data`:
  *   collection_id, reason, files_removed), written with the takedown;
- * - `review`: reserved; emitted when reviews land in Coffer.
+ * - `review`: a buyer wrote, edited or deleted a review of one of the seller's collections (emitted
+ *   now, product §29; `data {review_id, collection_id, buyer_id, rating, text, action}`);
  *
  * Units: `created_at` is milliseconds since the epoch; amounts are decimal point strings.
  */

@@ -11,5 +11,6 @@ export * from './constants';
 export * from './money';
 export * from './envelope-codes';
 export * from './upload-rules';
+export * from './review-rules';
 export * from './endpoints';
 export * from './merkle-sum';

@@ -13,6 +13,7 @@ import { verifyLedger } from '../modules/ledger/ledger.verify';
 import { createTestApp, md5, type TestApp } from '../test/harness';
 import { createScratchDatabase } from '../test/scratch-database';
 import { COLLECTIONS, PEOPLE, TIMELINE } from './demo-assets/catalog';
+import { DEMO_REVIEWS } from './demo-assets/reviews';
 import { countUsers, DEMO_PASSWORD, main, refusal, seedDemo, type SeedSummary } from './demo-seed';
 
 let t: TestApp;
@@ -130,6 +131,31 @@ describe('demo:seed', () => {
     expect(waiting).toHaveLength(1);
     expect(waiting[0]).toMatchObject({ status: 'OrderStatusPaid', collection_id: summary.collectionIds.icons });
     expect(waiting[0]!.refund_request?.reason).toMatch(/filled style/);
+  });
+
+  // Reviews and the sales dashboard (product §29).
+  it('writes the reviews with their integer totals and one seller reply; the dashboard counts every sale', async () => {
+    for (const key of new Set(DEMO_REVIEWS.map((r) => r.collection))) {
+      const mine = DEMO_REVIEWS.filter((r) => r.collection === key);
+      const detail = await t.call('/sl/v1/collection/detail', { collection_id: summary.collectionIds[key] });
+      expect(detail.body.data.collection).toMatchObject({
+        rating_count: mine.length,
+        rating_sum: mine.reduce((n, r) => n + r.rating, 0),
+      });
+    }
+    const list = await t.call('/sl/v1/review/list', { collection_id: summary.collectionIds.wallpapers });
+    const replies = (list.body.data.reviews as { reply: { text: string } | null }[]).filter((r) => r.reply);
+    expect(replies).toHaveLength(1);
+    const rated = await t.call('/sl/v1/market/collections', { sort: 'rating', paginator: { page: 0, size: 50 } });
+    expect(rated.body.data.collections[0].rating_count).toBeGreaterThan(0);
+
+    const mira = userOf('mira');
+    const board = await t.call('/sl/v1/my/sales/dashboard', { days: 30 }, await login(mira.username));
+    const miraBuys = TIMELINE.filter(
+      (e) => e.kind === 'buy' && COLLECTIONS.find((c) => c.key === e.collection)!.seller === 'mira',
+    ).length;
+    expect(board.body.data.totals.sales).toBe(miraBuys);
+    expect(board.body.data.series.filter((d: { sales: number }) => d.sales > 0).length).toBeGreaterThan(2);
   });
 
   it('records top-ups, purchases, sales and cash-outs in each history, and the ledger verifies', async () => {

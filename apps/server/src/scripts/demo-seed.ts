@@ -37,6 +37,7 @@ import {
   type DemoPerson,
 } from './demo-assets/catalog';
 import type { DemoFile } from './demo-assets/formats';
+import { DEMO_REVIEWS, type DemoReview } from './demo-assets/reviews';
 
 /** The password of every demo account (meets product §5). */
 export const DEMO_PASSWORD = 'Coffer#2026';
@@ -418,10 +419,33 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
     },
   };
 
+  // Reviews and one seller reply (product §29), played between the story's events by day.
+  const playReview = async (r: DemoReview): Promise<void> => {
+    const a = actor(r.person);
+    const collectionId = collectionIds[r.collection];
+    if (!collectionId) throw new Error(`demo story: ${r.collection} is reviewed before it exists`);
+    const { review } = await as<{ review: { id: string } }>(a, sl('/review/upsert'), {
+      collection_id: collectionId,
+      rating: r.rating,
+      text: r.text,
+    });
+    log(`${a.username} rated ${r.collection} ${r.rating}/5`);
+    if (r.reply) {
+      const seller = actor(COLLECTIONS.find((c) => c.key === r.collection)!.seller);
+      clock.advance(0.3 * DAY);
+      await as(seller, sl('/review/reply'), { review_id: review.id, text: r.reply });
+      log(`${seller.username} replied to the review`);
+    }
+  };
+  const steps = [
+    ...TIMELINE.map((event) => ({ day: event.day, run: () => (handlers[event.kind] as (e: DemoEvent) => Promise<void>)(event) })),
+    ...DEMO_REVIEWS.map((r) => ({ day: r.day, run: () => playReview(r) })),
+  ].sort((x, y) => x.day - y.day);
+
   clock.set(start);
-  for (const event of TIMELINE) {
-    clock.set(Math.max(clock.now(), start + event.day * DAY + Math.floor(jitter() * 20 * MINUTE)));
-    await (handlers[event.kind] as (e: DemoEvent) => Promise<void>)(event);
+  for (const step of steps) {
+    clock.set(Math.max(clock.now(), start + step.day * DAY + Math.floor(jitter() * 20 * MINUTE)));
+    await step.run();
   }
 
   const result: SeededUser[] = [];

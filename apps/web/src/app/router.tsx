@@ -22,6 +22,7 @@ const Upload = lazy(() => import('./routes/upload'));
 const CollectionEdit = lazy(() => import('./routes/collection-edit'));
 const MyCollections = lazy(() => import('./routes/my-collections'));
 const DiscountCodes = lazy(() => import('./routes/discount-codes'));
+const MyCollectionsDashboard = lazy(() => import('./routes/my-collections-dashboard'));
 const ProfileLayout = lazy(() => import('./routes/profile/profile-layout'));
 const ProfileOverview = lazy(() => import('./routes/profile/overview'));
 const ProfileSelling = lazy(() => import('./routes/profile/selling'));
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
           { path: 'collection/:id/edit', element: <CollectionEdit /> },
           { path: 'mycollections', element: <MyCollections /> },
           { path: 'mycollections/discounts', element: <DiscountCodes /> },
+          { path: 'mycollections/dashboard', element: <MyCollectionsDashboard /> },
           {
             path: 'profile/:id?',
             element: <ProfileLayout />,

@@ -51,6 +51,13 @@ export const collections = pgTable(
       .notNull()
       .default(sql`0`),
     resourceCount: integer().notNull().default(0),
+    /**
+     * Reviews (product §29): the sum of the counted reviews' ratings (1-5 each) and their number, kept
+     * in the transaction of every review change so lists read them without aggregating. Integers: the
+     * average is computed for display (one decimal), never stored. A refunded buyer's review is not counted.
+     */
+    ratingSum: integer().notNull().default(0),
+    ratingCount: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     publishedAt: timestamp({ withTimezone: true, mode: 'date' }),
     deletedAt: timestamp({ withTimezone: true, mode: 'date' }),

@@ -12,3 +12,4 @@ export * from './mail';
 export * from './security';
 export * from './moderation';
 export * from './discounts';
+export * from './reviews';

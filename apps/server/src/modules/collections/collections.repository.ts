@@ -165,6 +165,17 @@ export async function recordSales(db: DbOrTx, sales: { id: string; count: number
     where c.id = d.id and c.id in (select id from locked)`);
 }
 
+/** Adds `sum` to rating_sum and `count` to rating_count (either may be negative), in the review's transaction. */
+export async function addRating(db: DbOrTx, id: string, sum: number, count: number): Promise<void> {
+  await db
+    .update(collections)
+    .set({
+      ratingSum: sql`${collections.ratingSum} + ${sum}`,
+      ratingCount: sql`${collections.ratingCount} + ${count}`,
+    })
+    .where(eq(collections.id, id));
+}
+
 /** Archives the owner's published collections (account deletion). */
 export async function archivePublishedOf(db: DbOrTx, ownerId: string): Promise<void> {
   await db
@@ -248,14 +259,23 @@ export function pageMarket(db: DbOrTx, opts: { q?: string; sort: MarketSort; off
   const conditions: (SQL | undefined)[] = [eq(collections.status, CollectionStatus.Published), listable()];
   if (opts.q) conditions.push(or(ilike(collections.title, likeTerm(opts.q)), ilike(collections.desc, likeTerm(opts.q))));
   const newest = [desc(collections.createdAt), desc(collections.id)];
+  // Rating (product §29): best average first (an exact numeric ratio of the stored integers), then more
+  // reviews, then newest; unrated collections last.
+  const byRating = [
+    sql`(${collections.ratingSum}::numeric / nullif(${collections.ratingCount}, 0)) desc nulls last`,
+    desc(collections.ratingCount),
+    ...newest,
+  ];
   const orderBy =
-    opts.sort === 'popular'
-      ? [desc(collections.soldCount), ...newest]
-      : opts.sort === 'price_asc'
-        ? [asc(collections.price), ...newest]
-        : opts.sort === 'price_desc'
-          ? [desc(collections.price), ...newest]
-          : newest;
+    opts.sort === 'rating'
+      ? byRating
+      : opts.sort === 'popular'
+        ? [desc(collections.soldCount), ...newest]
+        : opts.sort === 'price_asc'
+          ? [asc(collections.price), ...newest]
+          : opts.sort === 'price_desc'
+            ? [desc(collections.price), ...newest]
+            : newest;
   return page(db, and(...conditions), orderBy, opts.offset, opts.limit);
 }
 

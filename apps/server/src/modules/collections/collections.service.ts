@@ -26,7 +26,11 @@
  * Prices are whole points; `earned` is stored in minor units and answered in points.
  *
  * The public reads (a collection with its seller and files, market pages) are served from a 2 s
- * in-process cache that every write here empties (read-cache.ts: the staleness bound).
+ * in-process cache that every write here empties (read-cache.ts: the staleness bound), review
+ * changes included (`applyRating` in the review's transaction, `readsChanged` after its COMMIT).
+ *
+ * Reviews (product §29): `rating_sum` and `rating_count` are kept on the row by the reviews module
+ * through `applyRating`; the market's `rating` sort orders by their ratio.
  */
 import {
   CollectionStatus,
@@ -136,6 +140,8 @@ export function createCollectionsService(deps: CollectionsDeps) {
       created_at: c.createdAt.getTime(),
       owner_id: c.ownerId,
       resource_count: c.resourceCount,
+      rating_sum: c.ratingSum,
+      rating_count: c.ratingCount,
       ...(seller ? { seller: toSeller(seller) } : {}),
     };
   }
@@ -659,6 +665,30 @@ export function createCollectionsService(deps: CollectionsDeps) {
     /** For the orders module: many sales at once (per collection: count and earned minor units), in its transaction. */
     recordSales(sales: { id: string; count: number; earned: bigint }[], tx: Tx) {
       return repo.recordSales(tx, sales);
+    },
+
+    /**
+     * For the reviews module: the collection when `viewerId` may see it (published; or the owner's, or
+     * bought by the caller). @throws NOT_FOUND otherwise
+     */
+    async visibleTo(viewerId: string | null, collectionId: string): Promise<repo.CollectionRow> {
+      const c = await repo.findCollection(db, collectionId);
+      if (!c || !(await visible(c, viewerId)).ok) throw errors.notFound('The collection does not exist');
+      return c;
+    },
+
+    /**
+     * For the reviews module (product §29): rating_sum + `sum`, rating_count + `count`, in the review's
+     * transaction. Empties the public read cache (call {@link readsChanged} again after COMMIT).
+     */
+    applyRating(collectionId: string, sum: number, count: number, tx: Tx) {
+      wrote();
+      return repo.addRating(tx, collectionId, sum, count);
+    },
+
+    /** Empties the public read cache after a change made for another module committed (read-cache.ts). */
+    readsChanged() {
+      wrote();
     },
 
     /** Account deletion hook: archives the user's published collections in the deleting transaction. */

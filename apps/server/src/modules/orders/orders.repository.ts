@@ -156,6 +156,19 @@ export async function hasPaid(db: DbOrTx, buyerId: string, collectionId: string)
   return !!row;
 }
 
+/**
+ * The buyer's paid order of the collection, share-locked for the rest of the transaction (a refund,
+ * which locks the order for update, waits for it; product §29 reviews), or null.
+ */
+export async function lockPaidOrder(db: DbOrTx, buyerId: string, collectionId: string): Promise<{ id: string } | null> {
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId), eq(orders.status, OrderStatus.Paid)))
+    .for('share');
+  return row ?? null;
+}
+
 /** The buyer's orders (any status), newest first. */
 export async function pageOfBuyer(db: DbOrTx, buyerId: string, offset: number, limit: number, onlyPaid = false) {
   const where = onlyPaid ? and(eq(orders.buyerId, buyerId), eq(orders.status, OrderStatus.Paid)) : eq(orders.buyerId, buyerId);

@@ -27,7 +27,8 @@
  * collection's sold_count and earned go down, ONE ledger transaction under `refund:<order id>`
  * reverses the sale (seller available and the platform `fees` account -> buyer available), the order
  * becomes OrderStatusRefunded, both `Refund` records are written (buyer Incoming, seller Outgoing,
- * status RecordStatusRefunded) and the seller's `refund` event is appended. A refunded order is
+ * status RecordStatusRefunded), the buyer's review (if any) leaves the collection's average (ADR 0031)
+ * and the seller's `refund` event is appended. A refunded order is
  * answered unchanged (idempotent), never refunded twice.
  *
  * Discount codes and licence keys (product §28, docs/decisions/0030-discount-codes-and-licence-keys.md):
@@ -74,6 +75,11 @@ export interface OrdersDeps {
   records: RecordsService;
   accounts: AccountService;
   collections: CollectionsService;
+  /**
+   * Reviews (product §29): a refund marks the buyer's review refunded in the refund's transaction
+   * (ADR 0031). Optional for tests that build the service alone.
+   */
+  reviews?: { refunded(tx: Tx, buyerId: string, collectionId: string): Promise<void> };
   /** Writes the seller's `sale` event of each purchase in the batch's transaction (product §23). */
   events: EventWriter;
   /** PLATFORM_FEE_BPS: the platform's share of each sale in basis points. */
@@ -449,6 +455,8 @@ export function createOrdersService(deps: OrdersDeps) {
       ],
       tx,
     );
+    // The buyer's review leaves the average (ADR 0031); before the event, which is written last.
+    await deps.reviews?.refunded(tx, row.buyerId, row.collectionId);
     await events.append(tx, [
       refundEvent({
         orderId: row.id,

@@ -25,6 +25,10 @@ export const collectionKeys = {
   discountPreview: (collectionId: string, code: string) =>
     [...queryKeys.collections, 'discount-preview', collectionId, code] as const,
   licence: (collectionId: string) => [...queryKeys.collections, 'licence', collectionId] as const,
+  /** A collection's reviews (product §29); the viewer is in the key (`mine`, `can_review`). */
+  reviews: (id: string) => [...queryKeys.collections, 'reviews', id] as const,
+  reviewsPage: (id: string, p: PageParams, viewerId: string) => [...queryKeys.collections, 'reviews', id, p, viewerId] as const,
+  dashboard: (days: number) => [...queryKeys.collections, 'dashboard', days] as const,
 };
 
 export const resourceKeys = {

@@ -52,6 +52,11 @@ function serveDetail(purchased: boolean, status = 'Published') {
     http.post('*/sl/v1/collection/detail', () =>
       HttpResponse.json(ok({ collection: { ...collection, status }, resources, seller, purchased })),
     ),
+    http.post('*/sl/v1/review/list', () =>
+      HttpResponse.json(
+        ok({ reviews: [], page: 0, size: 10, totalCount: 0, totalPages: 0, hasNextPage: false, count: 0, mine: null, can_review: false }),
+      ),
+    ),
   );
 }
 

@@ -3,6 +3,7 @@
  * date and the files (name, type icon, size). Visitors get 'Log in to buy'; buyers the buy flow;
  * once owned, Download per file; the owner Publish / Delete and adding files. Signed-in users who
  * do not own it can report it; the owner of a collection Coffer took down sees why (product §27).
+ * Reviews (product §29): the average and count under the title, the reviews section under the files.
  */
 import { CollectionStatus } from '@coffer/contract/constants';
 import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag, Tag } from 'lucide-react';
@@ -25,6 +26,8 @@ import { ReportButton } from './report-dialog';
 import { ResourceList, type ReplaceFileSlot } from './resource-list';
 import { TakedownNotice } from './takedown-notice';
 import { CollectionStatusBadge } from './status-badge';
+import { ReviewsSection } from './reviews-section';
+import { RatingSummary } from './star-rating';
 import { formatPointsLabel } from '@/lib/points';
 
 // Owner-only controls load only for owners.
@@ -153,6 +156,12 @@ export function CollectionDetailView({
                 {sellerName}
               </Link>
             </p>
+            <a
+              href="#reviews-heading"
+              className="mt-2 inline-flex rounded-md hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+            >
+              <RatingSummary sum={collection.rating_sum} count={collection.rating_count} />
+            </a>
             {collection.desc ? (
               <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">{collection.desc}</p>
             ) : null}
@@ -248,6 +257,7 @@ export function CollectionDetailView({
               replaceFile={replaceFile}
             />
           </section>
+          <ReviewsSection collection={collection} viewerId={viewer.id} isOwner={isOwner} />
           {addFiles && isOwner && collection.status !== CollectionStatus.Deleted ? (
             <section aria-labelledby="add-files-heading" className="space-y-3">
               <h2 id="add-files-heading" className="font-semibold text-slate-900 dark:text-white">

@@ -4,6 +4,7 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
+import { RatingSummary } from './star-rating';
 import { formatPointsLabel } from '@/lib/points';
 
 /** A storefront card: banner, title, seller, price and sold count; the whole card links to the collection. */
@@ -19,6 +20,7 @@ export function MarketCard({ collection, eager }: { collection: Collection; eage
           </Link>
         </h3>
         {seller ? <p className="mt-0.5 truncate text-sm text-slate-500 dark:text-slate-400">by {seller}</p> : null}
+        <RatingSummary sum={collection.rating_sum} count={collection.rating_count} compact className="mt-1 text-xs" />
         <div className="mt-auto flex items-end justify-between gap-2 pt-4">
           <span className="text-base font-semibold text-slate-900 tabular-nums dark:text-white">{collection.amount === 0 ? 'Free' : formatPointsLabel(collection.amount)}</span>
           <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{soldCount(collection.sold_count)} sold</span>

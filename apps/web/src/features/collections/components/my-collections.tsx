@@ -22,6 +22,7 @@ import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { useMyCollections } from '../api/get-my-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MyCollectionCard } from './my-collection-card';
+import { MyCollectionsTabs } from './my-collections-tabs';
 
 export const MyCollectionsTexts = {
   heading: 'My Collections',
@@ -79,6 +80,8 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
           </Link>
         </div>
       </div>
+
+      <MyCollectionsTabs />
 
       {query.isError ? (
         <div

@@ -49,6 +49,26 @@ describe('Storefront', () => {
     expect(cards[0]).toHaveTextContent('Free');
   });
 
+  test('sorts by rating (product §29); cards show the average and the count of rated collections', async () => {
+    const rated = makeCollection({ title: 'Rated', rating_sum: 13, rating_count: 3 });
+    const asked: Body[] = [];
+    server.use(
+      http.post('*/sl/v1/market/collections', async ({ request }) => {
+        asked.push((await request.json()) as Body);
+        return HttpResponse.json(
+          ok({ collections: [rated, makeCollection({ title: 'Unrated' })], ...pageFields({ page: 0, size: 12 }, 2) }),
+        );
+      }),
+    );
+    renderWithProviders(<Storefront signedIn />);
+    const cards = await screen.findAllByTestId('market-card');
+    expect(cards[0]).toHaveTextContent('4.3(3)');
+    expect(screen.getByLabelText('Rated 4.3 out of 5, 3 reviews')).toBeInTheDocument();
+    expect(cards[1]).not.toHaveTextContent('(');
+    await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'Rating');
+    await waitFor(() => expect(asked.at(-1)?.sort).toBe('rating'));
+  });
+
   test('signed-in users get no hero', async () => {
     serveMarket(1);
     renderWithProviders(<Storefront signedIn />);

@@ -26,6 +26,7 @@ const SORT_LABELS: Record<MarketSort, string> = {
   popular: 'Most popular',
   price_asc: 'Price: low to high',
   price_desc: 'Price: high to low',
+  rating: 'Rating',
 };
 
 function Hero({ signedIn }: { signedIn: boolean }) {

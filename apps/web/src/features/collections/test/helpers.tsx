@@ -35,6 +35,8 @@ export function makeCollection(overrides: Partial<Collection> = {}): Collection 
     created_at: Date.now() - 3 * 60_000,
     owner_id: '0190f3a2-0000-7000-8000-000000000001',
     resource_count: 1,
+    rating_sum: 0,
+    rating_count: 0,
     ...overrides,
   };
 }

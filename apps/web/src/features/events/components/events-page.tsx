@@ -63,7 +63,7 @@ export function describeEvent(e: SellerEvent): string {
     case 'refund':
       return `Refund: ${formatPoints(String(d.earned ?? '0'))} points returned`;
     case 'review':
-      return 'Review';
+      return `Review ${String(d.action ?? '')}: ${String(d.rating ?? '?')} of 5 stars`;
     case 'collection.hidden':
       return `Collection hidden by Coffer: ${String(d.reason ?? '')}`;
   }

@@ -1,0 +1,313 @@
+/**
+ * The seller's sales dashboard (product §29), a tab of My Collections: a 7 / 30 / 90 day switcher,
+ * totals, a chart of points earned and sales per UTC day (uPlot, loaded lazily with its own chunk)
+ * with the same numbers as a table for screen readers and keyboard users, the top collections, the
+ * downloads per collection and the refunds. Every number is the server's (`my/sales/dashboard`,
+ * exact sums from the orders table); days are UTC.
+ */
+import { SALES_DASHBOARD_DAYS, type SalesDashboardDays } from '@coffer/contract/constants';
+import { ChartNoAxesColumn, CircleAlert } from 'lucide-react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { buttonVariants } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Skeleton } from '@/components/ui/skeleton';
+import { getErrorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatPointsLabel } from '@/lib/points';
+import { useSalesDashboard, type SalesDashboard as Dashboard } from '../api/get-sales-dashboard';
+
+const SalesChart = lazy(() => import('./sales-chart'));
+
+export const DashboardTexts = {
+  heading: 'Sales dashboard',
+  subtitle: 'Earnings, sales, refunds and downloads of your collections. Days are UTC.',
+  emptyTitle: 'No sales in this period',
+  emptyBody: 'When buyers purchase your collections, earnings and sales per day show here.',
+  loadFailed: 'Failed to load the sales dashboard',
+} as const;
+
+function Total({ label, children, tone }: { label: string; children: ReactNode; tone?: 'red' }) {
+  return (
+    <Card className="p-4">
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd
+        className={cn(
+          'mt-1 text-xl font-semibold text-slate-900 tabular-nums sm:text-2xl dark:text-white',
+          tone === 'red' && 'text-red-700 dark:text-red-400',
+        )}
+      >
+        {children}
+      </dd>
+    </Card>
+  );
+}
+
+function DaySwitcher({ days, onChange }: { days: SalesDashboardDays; onChange: (d: SalesDashboardDays) => void }) {
+  return (
+    <div
+      role="group"
+      aria-label="Period"
+      className="inline-flex self-start items-center gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/70"
+    >
+      {SALES_DASHBOARD_DAYS.map((d) => (
+        <button
+          key={d}
+          type="button"
+          aria-pressed={days === d}
+          onClick={() => onChange(d)}
+          className={cn(
+            'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:text-slate-400',
+            days === d && 'bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white',
+          )}
+        >
+          {d} days
+        </button>
+      ))}
+    </div>
+  );
+}
+
+const th = 'px-3 py-2 text-left text-xs font-medium text-slate-500 dark:text-slate-400';
+const thNum = cn(th, 'text-right');
+const td = 'px-3 py-2 text-sm text-slate-700 dark:text-slate-300';
+const tdNum = cn(td, 'text-right whitespace-nowrap tabular-nums');
+
+function Table({ caption, head, children }: { caption: string; head: ReactNode; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-100 dark:border-slate-800">
+          <tr>{head}</tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+function DayTable({ data }: { data: Dashboard }) {
+  return (
+    <Table
+      caption={`Sales, earnings and refunds per UTC day, last ${data.days} days`}
+      head={
+        <>
+          <th scope="col" className={th}>
+            Day (UTC)
+          </th>
+          <th scope="col" className={thNum}>
+            Sales
+          </th>
+          <th scope="col" className={thNum}>
+            Earned
+          </th>
+          <th scope="col" className={thNum}>
+            Refunds
+          </th>
+          <th scope="col" className={thNum}>
+            Refunded
+          </th>
+        </>
+      }
+    >
+      {[...data.series].reverse().map((d) => (
+        <tr key={d.day}>
+          <th scope="row" className={cn(td, 'text-left font-normal')}>
+            {d.day}
+          </th>
+          <td className={tdNum}>{d.sales}</td>
+          <td className={tdNum}>{formatPointsLabel(d.earned)}</td>
+          <td className={tdNum}>{d.refunds}</td>
+          <td className={tdNum}>{formatPointsLabel(d.refunded)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h3 id={id} className="font-semibold text-slate-900 dark:text-white">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+export function SalesDashboardSkeleton() {
+  return (
+    <div role="status" aria-label="Loading the sales dashboard" className="space-y-6">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-20 rounded-2xl" />
+        ))}
+      </div>
+      <Skeleton className="h-72 w-full rounded-2xl" />
+    </div>
+  );
+}
+
+export function SalesDashboard({ userId }: { userId: string | null | undefined }) {
+  const [days, setDays] = useState<SalesDashboardDays>(30);
+  const query = useSalesDashboard(Boolean(userId), days);
+  const data = query.data;
+  const quiet = data && data.totals.sales === 0 && data.totals.refunds === 0;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900 dark:text-white">{DashboardTexts.heading}</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{DashboardTexts.subtitle}</p>
+        </div>
+        <DaySwitcher days={days} onChange={setDays} />
+      </div>
+
+      {query.isError ? (
+        <div
+          role="alert"
+          className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+        >
+          <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>{getErrorMessage(query.error, DashboardTexts.loadFailed)}</span>
+        </div>
+      ) : !data ? (
+        <SalesDashboardSkeleton />
+      ) : (
+        <div
+          className={cn('space-y-8 transition-opacity', query.isPlaceholderData && 'opacity-60')}
+          aria-busy={query.isPlaceholderData}
+        >
+          <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+            <Total label="Sales">{data.totals.sales}</Total>
+            <Total label="Earned">{formatPointsLabel(data.totals.earned)}</Total>
+            <Total label="Refunds">
+              {data.totals.refunds}
+              <span className="ml-1 text-sm font-normal text-slate-500 dark:text-slate-400">
+                ({formatPointsLabel(data.totals.refunded)})
+              </span>
+            </Total>
+            <Total label="Net" tone={data.totals.net.startsWith('-') ? 'red' : undefined}>
+              {formatPointsLabel(data.totals.net)}
+            </Total>
+          </dl>
+
+          {quiet ? (
+            <EmptyState
+              icon={<ChartNoAxesColumn />}
+              title={DashboardTexts.emptyTitle}
+              description={DashboardTexts.emptyBody}
+              action={
+                <Link to="/mycollections" className={buttonVariants({ variant: 'outline' })}>
+                  Your collections
+                </Link>
+              }
+            />
+          ) : (
+            <Card className="p-4 sm:p-5">
+              <h3 className="mb-3 font-semibold text-slate-900 dark:text-white">Earnings and sales per day</h3>
+              <Suspense fallback={<Skeleton className="h-[260px] w-full" />}>
+                <SalesChart series={data.series} />
+              </Suspense>
+              <details className="mt-4">
+                <summary className="cursor-pointer text-sm font-medium text-brand-700 dark:text-brand-300">
+                  Show the numbers as a table
+                </summary>
+                <div
+                  className="mt-3 max-h-96 overflow-y-auto rounded-md focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+                  tabIndex={0}
+                  role="region"
+                  aria-label="Sales per day (scrollable)"
+                >
+                  <DayTable data={data} />
+                </div>
+              </details>
+            </Card>
+          )}
+
+          <div className="grid gap-8 lg:grid-cols-2">
+            <Section title="Top collections" id="top-collections">
+              {data.top_collections.length ? (
+                <Card>
+                  <Table
+                    caption={`Top collections by points earned, last ${data.days} days`}
+                    head={
+                      <>
+                        <th scope="col" className={th}>
+                          Collection
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Sales
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Earned
+                        </th>
+                      </>
+                    }
+                  >
+                    {data.top_collections.map((c) => (
+                      <tr key={c.collection_id}>
+                        <th scope="row" className={cn(td, 'text-left font-normal')}>
+                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">
+                            {c.title}
+                          </Link>
+                        </th>
+                        <td className={tdNum}>{c.sales}</td>
+                        <td className={tdNum}>{formatPointsLabel(c.earned)}</td>
+                      </tr>
+                    ))}
+                  </Table>
+                </Card>
+              ) : (
+                <p className="text-sm text-slate-500 dark:text-slate-400">No sales in this period.</p>
+              )}
+            </Section>
+            <Section title="Downloads per collection" id="downloads-per-collection">
+              {data.downloads.length ? (
+                <Card>
+                  <Table
+                    caption="Files downloaded by buyers per collection, all time"
+                    head={
+                      <>
+                        <th scope="col" className={th}>
+                          Collection
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Buyers
+                        </th>
+                        <th scope="col" className={thNum}>
+                          Downloads
+                        </th>
+                      </>
+                    }
+                  >
+                    {data.downloads.map((c) => (
+                      <tr key={c.collection_id}>
+                        <th scope="row" className={cn(td, 'text-left font-normal')}>
+                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">
+                            {c.title}
+                          </Link>
+                        </th>
+                        <td className={tdNum}>{c.buyers}</td>
+                        <td className={tdNum}>{c.downloads}</td>
+                      </tr>
+                    ))}
+                  </Table>
+                  <p className="px-3 pb-3 text-xs text-slate-500 dark:text-slate-400">
+                    All time; a download is one file handed out to a buyer.
+                  </p>
+                </Card>
+              ) : (
+                <p className="text-sm text-slate-500 dark:text-slate-400">No downloads yet.</p>
+              )}
+            </Section>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
