@@ -38,5 +38,26 @@ export async function createScratchDatabase(prefix: string): Promise<ScratchData
   await admin(shared, `create database ${name}`);
   const url = new URL(shared);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(shared, `drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop: () => dropWhenIdle(shared, name) };
+}
+
+/**
+ * Drops `name` once no session is connected to it, waiting up to 5 s, then `WITH (FORCE)`. pg's
+ * `Pool.end()` resolves when it has asked its clients to end, before the server has closed their
+ * sessions; a forced drop in that window sends those clients FATAL 57P01, which they raise as an
+ * uncaught error in the test file that closed its app.
+ */
+async function dropWhenIdle(sharedUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: sharedUrl });
+  await client.connect();
+  try {
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      const { rows } = await client.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1', [name]);
+      if (Number(rows[0]?.n ?? 0) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await client.end();
+  }
 }
