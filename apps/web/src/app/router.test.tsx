@@ -155,9 +155,20 @@ describe('Your Profile > Events & webhooks (product §23)', () => {
       ),
       http.post('*/api/uc/v1/account/webhook/deliveries', () => HttpResponse.json(ok({ deliveries: [], has_more: false }))),
     );
+    // jsdom lays nothing out and has no scrollIntoView: record which element asked to be shown.
+    const shown: Element[] = [];
+    const proto = HTMLElement.prototype as { scrollIntoView?: (arg?: ScrollIntoViewOptions) => void };
+    const had = proto.scrollIntoView;
+    proto.scrollIntoView = function scrollIntoView(this: Element) {
+      shown.push(this);
+    };
     signIn(testUser);
     renderApp('/profile/events');
-    expect(await screen.findByRole('link', { name: 'Events & webhooks' })).toHaveAttribute('aria-current', 'page');
+    const tab = await screen.findByRole('link', { name: 'Events & webhooks' });
+    expect(tab).toHaveAttribute('aria-current', 'page');
+    // The open tab is scrolled into the strip's view (at 390 px the strip scrolls sideways).
+    await waitFor(() => expect(shown.at(-1)).toBe(tab));
+    proto.scrollIntoView = had;
     for (const title of ['Event feed', 'Webhook', 'Deliveries'])
       expect(await screen.findByRole('heading', { level: 2, name: title })).toBeInTheDocument();
     expect(await screen.findByText('No events yet')).toBeInTheDocument();

@@ -5,7 +5,8 @@
  * the public profile call.
  */
 import { UserX } from 'lucide-react';
-import { Link, NavLink, Outlet, useParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -24,6 +25,12 @@ export default function ProfileLayoutRoute() {
   const isOwn = !id || id === me?.id;
   const other = useProfile(isOwn ? undefined : id);
   const base = isOwn ? '/profile' : `/profile/${id}`;
+  const { pathname } = useLocation();
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the tab strip scrolls sideways: keep the open tab in view (e.g. Security, the last).
+  useEffect(() => {
+    nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [pathname]);
 
   if (!isOwn && other.isError) {
     return (
@@ -59,7 +66,7 @@ export default function ProfileLayoutRoute() {
       <div className="rounded-2xl border border-slate-200 bg-gradient-to-br from-brand-50 via-white to-white p-6 sm:p-8 dark:border-slate-800 dark:from-brand-500/10 dark:via-slate-900 dark:to-slate-900">
         {user ? <ProfileHeader user={user} badge={isOwn ? <Badge tone="brand">You</Badge> : null} /> : <ProfileHeaderSkeleton />}
       </div>
-      <nav aria-label="Profile sections" className="mt-6 overflow-x-auto">
+      <nav ref={nav} aria-label="Profile sections" className="mt-6 overflow-x-auto">
         <div className="inline-flex items-center gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/70">
           {tabs.map((t) => (
             <NavLink key={t.to} to={t.to} end={t.end} className={cn(tabTriggerClasses)}>
