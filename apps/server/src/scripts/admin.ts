@@ -13,7 +13,7 @@ import * as collectionsRepo from '../modules/collections/collections.repository'
 import { createEventsService } from '../modules/events/events.service';
 import { createModerationService } from '../modules/moderation/moderation.service';
 import { runAdmin } from './admin-commands';
-import { commandConfig } from './command-config';
+import { cannotRun, commandConfig, runCommand } from './command-config';
 
 const quietLog = {
   warn: (obj: unknown, msg?: string) => console.error(`warning: ${msg ?? ''}`, obj instanceof Error ? obj.message : ''),
@@ -58,20 +58,11 @@ async function main(): Promise<number> {
       await shared.close();
     }
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    console.error(
-      `admin could not run: ${msg}${/does not exist/.test(msg) ? ' (has the server run its migrations on this database?)' : ''}`,
-    );
+    console.error(cannotRun('admin', err));
     return 2;
   } finally {
     await database.close();
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(2);
-  },
-);
+runCommand(main);

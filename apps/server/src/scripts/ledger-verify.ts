@@ -5,7 +5,7 @@
  */
 import { minorToPoints } from '@coffer/contract';
 import { openDatabase } from '../db/client';
-import { commandConfig } from './command-config';
+import { cannotRun, commandConfig, runCommand } from './command-config';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
 
 function describeTarget(url: string | undefined, dataDir: string): string {
@@ -44,20 +44,11 @@ async function main(): Promise<number> {
     for (const v of report.violations) console.error(`  ${v}`);
     return 1;
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    console.error(
-      `ledger:verify could not run: ${msg}${/does not exist/.test(msg) ? ' (has the server run its migrations on this database?)' : ''}`,
-    );
+    console.error(cannotRun('ledger:verify', err));
     return 2;
   } finally {
     await database.close();
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(2);
-  },
-);
+runCommand(main);

@@ -14,7 +14,7 @@ import { systemClock } from '../lib/clock';
 import { createLedgerService } from '../modules/ledger/ledger.service';
 import { createReservesService } from '../modules/reserves/reserves.service';
 import { createPaymentProvider } from '../providers/payments/index';
-import { commandConfig } from './command-config';
+import { commandConfig, runCommand } from './command-config';
 
 async function main(): Promise<number> {
   const config = commandConfig();
@@ -56,10 +56,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runCommand(main, 1);

@@ -74,17 +74,49 @@ const thNum = cn(th, 'text-right');
 const td = 'px-3 py-2 text-sm text-slate-700 dark:text-slate-300';
 const tdNum = cn(td, 'text-right whitespace-nowrap tabular-nums');
 
-function Table({ caption, head, children }: { caption: string; head: ReactNode; children: ReactNode }) {
+/** A table whose first column names the row (a `th`) and whose other columns are numbers. */
+function Table({ caption, columns, rows }: { caption: string; columns: string[]; rows: { key: string; cells: ReactNode[] }[] }) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-100 dark:border-slate-800">
-          <tr>{head}</tr>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={c} scope="col" className={i ? thNum : th}>
+                {c}
+              </th>
+            ))}
+          </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {rows.map((r) => (
+            <tr key={r.key}>
+              {r.cells.map((cell, i) =>
+                i ? (
+                  <td key={i} className={tdNum}>
+                    {cell}
+                  </td>
+                ) : (
+                  <th key={i} scope="row" className={cn(td, 'text-left font-normal')}>
+                    {cell}
+                  </th>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
       </table>
     </div>
+  );
+}
+
+/** A row header linking to the collection. */
+function CollectionLink({ id, title }: { id: string; title: string }) {
+  return (
+    <Link to={`/collection/${id}`} className="hover:underline">
+      {title}
+    </Link>
   );
 }
 
@@ -92,38 +124,12 @@ function DayTable({ data }: { data: Dashboard }) {
   return (
     <Table
       caption={`Sales, earnings and refunds per UTC day, last ${data.days} days`}
-      head={
-        <>
-          <th scope="col" className={th}>
-            Day (UTC)
-          </th>
-          <th scope="col" className={thNum}>
-            Sales
-          </th>
-          <th scope="col" className={thNum}>
-            Earned
-          </th>
-          <th scope="col" className={thNum}>
-            Refunds
-          </th>
-          <th scope="col" className={thNum}>
-            Refunded
-          </th>
-        </>
-      }
-    >
-      {[...data.series].reverse().map((d) => (
-        <tr key={d.day}>
-          <th scope="row" className={cn(td, 'text-left font-normal')}>
-            {d.day}
-          </th>
-          <td className={tdNum}>{d.sales}</td>
-          <td className={tdNum}>{formatPointsLabel(d.earned)}</td>
-          <td className={tdNum}>{d.refunds}</td>
-          <td className={tdNum}>{formatPointsLabel(d.refunded)}</td>
-        </tr>
-      ))}
-    </Table>
+      columns={['Day (UTC)', 'Sales', 'Earned', 'Refunds', 'Refunded']}
+      rows={[...data.series].reverse().map((d) => ({
+        key: d.day,
+        cells: [d.day, d.sales, formatPointsLabel(d.earned), d.refunds, formatPointsLabel(d.refunded)],
+      }))}
+    />
   );
 }
 
@@ -235,32 +241,12 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                 <Card>
                   <Table
                     caption={`Top collections by points earned, last ${data.days} days`}
-                    head={
-                      <>
-                        <th scope="col" className={th}>
-                          Collection
-                        </th>
-                        <th scope="col" className={thNum}>
-                          Sales
-                        </th>
-                        <th scope="col" className={thNum}>
-                          Earned
-                        </th>
-                      </>
-                    }
-                  >
-                    {data.top_collections.map((c) => (
-                      <tr key={c.collection_id}>
-                        <th scope="row" className={cn(td, 'text-left font-normal')}>
-                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">
-                            {c.title}
-                          </Link>
-                        </th>
-                        <td className={tdNum}>{c.sales}</td>
-                        <td className={tdNum}>{formatPointsLabel(c.earned)}</td>
-                      </tr>
-                    ))}
-                  </Table>
+                    columns={['Collection', 'Sales', 'Earned']}
+                    rows={data.top_collections.map((c) => ({
+                      key: c.collection_id,
+                      cells: [<CollectionLink id={c.collection_id} title={c.title} />, c.sales, formatPointsLabel(c.earned)],
+                    }))}
+                  />
                 </Card>
               ) : (
                 <p className="text-sm text-slate-500 dark:text-slate-400">No sales in this period.</p>
@@ -271,32 +257,12 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
                 <Card>
                   <Table
                     caption="Files downloaded by buyers per collection, all time"
-                    head={
-                      <>
-                        <th scope="col" className={th}>
-                          Collection
-                        </th>
-                        <th scope="col" className={thNum}>
-                          Buyers
-                        </th>
-                        <th scope="col" className={thNum}>
-                          Downloads
-                        </th>
-                      </>
-                    }
-                  >
-                    {data.downloads.map((c) => (
-                      <tr key={c.collection_id}>
-                        <th scope="row" className={cn(td, 'text-left font-normal')}>
-                          <Link to={`/collection/${c.collection_id}`} className="hover:underline">
-                            {c.title}
-                          </Link>
-                        </th>
-                        <td className={tdNum}>{c.buyers}</td>
-                        <td className={tdNum}>{c.downloads}</td>
-                      </tr>
-                    ))}
-                  </Table>
+                    columns={['Collection', 'Buyers', 'Downloads']}
+                    rows={data.downloads.map((c) => ({
+                      key: c.collection_id,
+                      cells: [<CollectionLink id={c.collection_id} title={c.title} />, c.buyers, c.downloads],
+                    }))}
+                  />
                   <p className="px-3 pb-3 text-xs text-slate-500 dark:text-slate-400">
                     All time; a download is one file handed out to a buyer.
                   </p>
