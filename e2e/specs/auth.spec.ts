@@ -13,6 +13,7 @@ import {
   fundUser,
   launchBrowser,
   loginUser,
+  logIn,
   newPage,
   registerUser,
   resetCode,
@@ -38,14 +39,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function logIn(page: Page, account: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or email').fill(account);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.getByText('Login successful!').waitFor();
-}
 
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'User menu' }).click();
@@ -140,7 +133,10 @@ describe('auth', () => {
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByText('Incorrect username or password').waitFor();
     await logIn(page, user.username, next);
-    assert.deepEqual(errors.filter((e) => !e.includes('status of 400')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('status of 400')),
+      [],
+    );
     await context.close();
   });
 
@@ -325,4 +321,7 @@ describe('accessibility', () => {
 });
 
 /** A 1x1 transparent PNG. */
-const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==', 'base64');
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==',
+  'base64',
+);

@@ -13,7 +13,19 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { md5OfFile, writeFixtures, type FixtureFile } from '../fixtures/files';
-import { call, launchBrowser, newPage, registerUser, screenshot, seriousA11yViolations, startServer, viewports, type RunningServer, type TestUser } from '../support';
+import {
+  call,
+  launchBrowser,
+  logIn as logInAs,
+  newPage,
+  registerUser,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  viewports,
+  type RunningServer,
+  type TestUser,
+} from '../support';
 
 const MiB = 1024 * 1024;
 const PRICE = 250;
@@ -39,17 +51,18 @@ after(async () => {
   if (fixtures) await rm(fixtures.dir, { recursive: true, force: true });
 });
 
-async function logIn(page: Page, user: TestUser) {
-  await page.goto('/login');
-  await page.getByLabel('Username or email').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.getByText('Login successful!').waitFor();
-}
+const logIn = (page: Page, user: TestUser) => logInAs(page, user.username, user.password);
 
 /** Top-up through the sandbox API: a deposit bill for `points`, then the simulated payment. */
 async function fund(user: TestUser, points: number) {
-  const bill = (await call<{ bill: { id: string } }>(server.url, '/api/uc/v1/account/deposit', { amount: String(points), pay_currency: 'usdttrc20' }, user.token)).data.bill;
+  const bill = (
+    await call<{ bill: { id: string } }>(
+      server.url,
+      '/api/uc/v1/account/deposit',
+      { amount: String(points), pay_currency: 'usdttrc20' },
+      user.token,
+    )
+  ).data.bill;
   await call(server.url, '/api/dev/sandbox/pay', { bill_id: bill.id }, user.token);
 }
 
@@ -99,12 +112,22 @@ describe('marketplace', () => {
     });
     await s.page.getByLabel('Choose files').setInputFiles(files.map((f) => f.path));
     await s.page.getByRole('progressbar', { name: 'Overall upload progress' }).waitFor();
-    await s.page.waitForFunction(() => document.querySelectorAll('[data-testid="upload-row"][data-status="done"]').length === 2, undefined, { timeout: 120_000 });
+    await s.page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="upload-row"][data-status="done"]').length === 2,
+      undefined,
+      { timeout: 120_000 },
+    );
     const seen = (await s.page.evaluate(() => (window as any).__overall)) as number[];
-    assert.ok(seen.some((v) => v > 0 && v < 100), `the overall bar moved through intermediate values: ${seen.join(',')}`);
+    assert.ok(
+      seen.some((v) => v > 0 && v < 100),
+      `the overall bar moved through intermediate values: ${seen.join(',')}`,
+    );
     assert.equal(await s.page.getByRole('progressbar', { name: 'Overall upload progress' }).getAttribute('aria-valuenow'), '100');
     for (const f of files) {
-      assert.equal(await s.page.getByRole('progressbar', { name: `${f.name} upload progress` }).getAttribute('aria-valuenow'), '100');
+      assert.equal(
+        await s.page.getByRole('progressbar', { name: `${f.name} upload progress` }).getAttribute('aria-valuenow'),
+        '100',
+      );
     }
     await s.page.getByText('2 of 2 files uploaded').waitFor();
     await shoot(s.page, 'upload-ready');
@@ -162,7 +185,10 @@ describe('marketplace', () => {
     await b.page.getByRole('button', { name: /^Balance: 750\.00 points$/ }).waitFor();
 
     for (const f of files as FixtureFile[]) {
-      const [download] = await Promise.all([b.page.waitForEvent('download'), b.page.getByRole('button', { name: `Download ${f.name}` }).click()]);
+      const [download] = await Promise.all([
+        b.page.waitForEvent('download'),
+        b.page.getByRole('button', { name: `Download ${f.name}` }).click(),
+      ]);
       assert.equal(download.suggestedFilename(), f.name);
       const saved = path.join(fixtures.dir, `downloaded-${f.name}`);
       await download.saveAs(saved);

@@ -13,6 +13,7 @@ import {
   call,
   fundUser,
   launchBrowser,
+  logIn as logInAs,
   newPage,
   registerUser,
   screenshot,
@@ -36,13 +37,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function logIn(page: Page, user: TestUser) {
-  await page.goto('/login');
-  await page.getByLabel('Username or email').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.getByText('Login successful!').waitFor();
-}
+const logIn = (page: Page, user: TestUser) => logInAs(page, user.username, user.password);
 
 /** A published collection of `seller` with one small file, made through the API. */
 async function publishedCollection(seller: TestUser, title: string, amount: number): Promise<string> {

@@ -14,6 +14,7 @@ import {
   call,
   DEFAULT_PASSWORD,
   launchBrowser,
+  logIn as logInAs,
   newPage,
   registerUser,
   screenshotDir,
@@ -49,11 +50,7 @@ after(async () => {
 });
 
 async function logIn(page: Page, user: TestUser) {
-  await page.goto('/login');
-  await page.getByLabel('Username or email').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.getByText('Login successful!').waitFor();
+  await logInAs(page, user.username, user.password);
   await page.waitForURL(`${server.url}/`);
 }
 

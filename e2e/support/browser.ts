@@ -18,7 +18,15 @@ export const viewports = {
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -26,7 +34,11 @@ export function launchBrowser(): Promise<Browser> {
  * A fresh page (own context, so own localStorage) at `viewport`; console errors and page errors
  * are collected in `errors`.
  */
-export async function newPage(browser: Browser, baseURL: string, viewport: { width: number; height: number } = viewports.desktop) {
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport: { width: number; height: number } = viewports.desktop,
+) {
   const context = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
@@ -44,7 +56,9 @@ export async function newPage(browser: Browser, baseURL: string, viewport: { wid
  */
 export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => document.querySelectorAll('[role="status"][aria-live]').length === 0, null, { timeout: timeoutMs });
+  await page.waitForFunction(() => document.querySelectorAll('[role="status"][aria-live]').length === 0, null, {
+    timeout: timeoutMs,
+  });
 }
 
 /** Saves a full-page screenshot to e2e/screenshots/<name>.png (git-ignored). */
@@ -53,4 +67,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(screenshotDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** Signs in through the login form and waits for the 'Login successful!' toast. */
+export async function logIn(page: Page, account: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username or email').fill(account);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByText('Login successful!').waitFor();
 }
