@@ -4,10 +4,31 @@
  */
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ComponentProps, ReactNode } from 'react';
+import { useRef, type ComponentProps, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
 export const Dialog = DialogPrimitive.Root;
+
+/**
+ * Handlers for `DialogContent` of a dialog opened without a `DialogTrigger` (from a menu or a table
+ * row): they remember what had focus when it opened and give focus back to it on close, when it is
+ * still in the page. Spread them: `<DialogContent {...useReturnFocus()} ...>`.
+ */
+export function useReturnFocus(): Pick<DialogContentProps, 'onOpenAutoFocus' | 'onCloseAutoFocus'> {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    // Runs before focus moves in: what has it now opened the dialog.
+    onOpenAutoFocus: () => {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    },
+    onCloseAutoFocus: (e) => {
+      if (opener.current?.isConnected) {
+        e.preventDefault();
+        opener.current.focus();
+      }
+    },
+  };
+}
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 

@@ -5,9 +5,9 @@
  * - `refund` — the seller's "Refund" of a paid order with an optional reason (order/refund).
  */
 import { REFUND_REASON_MAX } from '@coffer/contract/constants';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogFooter, useReturnFocus } from '@/components/ui/dialog';
 import { Field, inputClasses } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import { formatPointsLabel } from '@/lib/points';
@@ -49,7 +49,7 @@ export function RefundDialog({
   const id = useId();
   // The screens open this dialog from their own buttons (no Radix trigger): focus goes back to
   // whatever opened it when it closes.
-  const opener = useRef<HTMLElement | null>(null);
+  const returnFocus = useReturnFocus();
 
   const close = (o: boolean) => {
     if (busy) return;
@@ -80,16 +80,7 @@ export function RefundDialog({
       <DialogContent
         title={mode === 'request' ? RefundTexts.requestTitle : RefundTexts.refundTitle}
         description={target.title}
-        onOpenAutoFocus={() => {
-          // Runs before focus moves in: what has it now opened the dialog.
-          opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-        }}
-        onCloseAutoFocus={(e) => {
-          if (opener.current?.isConnected) {
-            e.preventDefault();
-            opener.current.focus();
-          }
-        }}
+        {...returnFocus}
       >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           <p className="text-sm text-slate-600 dark:text-slate-400">

@@ -5,9 +5,9 @@
  */
 import { REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@coffer/contract/constants';
 import { Flag } from 'lucide-react';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogFooter, useReturnFocus } from '@/components/ui/dialog';
 import { Field, inputClasses } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import { useReportCollection } from '../api/report-collection';
@@ -48,7 +48,7 @@ export function ReportDialog({
   const id = useId();
   const busy = report.isPending;
   // Opened from a plain button (no Radix trigger): focus goes back to whatever opened it.
-  const opener = useRef<HTMLElement | null>(null);
+  const returnFocus = useReturnFocus();
 
   const close = (o: boolean) => {
     if (busy) return;
@@ -74,15 +74,7 @@ export function ReportDialog({
       <DialogContent
         title={ReportTexts.title}
         description={title}
-        onOpenAutoFocus={() => {
-          opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-        }}
-        onCloseAutoFocus={(e) => {
-          if (opener.current?.isConnected) {
-            e.preventDefault();
-            opener.current.focus();
-          }
-        }}
+        {...returnFocus}
       >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           <p className="text-sm text-slate-600 dark:text-slate-400">{ReportTexts.help}</p>
