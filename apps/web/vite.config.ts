@@ -10,34 +10,56 @@ const api = process.env.COFFER_API ?? 'http://127.0.0.1:8080';
 export const srcAlias = { find: /^@\//, replacement: `${fileURLToPath(new URL('./src/', import.meta.url))}` };
 
 /**
- * Preloads the Latin Inter font the first paint's text needs (ADR 0016): its hashed file name is
- * known only once the bundle is written, so the link is added to the built index.html here.
+ * The lazy page module each document path opens with (src/app/router.tsx); `:id` stands for one path
+ * segment. The server links these chunks as modulepreload in the document it answers for the path,
+ * so a phone fetches the page's code beside the entry instead of after it (issue 16, ADR 0035).
  */
-function preloadLatinFont(): Plugin {
+export const ROUTE_MODULES: Record<string, string> = {
+  '/': 'src/app/routes/home.tsx',
+  '/collection/:id': 'src/app/routes/collection.tsx',
+  '/resource/:id': 'src/app/routes/resource.tsx',
+  '/login': 'src/app/routes/auth/login.tsx',
+  '/register': 'src/app/routes/auth/register.tsx',
+  '/mycollections': 'src/app/routes/my-collections.tsx',
+  '/upload': 'src/app/routes/upload.tsx',
+  '/transactions': 'src/app/routes/transactions.tsx',
+};
+
+/**
+ * Writes dist/route-preloads.json: `{ "/collection/:id": ["/assets/collection-x.js", ...] }`, each
+ * path's page chunk and the chunks it imports statically, without those the entry already loads.
+ */
+function routePreloads(): Plugin {
   return {
-    name: 'coffer-preload-latin-font',
+    name: 'coffer-route-preloads',
     apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const font = Object.keys(ctx.bundle ?? {}).find((f) => /inter-latin-wght-normal-[\w-]+\.woff2$/.test(f));
-        return font
-          ? [
-              {
-                tag: 'link',
-                attrs: { rel: 'preload', as: 'font', type: 'font/woff2', href: `/${font}`, crossorigin: '' },
-                injectTo: 'head',
-              },
-            ]
-          : [];
-      },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (file: string, into: Set<string>) => {
+        if (into.has(file)) return into;
+        into.add(file);
+        for (const dep of byFile.get(file)?.imports ?? []) closure(dep, into);
+        return into;
+      };
+      const loaded = new Set<string>();
+      for (const entry of chunks.filter((c) => c.isEntry)) closure(entry.fileName, loaded);
+      const out: Record<string, string[]> = {};
+      for (const [route, module] of Object.entries(ROUTE_MODULES)) {
+        const own = (id: string | null) => Boolean(id?.endsWith(`/apps/web/${module}`));
+        // A small page may have been merged into a neighbour (experimentalMinChunkSize): then that chunk.
+        const page = chunks.find((c) => own(c.facadeModuleId)) ?? chunks.find((c) => c.moduleIds.some(own));
+        if (!page) this.error(`route-preloads: no chunk for ${module} (${route})`);
+        out[route] = [...closure(page.fileName, new Set())].filter((f) => !loaded.has(f)).map((f) => `/${f}`);
+      }
+      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: `${JSON.stringify(out, null, 2)}\n` });
     },
   };
 }
 
 export default defineConfig({
   // Precompressed .br and .gz files beside each asset: the server sends them as they are (no per-request CPU).
-  plugins: [react(), tailwindcss(), preloadLatinFont(), compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 1024 })],
+  plugins: [react(), tailwindcss(), routePreloads(), compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 1024 })],
   resolve: { alias: [srcAlias] },
   server: {
     port: 5173,

@@ -41,6 +41,7 @@ import { metricsPlugin } from './plugins/metrics';
 import { probesPlugin } from './plugins/probes';
 import { openApiOptions } from './plugins/openapi';
 import { securityHeadersPlugin } from './plugins/security-headers';
+import { loadWebDocument } from './plugins/web-document';
 import { buildServices, type Services } from './services';
 export type { Services } from './services';
 import { createWorkerRunner, type Worker, type WorkerRunner } from './worker-runner';
@@ -138,6 +139,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   app.addHook('onClose', () => built.close());
 
+  // The web app's document per path, with the first screen's data and preloads (issue 16).
+  const webDocument = config.SERVE_WEB
+    ? loadWebDocument(
+        webDist,
+        {
+          market: (body) => services.collections.market(body),
+          detail: (id) => services.collections.detail(null, id),
+        },
+        app.log,
+      )
+    : null;
+
   await app.register(errorHandlerPlugin);
   // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
   await app.register(metricsPlugin, { config, database, clock });
@@ -148,7 +161,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       directives: {
         defaultSrc: ["'self'"],
         // wasm-unsafe-eval lets the web app compile WebAssembly (hash-wasm MD5 of passwords and files, product §5); it does not allow eval.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // The document's inline theme script is allowed by its hash alone (plugins/web-document.ts).
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...(webDocument?.scriptHashes ?? [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(config.S3_ENDPOINT ? [config.S3_ENDPOINT] : [])],
         connectSrc: ["'self'", ...(config.S3_ENDPOINT ? [config.S3_ENDPOINT] : [])],
@@ -201,9 +215,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
     const isApi = url.startsWith('/api/') || url.startsWith('/sl/') || url === '/api';
-    if (!isApi && req.method === 'GET' && config.SERVE_WEB && existsSync(path.join(webDist, 'index.html'))) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webDist);
-    }
+    if (!isApi && (req.method === 'GET' || req.method === 'HEAD') && webDocument) return webDocument.send(req, reply);
     const { code, status } = ERROR_TABLE.NOT_FOUND;
     return reply.status(status).send({ code, msg: 'The requested resource was not found.', reason: 'NOT_FOUND' });
   });
@@ -212,6 +224,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
+      // The document is rendered per path (plugins/web-document.ts), `/` and `/index.html` included.
+      index: false,
+      allowedPath: (pathName) => pathName !== '/index.html',
       // The web build writes .br and .gz beside each asset (vite-plugin-compression2).
       preCompressed: true,
       setHeaders(res, filePath) {

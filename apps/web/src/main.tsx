@@ -1,10 +1,22 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './index.css';
+import { preloadPagesFor } from './app/lazy-page';
 import { AppProvider } from './app/provider';
+import { routes } from './app/router';
+import { seedInitialData } from './features/collections/api/initial-data';
+import { createQueryClient } from './lib/query-client';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProvider />
-  </StrictMode>,
+const queryClient = createQueryClient();
+// The first screen's answers the server put in the document (issue 16): no call before the first paint.
+seedInitialData(queryClient);
+const root = createRoot(document.getElementById('root')!);
+// The first URL's page is loaded (its chunk is already on the way: the document modulepreloads it)
+// and its first call started before the first render, so the first screen is painted once, complete.
+void preloadPagesFor(routes, window.location.pathname, queryClient).then(() =>
+  root.render(
+    <StrictMode>
+      <AppProvider queryClient={queryClient} />
+    </StrictMode>,
+  ),
 );

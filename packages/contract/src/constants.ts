@@ -27,6 +27,11 @@ export const COLLECTIONS_PAGE_SIZE_OPTIONS = [5, 10, 20, 50] as const;
 /** product §9: grid. */
 export const GRID_MAX_COLUMNS = 4;
 export const SKELETON_CARD_COUNT = 8;
+/**
+ * The storefront's (home, product §17) page sizes; the first is the default. The server answers the
+ * default first page inline in the home document (issue 16), so both sides read it here.
+ */
+export const MARKET_PAGE_SIZES = [12, 24, 48] as const;
 /** product §9: toast duration. */
 export const TOAST_DURATION_MS = 4_000;
 /** product §9: currency list cache. */

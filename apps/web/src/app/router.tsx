@@ -1,36 +1,45 @@
 /**
- * The route table of product §2. Every page is lazy (React.lazy, resolved inside the layout's
- * Suspense fallback) and renders inside the one shared layout with its error boundary.
+ * The route table of product §2. Every page is lazy ({@link lazyPage}: React.lazy, resolved inside
+ * the layout's Suspense fallback, or loaded ahead for the first URL) and renders inside the one shared layout with its error boundary.
  * Guarded routes sit under {@link RequireAuth}.
  */
-import { lazy } from 'react';
+import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { RequireAuth } from '@/features/auth/components/require-auth';
+import { getMyCollectionsQueryOptions } from '@/features/collections/api/get-my-collections';
+import { getAccessToken } from '@/lib/storage';
+import { lazyPage } from './lazy-page';
 import { AppLayout } from './layout/app-layout';
 import { RouteErrorScreen } from './layout/error-boundary';
 
-const Home = lazy(() => import('./routes/home'));
-const Resource = lazy(() => import('./routes/resource'));
-const Collection = lazy(() => import('./routes/collection'));
-const Terms = lazy(() => import('./routes/terms'));
-const Privacy = lazy(() => import('./routes/privacy'));
-const Reserves = lazy(() => import('./routes/reserves'));
-const Login = lazy(() => import('./routes/auth/login'));
-const Register = lazy(() => import('./routes/auth/register'));
-const ForgotPassword = lazy(() => import('./routes/auth/forgot-password'));
-const Upload = lazy(() => import('./routes/upload'));
-const CollectionEdit = lazy(() => import('./routes/collection-edit'));
-const MyCollections = lazy(() => import('./routes/my-collections'));
-const DiscountCodes = lazy(() => import('./routes/discount-codes'));
-const MyCollectionsDashboard = lazy(() => import('./routes/my-collections-dashboard'));
-const ProfileLayout = lazy(() => import('./routes/profile/profile-layout'));
-const ProfileOverview = lazy(() => import('./routes/profile/overview'));
-const ProfileSelling = lazy(() => import('./routes/profile/selling'));
-const ProfileBuy = lazy(() => import('./routes/profile/buy'));
-const ProfileEvents = lazy(() => import('./routes/profile/events'));
-const ProfileSecurity = lazy(() => import('./routes/profile/security'));
-const Transactions = lazy(() => import('./routes/transactions'));
-const NotFound = lazy(() => import('./routes/not-found'));
+const Home = lazyPage(() => import('./routes/home'));
+const Resource = lazyPage(() => import('./routes/resource'));
+const Collection = lazyPage(() => import('./routes/collection'));
+const Terms = lazyPage(() => import('./routes/terms'));
+const Privacy = lazyPage(() => import('./routes/privacy'));
+const Reserves = lazyPage(() => import('./routes/reserves'));
+const Login = lazyPage(() => import('./routes/auth/login'));
+const Register = lazyPage(() => import('./routes/auth/register'));
+const ForgotPassword = lazyPage(() => import('./routes/auth/forgot-password'));
+const Upload = lazyPage(() => import('./routes/upload'));
+const CollectionEdit = lazyPage(() => import('./routes/collection-edit'));
+const MyCollections = lazyPage(
+  () => import('./routes/my-collections'),
+  // The first page at the first size, the key My Collections reads (usePagedQuery's defaults); signed in only.
+  (client) => {
+    if (getAccessToken()) void client.prefetchQuery(getMyCollectionsQueryOptions({ page: 0, size: COLLECTIONS_PAGE_SIZE }));
+  },
+);
+const DiscountCodes = lazyPage(() => import('./routes/discount-codes'));
+const MyCollectionsDashboard = lazyPage(() => import('./routes/my-collections-dashboard'));
+const ProfileLayout = lazyPage(() => import('./routes/profile/profile-layout'));
+const ProfileOverview = lazyPage(() => import('./routes/profile/overview'));
+const ProfileSelling = lazyPage(() => import('./routes/profile/selling'));
+const ProfileBuy = lazyPage(() => import('./routes/profile/buy'));
+const ProfileEvents = lazyPage(() => import('./routes/profile/events'));
+const ProfileSecurity = lazyPage(() => import('./routes/profile/security'));
+const Transactions = lazyPage(() => import('./routes/transactions'));
+const NotFound = lazyPage(() => import('./routes/not-found'));
 
 export const routes: RouteObject[] = [
   {

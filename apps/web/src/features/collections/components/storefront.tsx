@@ -4,7 +4,7 @@
  * loading and an empty state. Search and sort live in the URL (?q=&sort=&page=) so results can be
  * shared and the back button works.
  */
-import { MARKET_SORTS, MarketSort, SKELETON_CARD_COUNT } from '@coffer/contract/constants';
+import { MARKET_PAGE_SIZES, MARKET_SORTS, MarketSort, SKELETON_CARD_COUNT } from '@coffer/contract/constants';
 import { ArrowRight, PackageOpen, Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -19,7 +19,6 @@ import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
 
 const TAGLINE = 'Trade digital resources with ease. Upload, buy, and sell your digital assets.';
-const MARKET_PAGE_SIZES = [12, 24, 48] as const;
 
 const SORT_LABELS: Record<MarketSort, string> = {
   newest: 'Newest',
