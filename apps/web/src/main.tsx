@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './index.css';
 import { preloadPagesFor } from './app/lazy-page';
@@ -13,10 +13,14 @@ seedInitialData(queryClient);
 const root = createRoot(document.getElementById('root')!);
 // The first URL's page is loaded (its chunk is already on the way: the document modulepreloads it)
 // and its first call started before the first render, so the first screen is painted once, complete.
+// As a transition the first render yields to the browser every few ms instead of holding the main
+// thread for the whole tree (one long task on a slow phone).
 void preloadPagesFor(routes, window.location.pathname, queryClient).then(() =>
-  root.render(
-    <StrictMode>
-      <AppProvider queryClient={queryClient} />
-    </StrictMode>,
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <AppProvider queryClient={queryClient} />
+      </StrictMode>,
+    ),
   ),
 );
