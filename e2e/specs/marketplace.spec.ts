@@ -143,10 +143,21 @@ describe('marketplace', () => {
 
     // --- the buyer ------------------------------------------------------------------------
     const b = await newPage(browser, server.url);
+    // The document answers the storefront's first page and a visitor's collection (ADR 0035): the
+    // first screen shows them without calling for them.
+    const calls: string[] = [];
+    b.page.on('request', (r) => {
+      if (r.method() === 'POST') calls.push(new URL(r.url()).pathname);
+    });
     await b.page.goto('/');
     await b.page.getByRole('heading', { level: 1, name: 'Discover digital resources' }).waitFor();
     await b.page.getByTestId('market-card').filter({ hasText: title }).waitFor();
     await shoot(b.page, 'home-visitor');
+    assert.ok(!calls.includes('/sl/v1/market/collections'), `calls on the first screen: ${calls.join(', ')}`);
+    await b.page.goto(`/collection/${collectionId}`);
+    await b.page.getByRole('heading', { level: 1, name: title }).waitFor();
+    assert.ok(!calls.includes('/sl/v1/collection/detail'), `calls on the first screen: ${calls.join(', ')}`);
+    await b.page.goto('/');
 
     await b.page.getByRole('link', { name: title }).click();
     await b.page.getByRole('link', { name: 'Log in to buy' }).waitFor();
