@@ -244,9 +244,39 @@ describe('marketplace', () => {
     await s.page.goto(`/collection/${collectionId}`);
     await s.page.getByRole('heading', { level: 1, name: title }).waitFor();
     await shoot(s.page, 'collection-owner-dark');
+    await s.page.emulateMedia({ colorScheme: 'light' });
+
+    // --- a discount code (product §28): the seller makes one, a buyer pays less through a shared link ---
+    await s.page.goto('/mycollections/discounts');
+    await s.page.getByRole('button', { name: 'New code' }).first().click();
+    const form = s.page.getByRole('dialog', { name: 'New code' });
+    await form.getByLabel('Code').fill('FIELD20');
+    await form.getByLabel('Percent off (1-100)').fill('20');
+    await form.getByRole('button', { name: 'Create code' }).click();
+    await form.waitFor({ state: 'hidden' });
+    await s.page.getByText('FIELD20').first().waitFor();
+    await shoot(s.page, 'discount-codes');
+
+    const buyer2 = await registerUser(server.url);
+    await fund(buyer2, 1000);
+    const c = await newPage(browser, server.url);
+    await logIn(c.page, buyer2);
+    await c.page.goto(`/collection/${collectionId}?code=FIELD20`);
+    await c.page.getByRole('button', { name: /^Balance: 1,000\.00 points$/ }).waitFor();
+    await c.page.getByRole('button', { name: /^Buy for / }).click();
+    const withCode = c.page.getByRole('dialog', { name: 'Confirm purchase' });
+    await withCode.getByText('Discount (FIELD20)').waitFor();
+    await withCode.getByText('200 Points', { exact: true }).waitFor();
+    await shoot(c.page, 'buy-with-code');
+    await withCode.getByRole('button', { name: 'Confirm purchase' }).click();
+    await c.page.getByText('Purchase successful! Your files are ready to download.').waitFor();
+    await c.page.getByRole('button', { name: /^Balance: 800\.00 points$/ }).waitFor();
+    assert.deepEqual(c.errors, []);
+
     assert.deepEqual(s.errors, []);
     assert.deepEqual(a11y, {}, 'no serious or critical accessibility violation on any marketplace screen');
     await s.context.close();
     await b.context.close();
+    await c.context.close();
   });
 });
