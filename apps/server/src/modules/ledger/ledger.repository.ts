@@ -1,6 +1,7 @@
 /** Ledger persistence: accounts, transactions, entries. Only the ledger service calls this. */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
+import { run, statement } from '../../db/raw';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/index';
 import { newId } from '../../lib/ids';
 
@@ -141,13 +142,18 @@ export async function insertTransactions(
   rows: { id: string; idempotencyKey: string; kind: string; bizId: string }[],
 ): Promise<Set<string>> {
   if (!rows.length) return new Set();
-  const inserted = await db
-    .insert(ledgerTransactions)
-    .values(rows)
-    .onConflictDoNothing({ target: ledgerTransactions.idempotencyKey })
-    .returning({ key: ledgerTransactions.idempotencyKey });
+  const json = JSON.stringify(rows.map((r) => ({ id: r.id, key: r.idempotencyKey, kind: r.kind, biz_id: r.bizId })));
+  const { rows: inserted } = await run<{ key: string }>(db, insertTransactionsSql, [json]);
   return new Set(inserted.map((r) => r.key));
 }
+
+const insertTransactionsSql = statement(
+  'ledger_insert_transactions',
+  `insert into ledger_transactions (id, idempotency_key, kind, biz_id)
+   select d.id, d.key, d.kind, d.biz_id from jsonb_to_recordset($1::jsonb) as d(id text, key text, kind text, biz_id text)
+   on conflict (idempotency_key) do nothing
+   returning idempotency_key as key`,
+);
 
 /** Deletes transaction rows (without entries) by id: the postings of a batch whose debit was refused. */
 export async function deleteTransactions(db: DbOrTx, ids: string[]): Promise<void> {
@@ -196,8 +202,16 @@ export async function insertEntriesMany(
   db: DbOrTx,
   entries: { transactionId: string; accountId: string; amount: bigint }[],
 ): Promise<void> {
-  if (entries.length) await db.insert(ledgerEntries).values(entries);
+  if (!entries.length) return;
+  const json = JSON.stringify(entries.map((e) => ({ t: e.transactionId, a: e.accountId, amount: e.amount.toString() })));
+  await run(db, insertEntriesSql, [json]);
 }
+
+const insertEntriesSql = statement(
+  'ledger_insert_entries',
+  `insert into ledger_entries (transaction_id, account_id, amount)
+   select d.t, d.a, d.amount from jsonb_to_recordset($1::jsonb) as d(t text, a text, amount bigint)`,
+);
 
 /**
  * One page of every user's total balance (available + frozen, minor units), ordered by user id,

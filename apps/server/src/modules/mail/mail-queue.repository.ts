@@ -15,18 +15,38 @@ export type NewMailRow = typeof mailQueue.$inferInsert;
 /** Rows per INSERT statement when a change mails many buyers. */
 const INSERT_BATCH = 500;
 
+const insertManySql = statement(
+  'mail_insert_many',
+  `insert into mail_queue (id, key, "to", subject, body, status, attempts, next_attempt_at, created_at, updated_at)
+   select d.id, d.key, d."to", d.subject, d.body, d.status, d.attempts, d.next_attempt_at, d.created_at, d.updated_at
+   from jsonb_to_recordset($1::jsonb) as d(id text, key text, "to" text, subject text, body text, status text,
+     attempts integer, next_attempt_at timestamptz, created_at timestamptz, updated_at timestamptz)
+   on conflict (key) do nothing
+   returning id`,
+);
+
 /**
- * Inserts `rows` in the caller's transaction; a row whose `key` exists already is skipped.
+ * Inserts `rows` in the caller's transaction (one statement per 500 rows); a row whose `key` exists already is skipped.
  * @returns the ids of the rows inserted
  */
 export async function insertMany(db: DbOrTx, rows: NewMailRow[]): Promise<string[]> {
   const ids: string[] = [];
   for (let at = 0; at < rows.length; at += INSERT_BATCH) {
-    const inserted = await db
-      .insert(mailQueue)
-      .values(rows.slice(at, at + INSERT_BATCH))
-      .onConflictDoNothing({ target: mailQueue.key })
-      .returning({ id: mailQueue.id });
+    const json = JSON.stringify(
+      rows.slice(at, at + INSERT_BATCH).map((r) => ({
+        id: r.id,
+        key: r.key,
+        to: r.to,
+        subject: r.subject,
+        body: r.body,
+        status: r.status,
+        attempts: r.attempts ?? 0,
+        next_attempt_at: r.nextAttemptAt ?? null,
+        created_at: r.createdAt,
+        updated_at: r.updatedAt,
+      })),
+    );
+    const { rows: inserted } = await run<{ id: string }>(db, insertManySql, [json]);
     ids.push(...inserted.map((r) => r.id));
   }
   return ids;
