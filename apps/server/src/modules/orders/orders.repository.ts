@@ -1,5 +1,5 @@
 /** Persistence of purchase orders. Only the orders service calls this. */
-import { OrderStatus } from '@coffer/contract';
+import { CollectionStatus, OrderStatus } from '@coffer/contract';
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { run, statement } from '../../db/raw';
@@ -174,6 +174,95 @@ const buyViewSql = statement(
    left join orders o on o.collection_id = c.id and o.buyer_id = $1
    left join ledger_accounts a on a.user_id = $1 and a.kind = 'available'
    where c.id = $2`,
+);
+
+/** One `collection/buy` of a batch: the new order's id (used when it is inserted) and the pair. */
+export interface BuyAsk {
+  id: string;
+  buyerId: string;
+  collectionId: string;
+}
+
+/** What {@link buyMany} found for one ask (as {@link buyView}), and whether it inserted the order. */
+export interface BuyResult {
+  collection: Awaited<ReturnType<typeof buyView>>['collection'];
+  existing: OrderRow | null;
+  /** The buyer's available balance, minor units (0 without an account). */
+  available: bigint;
+  /** True when this statement inserted the pending order `ask.id` at the collection's price. */
+  inserted: boolean;
+}
+
+/**
+ * Many `collection/buy` calls without a discount code in ONE statement (group commit of the buys,
+ * docs/decisions/0033-purchase-hot-path.md): for each ask, reads what {@link buyView} reads and
+ * inserts the pending order at the collection's price (list price, no discount) exactly when every
+ * check of the buy passes — the collection exists, is published, not taken down, its seller not
+ * suspended and not the buyer; the buyer has no order for it; the available balance covers the
+ * price. The caller decides each answer from the returned view with the same checks; an ask whose
+ * checks pass but which was not inserted met a concurrent insert of the same pair. Rows are
+ * inserted in (buyer, collection) order. The asks must hold distinct (buyer, collection) pairs.
+ * @returns one result per ask, in the order given
+ * @throws the driver's error (the whole statement, every ask, fails: e.g. a foreign key or a deadlock)
+ */
+export async function buyMany(db: DbOrTx, asks: BuyAsk[], createdAt: Date): Promise<BuyResult[]> {
+  if (!asks.length) return [];
+  const json = JSON.stringify(asks.map((a, i) => ({ i, id: a.id, buyer_id: a.buyerId, collection_id: a.collectionId })));
+  const { rows } = await run<RawOrder & BuyViewExtra & { i: number; inserted: boolean }>(db, buyManySql, [
+    json,
+    OrderStatus.Pending,
+    createdAt,
+    CollectionStatus.Published,
+  ]);
+  const out: BuyResult[] = [];
+  for (const row of rows) {
+    out[row.i] = {
+      collection:
+        row.c_id === null
+          ? null
+          : {
+              id: row.c_id,
+              ownerId: row.c_owner_id,
+              status: row.c_status,
+              price: row.c_price,
+              hidden: row.c_hidden,
+              sellerSuspended: row.c_seller_suspended,
+            },
+      existing: row.id === null ? null : orderOf(row),
+      available: row.available === null ? 0n : BigInt(row.available),
+      inserted: row.inserted,
+    };
+  }
+  return out;
+}
+
+const buyManySql = statement(
+  'orders_buy_many',
+  `with d as (
+     select * from jsonb_to_recordset($1::jsonb) as d(i integer, id text, buyer_id text, collection_id text)
+   ),
+   v as (
+     select d.i, d.id as new_id, d.buyer_id as b_id, c.id as c_id, c.owner_id as c_owner_id, c.status as c_status,
+       c.price as c_price, c.hidden_at is not null as c_hidden,
+       exists (select 1 from users u where u.id = c.owner_id and u.suspended_at is not null) as c_seller_suspended,
+       ${ORDER_COLUMNS}, a.balance::text as available
+     from d
+     left join collections c on c.id = d.collection_id
+     left join orders o on o.collection_id = d.collection_id and o.buyer_id = d.buyer_id
+     left join ledger_accounts a on a.user_id = d.buyer_id and a.kind = 'available'
+   ),
+   ins as (
+     insert into orders (id, buyer_id, seller_id, collection_id, amount, list_price, discount, discount_code_id, status, created_at)
+     select v.new_id, v.b_id, v.c_owner_id, v.c_id, v.c_price, v.c_price, 0, null::text, $2::text, $3::timestamptz
+     from v
+     where v.c_id is not null and v.id is null and v.c_owner_id <> v.b_id and v.c_status = $4::text
+       and not v.c_hidden and not v.c_seller_suspended
+       and coalesce(v.available::bigint, 0) >= v.c_price::bigint * 100
+     order by v.b_id, v.c_id
+     on conflict (buyer_id, collection_id) do nothing
+     returning id
+   )
+   select v.*, ins.id is not null as inserted from v left join ins on ins.id = v.new_id order by v.i`,
 );
 
 /**

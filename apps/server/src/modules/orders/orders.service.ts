@@ -473,6 +473,150 @@ export function createOrdersService(deps: OrdersDeps) {
     return refunded;
   }
 
+  /**
+   * The refusals of `collection/buy` that do not depend on the price, in the order the API answers
+   * them, from what {@link repo.buyView} read.
+   * @returns the order to answer as it is (paid, or no longer pending), or null to go on pricing
+   * @throws NOT_FOUND (no such collection, or unpublished or taken down), FORBIDDEN (own
+   * collection), CONFLICT (archived or deleted, or the seller suspended)
+   */
+  function screenBuy(buyerId: string, c: repo.BuyResult['collection'], existing: repo.OrderRow | null): Order | null {
+    if (existing?.status === OrderStatus.Paid) return toOrder(existing);
+    if (!c) throw errors.notFound('The collection does not exist');
+    if (c.ownerId === buyerId) throw errors.forbidden('You cannot buy your own collection');
+    if (c.status === CollectionStatus.Archived || c.status === CollectionStatus.Deleted) {
+      throw errors.conflict('This collection is no longer for sale');
+    }
+    if (c.status !== CollectionStatus.Published || c.hidden) throw errors.notFound('The collection does not exist');
+    if (c.sellerSuspended) throw errors.conflict('This collection cannot be bought at the moment');
+    if (existing && existing.status !== OrderStatus.Pending) return toOrder(existing);
+    return null;
+  }
+
+  /** Sets a pending order's price; an order a pay settled meanwhile is answered as it is now. */
+  async function repriced(
+    existing: repo.OrderRow,
+    pricing: { amount: number; listPrice: number; discount: number; discountCodeId: string | null },
+  ): Promise<Order> {
+    const row = (await repo.reprice(db, existing.id, pricing)) ?? (await repo.findById(db, existing.id));
+    return toOrder(row ?? existing);
+  }
+
+  /** A `collection/buy` without a code waiting for its batch. */
+  interface BuyWaiter {
+    buyerId: string;
+    collectionId: string;
+    resolve: (o: Order) => void;
+    reject: (e: unknown) => void;
+  }
+  const buyQueue: BuyWaiter[] = [];
+  let buying = false;
+
+  /** Queues a buy without a code and starts the batches unless one is running. */
+  function queueBuy(buyerId: string, collectionId: string): Promise<Order> {
+    return new Promise<Order>((resolve, reject) => {
+      buyQueue.push({ buyerId, collectionId, resolve, reject });
+      void drainBuys();
+    });
+  }
+
+  /** Runs batches of queued buys one after another; buys arriving meanwhile form the next batch. */
+  async function drainBuys(): Promise<void> {
+    if (buying) return;
+    buying = true;
+    try {
+      while (buyQueue.length) {
+        // At most maxBatch distinct pairs; repeats of a pair share its answer.
+        const groups = new Map<string, BuyWaiter[]>();
+        const rest: BuyWaiter[] = [];
+        for (const w of buyQueue) {
+          const key = `${w.buyerId}\n${w.collectionId}`;
+          const g = groups.get(key);
+          if (g) g.push(w);
+          else if (groups.size >= maxBatch) rest.push(w);
+          else groups.set(key, [w]);
+        }
+        buyQueue.splice(0, buyQueue.length, ...rest);
+        await runBuyBatch([...groups.values()]);
+      }
+    } finally {
+      buying = false;
+    }
+  }
+
+  /**
+   * One statement for a batch of buys ({@link repo.buyMany}), then each answer from its row with the
+   * checks of a single buy. A deadlock or serialization failure is retried (up to 4 attempts); any
+   * other error (the statement fails as a whole) runs each pair alone, so only a faulty one fails.
+   */
+  async function runBuyBatch(groups: BuyWaiter[][]): Promise<void> {
+    const now = new Date(clock.now());
+    const asks = groups.map((g) => ({ id: newId(), buyerId: g[0]!.buyerId, collectionId: g[0]!.collectionId }));
+    let results: repo.BuyResult[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        results = await repo.buyMany(db, asks, now);
+        break;
+      } catch (err) {
+        if (attempt < 4 && isRetryableTxError(err)) continue;
+        if (groups.length > 1) {
+          for (const g of groups) await runBuyBatch([g]);
+          return;
+        }
+        for (const w of groups[0] ?? []) w.reject(err);
+        return;
+      }
+    }
+    await Promise.all(
+      groups.map(async (g, i) => {
+        try {
+          const order = await answerBuy(asks[i]!, results[i]!, now);
+          for (const w of g) w.resolve(order);
+        } catch (err) {
+          for (const w of g) w.reject(err);
+        }
+      }),
+    );
+  }
+
+  /** The answer of one buy of a batch, from what its statement read and did (see {@link runBuyBatch}). */
+  async function answerBuy(ask: repo.BuyAsk, r: repo.BuyResult, now: Date): Promise<Order> {
+    const settled = screenBuy(ask.buyerId, r.collection, r.existing);
+    if (settled) return settled;
+    const c = r.collection!;
+    if (r.available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
+    if (r.existing) {
+      // A pending order keeps its price; a buy without a code drops a code it was priced with.
+      if (r.existing.discountCodeId === null) return toOrder(r.existing);
+      return repriced(r.existing, { amount: c.price, listPrice: c.price, discount: 0, discountCodeId: null });
+    }
+    if (r.inserted) {
+      return toOrder({
+        id: ask.id,
+        buyerId: ask.buyerId,
+        sellerId: c.ownerId,
+        collectionId: c.id,
+        amount: c.price,
+        fee: 0n,
+        status: OrderStatus.Pending,
+        createdAt: now,
+        paidAt: null,
+        downloads: 0,
+        refundRequestReason: null,
+        refundRequestedAt: null,
+        refundedAt: null,
+        refundReason: null,
+        listPrice: c.price,
+        discount: 0,
+        discountCodeId: null,
+      });
+    }
+    // Every check passed but another call inserted the pair meanwhile: answer that order.
+    const found = await repo.findByBuyerAndCollection(db, ask.buyerId, ask.collectionId);
+    if (!found) throw new Error('order vanished');
+    return toOrder(found);
+  }
+
   return {
     /**
      * The buyer's order for a collection, created on the first call (status OrderStatusPending) and
@@ -481,36 +625,26 @@ export function createOrdersService(deps: OrdersDeps) {
      * collection), CONFLICT (archived or deleted), INSUFFICIENT_BALANCE (available < price)
      */
     async buy(buyerId: string, collectionId: string, code?: string): Promise<Order> {
+      // Without a code, the buy joins the next group-committed batch of buys (one statement).
+      if (!code) return queueBuy(buyerId, collectionId);
       // One read (the collection, the buyer's order, the balance), then the insert when needed.
       const { collection: c, existing, available } = await repo.buyView(db, buyerId, collectionId);
-      if (existing?.status === OrderStatus.Paid) return toOrder(existing);
-      if (!c) throw errors.notFound('The collection does not exist');
-      if (c.ownerId === buyerId) throw errors.forbidden('You cannot buy your own collection');
-      if (c.status === CollectionStatus.Archived || c.status === CollectionStatus.Deleted) {
-        throw errors.conflict('This collection is no longer for sale');
-      }
-      if (c.status !== CollectionStatus.Published || c.hidden) throw errors.notFound('The collection does not exist');
-      if (c.sellerSuspended) throw errors.conflict('This collection cannot be bought at the moment');
-      if (existing && existing.status !== OrderStatus.Pending) return toOrder(existing);
+      const settled = screenBuy(buyerId, c, existing);
+      if (settled) return settled;
       // With a code, the order is priced by it (product §28); its use is counted when paid.
-      const q = code ? await discounts.quote(buyerId, c, code) : null;
-      const pricing = q
-        ? { amount: q.amount, listPrice: q.listPrice, discount: q.discount, discountCodeId: q.codeId }
-        : { amount: c.price, listPrice: c.price, discount: 0, discountCodeId: null };
+      const q = await discounts.quote(buyerId, c!, code);
+      const pricing = { amount: q.amount, listPrice: q.listPrice, discount: q.discount, discountCodeId: q.codeId };
       if (available < BigInt(pricing.amount) * 100n) throw errors.insufficientBalance();
       if (existing) {
-        // A pending order keeps its price unless this buy adds, changes or drops a code.
-        if (!q && existing.discountCodeId === null) return toOrder(existing);
-        if (q && existing.discountCodeId === q.codeId && existing.amount === q.amount) return toOrder(existing);
-        // Null when a pay settled the order meanwhile: answer it as it is now.
-        const repriced = (await repo.reprice(db, existing.id, pricing)) ?? (await repo.findById(db, existing.id));
-        return toOrder(repriced ?? existing);
+        // A pending order keeps its price unless this buy adds or changes a code.
+        if (existing.discountCodeId === q.codeId && existing.amount === q.amount) return toOrder(existing);
+        return repriced(existing, pricing);
       }
       const order = {
         id: newId(),
         buyerId,
-        sellerId: c.ownerId,
-        collectionId: c.id,
+        sellerId: c!.ownerId,
+        collectionId: c!.id,
         ...pricing,
         status: OrderStatus.Pending,
         createdAt: new Date(clock.now()),
