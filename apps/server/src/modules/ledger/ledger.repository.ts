@@ -170,15 +170,19 @@ const deltasJson = (deltas: Delta[]) => JSON.stringify(deltas.map((d) => ({ id: 
  */
 export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Set<string>> {
   if (!deltas.length) return new Set();
-  const res = (await db.execute(sql`
-    with d as (select * from jsonb_to_recordset(${deltasJson(deltas)}::jsonb) as d(id text, amount bigint)),
-    locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
-    update ledger_accounts a set balance = a.balance - d.amount
-    from d
-    where a.id = d.id and a.id in (select id from locked) and a.balance >= d.amount
-    returning a.id`)) as unknown as { rows: { id: string }[] };
-  return new Set(res.rows.map((r) => r.id));
+  const { rows } = await run<{ id: string }>(db, debitWhereCoveredSql, [deltasJson(deltas)]);
+  return new Set(rows.map((r) => r.id));
 }
+
+const debitWhereCoveredSql = statement(
+  'ledger_debit_where_covered',
+  `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
+   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
+   update ledger_accounts a set balance = a.balance - d.amount
+   from d
+   where a.id = d.id and a.id in (select id from locked) and a.balance >= d.amount
+   returning a.id`,
+);
 
 /**
  * Credits many user accounts in one statement (locks taken in account-id order); `amount` is the
@@ -187,15 +191,19 @@ export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Se
  */
 export async function creditMany(db: DbOrTx, deltas: Delta[]): Promise<void> {
   if (!deltas.length) return;
-  const res = (await db.execute(sql`
-    with d as (select * from jsonb_to_recordset(${deltasJson(deltas)}::jsonb) as d(id text, amount bigint)),
-    locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
-    update ledger_accounts a set balance = a.balance + d.amount
-    from d
-    where a.id = d.id and a.id in (select id from locked)
-    returning a.id`)) as unknown as { rows: { id: string }[] };
+  const res = await run<{ id: string }>(db, creditManySql, [deltasJson(deltas)]);
   if (res.rows.length !== deltas.length) throw new Error(`ledger credit: ${deltas.length - res.rows.length} account(s) missing`);
 }
+
+const creditManySql = statement(
+  'ledger_credit_many',
+  `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
+   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
+   update ledger_accounts a set balance = a.balance + d.amount
+   from d
+   where a.id = d.id and a.id in (select id from locked)
+   returning a.id`,
+);
 
 /** Inserts the entries of many transactions in one statement. */
 export async function insertEntriesMany(

@@ -335,11 +335,15 @@ const lockManyForPaySql = statement(
 export async function markPaidMany(db: DbOrTx, paid: { id: string; fee: bigint }[], paidAt: Date): Promise<void> {
   if (!paid.length) return;
   const rows = JSON.stringify(paid.map((p) => ({ id: p.id, fee: p.fee.toString() })));
-  await db.execute(sql`
-    update orders set status = ${OrderStatus.Paid}, paid_at = ${paidAt.toISOString()}::timestamptz, fee = d.fee
-    from jsonb_to_recordset(${rows}::jsonb) as d(id text, fee bigint)
-    where orders.id = d.id`);
+  await run(db, markPaidManySql, [rows, OrderStatus.Paid, paidAt]);
 }
+
+const markPaidManySql = statement(
+  'orders_mark_paid_many',
+  `update orders set status = $2::text, paid_at = $3::timestamptz, fee = d.fee
+   from jsonb_to_recordset($1::jsonb) as d(id text, fee bigint)
+   where orders.id = d.id`,
+);
 
 export async function markPaid(db: DbOrTx, id: string, paidAt: Date, fee: bigint): Promise<OrderRow> {
   const [row] = await db.update(orders).set({ status: OrderStatus.Paid, paidAt, fee }).where(eq(orders.id, id)).returning();
