@@ -115,6 +115,35 @@ describe('order/pay group commit', () => {
     expect((await verifyLedger(t.app.ctx.database.db)).violations).toEqual([]);
   });
 
+  it('starts the next batch while the previous one is in its hot phase; both settle exactly', async () => {
+    const seller = await createUser(t);
+    const c = await publishedCollection(t, seller, 10, 'Overlap');
+    const buyers = await Promise.all(Array.from({ length: 6 }, () => createUser(t)));
+    for (const b of buyers) await fund(t, b.id, '10');
+    const orderIds: string[] = [];
+    for (const b of buyers) orderIds.push(await buy(b, c.id));
+    const begunBeforeFirstCommit: number[] = [];
+    let calls = 0;
+    const { orders, counter } = ordersOn(0, () => {
+      // Asked at the end of each batch's work, before its COMMIT.
+      if (calls++ === 0) begunBeforeFirstCommit.push(counter.transactions);
+      return null;
+    });
+    const sellerBefore = await available(seller);
+    const results = await payAll(
+      orders,
+      buyers.map((buyer, i) => ({ buyer, orderId: orderIds[i]! })),
+    );
+    results.forEach((r) => expect(r.status === 'fulfilled' && r.value.status).toBe(OrderStatus.Paid));
+    // The first pay's batch had not committed when the five queued behind it began theirs.
+    expect(begunBeforeFirstCommit).toEqual([2]);
+    expect(counter.transactions).toBe(2);
+    for (const b of buyers) expect(await available(b)).toBe(0n);
+    expect((await available(seller)) - sellerBefore).toBe(6n * 1000n);
+    expect((await ok(t, '/sl/v1/collection/detail', { collection_id: c.id })).collection.sold_count).toBe(6);
+    expect((await verifyLedger(t.app.ctx.database.db)).violations).toEqual([]);
+  });
+
   it('charges once when the same order is paid many times at once', async () => {
     const seller = await createUser(t);
     const c = await publishedCollection(t, seller, 5, 'Twice');

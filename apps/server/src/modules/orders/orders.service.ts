@@ -98,6 +98,12 @@ export interface OrdersDeps {
  */
 export const MAX_BATCH = 64;
 
+/**
+ * Pay batches in flight at once: one in its hot phase (sellers' credit, events, receipts, COMMIT)
+ * and the next one before it (docs/decisions/0033-purchase-hot-path.md).
+ */
+export const MAX_IN_FLIGHT = 2;
+
 /** The platform fee of a sale: floor(price * bps / 10000), minor units. */
 export function feeOf(priceMinor: bigint, feeBps: number): bigint {
   return (priceMinor * BigInt(feeBps)) / 10_000n;
@@ -144,7 +150,6 @@ export function createOrdersService(deps: OrdersDeps) {
     waiters: Waiter[];
   }
   const queue: Waiter[] = [];
-  let draining = false;
   const maxBatch = Math.max(1, deps.maxBatch ?? MAX_BATCH);
 
   /**
@@ -170,15 +175,34 @@ export function createOrdersService(deps: OrdersDeps) {
     return [...groups.values()];
   }
 
-  /** Settles batches one after another while requests wait; new requests queue during a batch. */
-  async function drain(): Promise<void> {
-    if (draining) return;
-    draining = true;
-    try {
-      while (queue.length) await runBatch(take());
-    } finally {
-      draining = false;
-    }
+  /** Batches in flight: at most {@link MAX_IN_FLIGHT}, and at most one of them before its hot phase. */
+  let inFlight = 0;
+  let coldRunning = false;
+
+  /**
+   * Starts the next batch when the queue holds pays, no batch is in its cold phase and fewer than
+   * {@link MAX_IN_FLIGHT} run. A batch turns hot when only the sellers' credit, the events, the
+   * receipts and COMMIT are left (docs/decisions/0033-purchase-hot-path.md): the next batch then
+   * takes its orders' and buyers' locks and writes its rows while the previous one commits, and
+   * waits for the collections' and sellers' rows the previous one still holds.
+   */
+  function drain(): void {
+    if (coldRunning || inFlight >= MAX_IN_FLIGHT || !queue.length) return;
+    const groups = take();
+    inFlight++;
+    coldRunning = true;
+    let hot = false;
+    const turnHot = () => {
+      if (hot) return;
+      hot = true;
+      coldRunning = false;
+      drain();
+    };
+    void runBatch(groups, turnHot).finally(() => {
+      inFlight--;
+      turnHot();
+      drain();
+    });
   }
 
   /**
@@ -186,12 +210,12 @@ export function createOrdersService(deps: OrdersDeps) {
    * serialization failure rolls the whole batch back and it is retried (up to 4 attempts); any other
    * database error splits the batch and settles each pair alone, so only the faulty one fails.
    */
-  async function runBatch(groups: Group[]): Promise<void> {
+  async function runBatch(groups: Group[], turnHot: () => void = () => undefined): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         const { outcomes, receipts } = await db.transaction(async (tx) => {
           const sold: string[] = [];
-          const outcomes = await settleMany(tx, groups, sold);
+          const outcomes = await settleMany(tx, groups, sold, turnHot);
           return { outcomes, receipts: await licences.queueReceipts(tx, sold) };
         });
         licences.sendReceipts(receipts);
@@ -206,7 +230,7 @@ export function createOrdersService(deps: OrdersDeps) {
       } catch (err) {
         if (attempt < 4 && isRetryableTxError(err)) continue;
         if (groups.length > 1) {
-          for (const g of groups) await runBatch([g]);
+          for (const g of groups) await runBatch([g], turnHot);
           return;
         }
         for (const w of groups[0]?.waiters ?? []) w.reject(err);
@@ -220,9 +244,15 @@ export function createOrdersService(deps: OrdersDeps) {
    * be paid, post every payable purchase with ledger.postBatch, and inside it (before the sellers'
    * credit) mark the orders paid, write both records of each and add the collections' sales.
    * @param soldIds receives the ids of the purchases that went through (for the receipts after COMMIT)
+   * @param turnHot called once only the hot writes are left (the next batch may start, see {@link drain})
    * @returns per group the paid order, or the AppError refusing it
    */
-  async function settleMany(tx: Tx, groups: Group[], soldIds: string[]): Promise<(Order | AppError)[]> {
+  async function settleMany(
+    tx: Tx,
+    groups: Group[],
+    soldIds: string[],
+    turnHot: () => void = () => undefined,
+  ): Promise<(Order | AppError)[]> {
     soldIds.length = 0;
     const locked = await repo.lockManyForPay(tx, [...new Set(groups.map((g) => g.orderId))]);
     const byId = new Map(locked.map((r) => [r.order.id, r]));
@@ -336,6 +366,7 @@ export function createOrdersService(deps: OrdersDeps) {
     const priced = payable.filter((p) => p.price > 0n);
     if (!priced.length) {
       await write(free, free);
+      turnHot();
       await emitSales(free);
       soldIds.push(...free.map((p) => p.order.id));
       return out;
@@ -371,6 +402,7 @@ export function createOrdersService(deps: OrdersDeps) {
         }
         sold = [...free, ...posted];
         await write([...free, ...posted, ...replayed], sold);
+        turnHot();
       },
     );
     await emitSales(sold);
@@ -378,11 +410,11 @@ export function createOrdersService(deps: OrdersDeps) {
     return out;
   }
 
-  /** Queues a settlement and starts draining unless a batch is running. */
+  /** Queues a settlement and starts a batch unless one is in its cold phase (see {@link drain}). */
   function settle(buyerId: string, orderId: string): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
       queue.push({ buyerId, orderId, resolve, reject });
-      void drain();
+      drain();
     });
   }
 
