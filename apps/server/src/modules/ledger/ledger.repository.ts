@@ -164,8 +164,8 @@ type Delta = { accountId: string; amount: bigint };
 const deltasJson = (deltas: Delta[]) => JSON.stringify(deltas.map((d) => ({ id: d.accountId, amount: d.amount.toString() })));
 
 /**
- * Debits many user accounts in one statement, each only if its balance covers the debit (locks
- * taken in account-id order first). `amount` is the positive minor units to subtract; one delta per
+ * Debits many user accounts in one statement, each only if its balance covers the debit (`FOR NO
+ * KEY UPDATE` locks, as {@link creditMany}, taken in account-id order first). `amount` is the positive minor units to subtract; one delta per
  * account. @returns the ids of the accounts debited (the others are unchanged: insufficient balance).
  */
 export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Set<string>> {
@@ -177,7 +177,7 @@ export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Se
 const debitWhereCoveredSql = statement(
   'ledger_debit_where_covered',
   `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
-   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
+   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for no key update)
    update ledger_accounts a set balance = a.balance - d.amount
    from d
    where a.id = d.id and a.id in (select id from locked) and a.balance >= d.amount
@@ -185,7 +185,9 @@ const debitWhereCoveredSql = statement(
 );
 
 /**
- * Credits many user accounts in one statement (locks taken in account-id order); `amount` is the
+ * Credits many user accounts in one statement (locks taken in account-id order, `FOR NO KEY
+ * UPDATE` as the UPDATE itself takes: the foreign-key checks of another transaction's entries on
+ * these accounts take `FOR KEY SHARE`, which this does not wait for); `amount` is the
  * positive minor units to add, one delta per account.
  * @throws Error when an account does not exist (nothing may be credited to a missing row)
  */
@@ -198,7 +200,7 @@ export async function creditMany(db: DbOrTx, deltas: Delta[]): Promise<void> {
 const creditManySql = statement(
   'ledger_credit_many',
   `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
-   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
+   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for no key update)
    update ledger_accounts a set balance = a.balance + d.amount
    from d
    where a.id = d.id and a.id in (select id from locked)
