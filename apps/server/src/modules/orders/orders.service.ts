@@ -214,9 +214,9 @@ export function createOrdersService(deps: OrdersDeps) {
     for (let attempt = 1; ; attempt++) {
       try {
         const { outcomes, receipts } = await db.transaction(async (tx) => {
-          const sold: string[] = [];
-          const outcomes = await settleMany(tx, groups, sold, turnHot);
-          return { outcomes, receipts: await licences.queueReceipts(tx, sold) };
+          const receipts: string[] = [];
+          const outcomes = await settleMany(tx, groups, receipts, turnHot);
+          return { outcomes, receipts };
         });
         licences.sendReceipts(receipts);
         groups.forEach((g, i) => {
@@ -243,17 +243,22 @@ export function createOrdersService(deps: OrdersDeps) {
    * The batch's transaction (see the module comment): lock the orders, refuse per pair what cannot
    * be paid, post every payable purchase with ledger.postBatch, and inside it (before the sellers'
    * credit) mark the orders paid, write both records of each and add the collections' sales.
-   * @param soldIds receives the ids of the purchases that went through (for the receipts after COMMIT)
+   * @param receipts receives the ids of the receipt mails queued for the purchases that went through
+   * (queued before the hot writes; sent after COMMIT)
    * @param turnHot called once only the hot writes are left (the next batch may start, see {@link drain})
    * @returns per group the paid order, or the AppError refusing it
    */
   async function settleMany(
     tx: Tx,
     groups: Group[],
-    soldIds: string[],
+    receipts: string[],
     turnHot: () => void = () => undefined,
   ): Promise<(Order | AppError)[]> {
-    soldIds.length = 0;
+    receipts.length = 0;
+    /** Queues the receipts of the purchases that go through (before the hot writes: they touch no hot row). */
+    const queueReceipts = async (sold: Payable[]) => {
+      receipts.push(...(await licences.queueReceipts(tx, sold.map((p) => p.order.id))));
+    };
     const locked = await repo.lockManyForPay(tx, [...new Set(groups.map((g) => g.orderId))]);
     const byId = new Map(locked.map((r) => [r.order.id, r]));
     const withKeys = new Set(locked.filter((r) => r.licenceKeys).map((r) => r.order.id));
@@ -366,9 +371,9 @@ export function createOrdersService(deps: OrdersDeps) {
     const priced = payable.filter((p) => p.price > 0n);
     if (!priced.length) {
       await write(free, free);
+      await queueReceipts(free);
       turnHot();
       await emitSales(free);
-      soldIds.push(...free.map((p) => p.order.id));
       return out;
     }
     let sold: Payable[] = [];
@@ -402,11 +407,11 @@ export function createOrdersService(deps: OrdersDeps) {
         }
         sold = [...free, ...posted];
         await write([...free, ...posted, ...replayed], sold);
+        await queueReceipts(sold);
         turnHot();
       },
     );
     await emitSales(sold);
-    soldIds.push(...sold.map((p) => p.order.id));
     return out;
   }
 
