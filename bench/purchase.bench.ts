@@ -172,7 +172,8 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   // BENCH_PROFILE=1: the server writes a V8 CPU profile (.cpuprofile) into BENCH_PROFILE_DIR (default
   // the working directory) when it exits at the end of the bench.
-  const profile = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? process.cwd()}`] : [];
+  const profile =
+    process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? process.cwd()}`] : [];
   const server = spawn(process.execPath, [...process.execArgv, ...profile, path.join(here, '../apps/server/src/server.ts')], {
     env: {
       ...process.env,

@@ -165,8 +165,9 @@ const deltasJson = (deltas: Delta[]) => JSON.stringify(deltas.map((d) => ({ id: 
 
 /**
  * Debits many user accounts in one statement, each only if its balance covers the debit (`FOR NO
- * KEY UPDATE` locks, as {@link creditMany}, taken in account-id order first). `amount` is the positive minor units to subtract; one delta per
- * account. @returns the ids of the accounts debited (the others are unchanged: insufficient balance).
+ * KEY UPDATE` locks, as {@link creditMany}, taken in account-id order first). `amount` is the
+ * positive minor units to subtract; one delta per account.
+ * @returns the ids of the accounts debited (the others are unchanged: insufficient balance).
  */
 export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Set<string>> {
   if (!deltas.length) return new Set();

@@ -336,9 +336,12 @@ describe('collection/buy group commit', () => {
 
     // The first buy runs alone; the ten queued behind it share one statement.
     expect(counter.statements).toBe(2);
-    const value = (i: number) => (results[i]!.status === 'fulfilled' ? (results[i] as PromiseFulfilledResult<Order>).value : null);
-    const reason = (i: number) => (results[i]!.status === 'rejected' ? reasonOf((results[i] as PromiseRejectedResult).reason) : null);
-    for (let i = 0; i < 7; i++) expect(value(i)).toMatchObject({ collection_id: c.id, status: OrderStatus.Pending, amount: 10, discount: 0 });
+    const value = (i: number) =>
+      results[i]!.status === 'fulfilled' ? (results[i] as PromiseFulfilledResult<Order>).value : null;
+    const reason = (i: number) =>
+      results[i]!.status === 'rejected' ? reasonOf((results[i] as PromiseRejectedResult).reason) : null;
+    for (let i = 0; i < 7; i++)
+      expect(value(i)).toMatchObject({ collection_id: c.id, status: OrderStatus.Pending, amount: 10, discount: 0 });
     expect(new Set(results.slice(0, 7).map((_, i) => value(i)!.id)).size).toBe(7);
     expect(value(8)).toEqual(value(0));
     expect(reason(7)).toBe('INSUFFICIENT_BALANCE');
@@ -365,7 +368,9 @@ describe('collection/buy group commit', () => {
     expect(results[1]!.status).toBe('rejected');
     expect(reasonOf((results[1] as PromiseRejectedResult).reason)).not.toMatch(/^[A-Z_]+$/); // a database error, no refusal
     for (const i of [0, 2, 3, 4]) {
-      expect(results[i]!.status === 'fulfilled' && (results[i] as PromiseFulfilledResult<Order>).value.status).toBe(OrderStatus.Pending);
+      expect(results[i]!.status === 'fulfilled' && (results[i] as PromiseFulfilledResult<Order>).value.status).toBe(
+        OrderStatus.Pending,
+      );
     }
     // The first alone, the failed batch of four, then each of the four alone.
     expect(counter.statements).toBe(6);

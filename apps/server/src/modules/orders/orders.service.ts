@@ -18,7 +18,14 @@
  * (docs/decisions/0004-purchase-order.md). A batch holds at most one order per buyer. A deadlock or
  * serialization failure (possible between processes, or two users buying from each other) rolls the
  * batch back and retries it; any other error settles the batch's purchases one per transaction, so
- * only the faulty one fails.
+ * only the faulty one fails. Two batches may be in flight (docs/decisions/0033-purchase-hot-path.md):
+ * the next one starts once the previous one has only its hot writes left (the sellers' credit, the
+ * sale events, COMMIT), and waits for the rows that one still holds.
+ *
+ * `collection/buy` without a code is group-committed too: concurrent buys share one statement that
+ * reads what each buy decides on and inserts each order exactly when every check passes
+ * (`repo.buyMany`); each caller gets the answer a buy alone would give. With a code, a buy reads,
+ * prices with the code, then inserts.
  *
  * Refunds (product §25, docs/decisions/0027-refunds-and-download-all.md): `account/order/refund` (the
  * seller of the order's collection, any time) and `account/order/refund/request` (the buyer: refunded
@@ -257,7 +264,12 @@ export function createOrdersService(deps: OrdersDeps) {
     receipts.length = 0;
     /** Queues the receipts of the purchases that go through (before the hot writes: they touch no hot row). */
     const queueReceipts = async (sold: Payable[]) => {
-      receipts.push(...(await licences.queueReceipts(tx, sold.map((p) => p.order.id))));
+      receipts.push(
+        ...(await licences.queueReceipts(
+          tx,
+          sold.map((p) => p.order.id),
+        )),
+      );
     };
     const locked = await repo.lockManyForPay(tx, [...new Set(groups.map((g) => g.orderId))]);
     const byId = new Map(locked.map((r) => [r.order.id, r]));
