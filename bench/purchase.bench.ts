@@ -12,7 +12,8 @@
  *   `pg` at the same concurrency, then the same four statements through `pgbench` (16 clients) when
  *   it is on PATH.
  * Prints purchases/s, p50/p99 latency, the ratio Coffer / minimal transaction and os.loadavg() per
- * run, and runs `ledger:verify` after every run (a violation makes the exit code 1).
+ * run, and runs `ledger:verify` after every run (a violation makes the exit code 1). BENCH_PROFILE=1
+ * writes the server's CPU profile (`node --cpu-prof`) into BENCH_PROFILE_DIR when it stops.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -169,7 +170,11 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-purchase-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...process.execArgv, path.join(here, '../apps/server/src/server.ts')], {
+  // BENCH_PROFILE=1: the server writes a V8 CPU profile (.cpuprofile) into BENCH_PROFILE_DIR (default
+  // the working directory) when it exits at the end of the bench.
+  const profile =
+    process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? process.cwd()}`] : [];
+  const server = spawn(process.execPath, [...process.execArgv, ...profile, path.join(here, '../apps/server/src/server.ts')], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -241,9 +241,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.register(fastifyStatic, { root: path.resolve('.'), serve: false });
   }
 
-  // Workers stop between passes before the database closes (server.ts starts stopping them on SIGTERM already).
+  // Workers stop between passes and the mails being sent are recorded before the database closes
+  // (onClose hooks run last-registered first; server.ts starts stopping workers on SIGTERM already).
   app.addHook('onClose', async () => {
     await runner.stop();
+    await built.mailSettled();
     if (ownsDatabase) await database.close();
   });
   return app;

@@ -298,6 +298,11 @@ export async function buildServices(deps: ServicesDeps) {
     async railRoutes(app: FastifyInstance): Promise<void> {
       await rail?.routes?.(app);
     },
+    /** Waits for the mails this instance is sending (before the database closes). */
+    async mailSettled(): Promise<void> {
+      await accounts.mailSettled();
+      await mailQueue.settled();
+    },
     async close(): Promise<void> {
       await accounts.mailSettled();
       await mailQueue.settled();

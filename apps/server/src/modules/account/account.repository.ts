@@ -1,6 +1,7 @@
 /** Users and sessions in the database. Only the account service calls this. */
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
+import { run, statement } from '../../db/raw';
 import { resetCodes, sessions, users } from '../../db/schema/index';
 
 export type UserRow = typeof users.$inferSelect;
@@ -65,14 +66,27 @@ export async function insertSession(db: DbOrTx, row: typeof sessions.$inferInser
   await db.insert(sessions).values(row);
 }
 
-/** The live session for a token hash at time `now`, with its user's deletion state. */
-export async function findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
-  const [row] = await db
-    .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
-    .from(sessions)
-    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
-  return row ?? null;
+/** The live session (not revoked, not expired at `now`) of a token hash, or null. */
+export async function findLiveSession(
+  db: DbOrTx,
+  tokenHash: string,
+  now: Date,
+): Promise<{ sessionId: string; userId: string; expiresAt: Date; lastSeenAt: Date | null } | null> {
+  const { rows } = await run<{ session_id: string; user_id: string; expires_at: Date; last_seen_at: Date | null }>(
+    db,
+    findLiveSessionSql,
+    [tokenHash, now],
+  );
+  const row = rows[0];
+  return row ? { sessionId: row.session_id, userId: row.user_id, expiresAt: row.expires_at, lastSeenAt: row.last_seen_at } : null;
 }
+
+/** Every signed-in request whose session is not cached reads this (a prepared statement). */
+const findLiveSessionSql = statement(
+  'sessions_find_live',
+  `select id as session_id, user_id, expires_at, last_seen_at from sessions
+   where token_hash = $1 and revoked_at is null and expires_at > $2::timestamptz`,
+);
 
 export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): Promise<void> {
   await db

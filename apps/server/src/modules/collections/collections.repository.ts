@@ -6,6 +6,7 @@ import { CollectionStatus, type MarketSort } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract';
 import { and, count, desc, asc, eq, gt, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { run, statement } from '../../db/raw';
 import { catalogueChanges, collections, orders, users } from '../../db/schema/index';
 
 export type CollectionRow = typeof collections.$inferSelect;
@@ -157,13 +158,17 @@ export async function recordSale(db: DbOrTx, id: string, earnedMinor: bigint): P
 export async function recordSales(db: DbOrTx, sales: { id: string; count: number; earned: bigint }[]): Promise<void> {
   if (!sales.length) return;
   const rows = JSON.stringify(sales.map((s) => ({ id: s.id, n: s.count, earned: s.earned.toString() })));
-  await db.execute(sql`
-    with d as (select * from jsonb_to_recordset(${rows}::jsonb) as d(id text, n integer, earned bigint)),
-    locked as (select c.id from collections c where c.id in (select id from d) order by c.id for no key update)
-    update collections c set sold_count = c.sold_count + d.n, earned = c.earned + d.earned
-    from d
-    where c.id = d.id and c.id in (select id from locked)`);
+  await run(db, recordSalesSql, [rows]);
 }
+
+const recordSalesSql = statement(
+  'collections_record_sales',
+  `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, n integer, earned bigint)),
+   locked as (select c.id from collections c where c.id in (select id from d) order by c.id for no key update)
+   update collections c set sold_count = c.sold_count + d.n, earned = c.earned + d.earned
+   from d
+   where c.id = d.id and c.id in (select id from locked)`,
+);
 
 /** Adds `sum` to rating_sum and `count` to rating_count (either may be negative), in the review's transaction. */
 export async function addRating(db: DbOrTx, id: string, sum: number, count: number): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { run, statement } from '../../db/raw';
 import { sellerEventCounters, sellerEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
 
 export type SellerEventRow = typeof sellerEvents.$inferSelect;
@@ -22,31 +23,55 @@ export interface NewEventRow {
 }
 
 /**
- * Writes `rows` in the caller's transaction: one counter upsert for all their users (locks in
- * user-id order, held until COMMIT, so a user's events commit in `seq` order), then one insert.
- * Rows of one user get consecutive `seq` values in the order given.
+ * Writes `rows` in the caller's transaction in one statement: the counter upsert for all their users
+ * (locks in user-id order, held until COMMIT, so a user's events commit in `seq` order), then the
+ * insert. Rows of one user get consecutive `seq` values in the order given.
  * @throws on a duplicate `key` (an event is written once; the transaction rolls back)
  */
 export async function appendMany(db: DbOrTx, rows: NewEventRow[]): Promise<SellerEventRow[]> {
   if (!rows.length) return [];
-  const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.userId, (counts.get(r.userId) ?? 0) + 1);
-  const users = [...counts.keys()].sort();
-  const json = JSON.stringify(users.map((u) => ({ user_id: u, n: counts.get(u) })));
-  const res = (await db.execute(sql`
-    insert into seller_event_counters (user_id, last_seq)
-    select d.user_id, d.n from jsonb_to_recordset(${json}::jsonb) as d(user_id text, n bigint) order by d.user_id
-    on conflict (user_id) do update set last_seq = seller_event_counters.last_seq + excluded.last_seq
-    returning user_id, last_seq`)) as unknown as { rows: { user_id: string; last_seq: string | number | bigint }[] };
-  const next = new Map<string, bigint>();
-  for (const r of res.rows) next.set(r.user_id, BigInt(r.last_seq) - BigInt(counts.get(r.user_id)!) + 1n);
-  const values = rows.map((r) => {
-    const seq = next.get(r.userId)!;
-    next.set(r.userId, seq + 1n);
-    return { ...r, seq };
-  });
-  return db.insert(sellerEvents).values(values).returning();
+  const json = JSON.stringify(
+    rows.map((r, ord) => ({ ord, id: r.id, user_id: r.userId, type: r.type, key: r.key, data: r.data, created_at: r.createdAt })),
+  );
+  const { rows: written } = await run<{
+    id: string;
+    user_id: string;
+    seq: string;
+    type: string;
+    key: string;
+    data: unknown;
+    created_at: Date;
+  }>(db, appendManySql, [json]);
+  return written.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    seq: BigInt(r.seq),
+    type: r.type,
+    key: r.key,
+    data: r.data,
+    createdAt: r.created_at,
+  }));
 }
+
+const appendManySql = statement(
+  'events_append_many',
+  `with d as (
+     select d.*, row_number() over (partition by d.user_id order by d.ord) as k, count(*) over (partition by d.user_id) as n
+     from jsonb_to_recordset($1::jsonb)
+       as d(ord integer, id text, user_id text, type text, key text, data jsonb, created_at timestamptz)
+   ),
+   c as (
+     insert into seller_event_counters (user_id, last_seq)
+     select x.user_id, count(*) from jsonb_to_recordset($1::jsonb) as x(user_id text) group by x.user_id order by x.user_id
+     on conflict (user_id) do update set last_seq = seller_event_counters.last_seq + excluded.last_seq
+     returning user_id, last_seq
+   )
+   insert into seller_events (id, user_id, seq, type, key, data, created_at)
+   select d.id, d.user_id, c.last_seq - d.n + d.k, d.type, d.key, d.data, d.created_at
+   from d join c on c.user_id = d.user_id
+   order by d.ord
+   returning id, user_id, seq::text as seq, type, key, data, created_at`,
+);
 
 /** The user's events with `seq` > `afterSeq`, oldest first, at most `limit`. */
 export function pageAfter(db: DbOrTx, userId: string, afterSeq: bigint, limit: number): Promise<SellerEventRow[]> {

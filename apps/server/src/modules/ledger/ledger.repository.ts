@@ -1,6 +1,7 @@
 /** Ledger persistence: accounts, transactions, entries. Only the ledger service calls this. */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
+import { run, statement } from '../../db/raw';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/index';
 import { newId } from '../../lib/ids';
 
@@ -141,13 +142,18 @@ export async function insertTransactions(
   rows: { id: string; idempotencyKey: string; kind: string; bizId: string }[],
 ): Promise<Set<string>> {
   if (!rows.length) return new Set();
-  const inserted = await db
-    .insert(ledgerTransactions)
-    .values(rows)
-    .onConflictDoNothing({ target: ledgerTransactions.idempotencyKey })
-    .returning({ key: ledgerTransactions.idempotencyKey });
+  const json = JSON.stringify(rows.map((r) => ({ id: r.id, key: r.idempotencyKey, kind: r.kind, biz_id: r.bizId })));
+  const { rows: inserted } = await run<{ key: string }>(db, insertTransactionsSql, [json]);
   return new Set(inserted.map((r) => r.key));
 }
+
+const insertTransactionsSql = statement(
+  'ledger_insert_transactions',
+  `insert into ledger_transactions (id, idempotency_key, kind, biz_id)
+   select d.id, d.key, d.kind, d.biz_id from jsonb_to_recordset($1::jsonb) as d(id text, key text, kind text, biz_id text)
+   on conflict (idempotency_key) do nothing
+   returning idempotency_key as key`,
+);
 
 /** Deletes transaction rows (without entries) by id: the postings of a batch whose debit was refused. */
 export async function deleteTransactions(db: DbOrTx, ids: string[]): Promise<void> {
@@ -158,46 +164,65 @@ type Delta = { accountId: string; amount: bigint };
 const deltasJson = (deltas: Delta[]) => JSON.stringify(deltas.map((d) => ({ id: d.accountId, amount: d.amount.toString() })));
 
 /**
- * Debits many user accounts in one statement, each only if its balance covers the debit (locks
- * taken in account-id order first). `amount` is the positive minor units to subtract; one delta per
- * account. @returns the ids of the accounts debited (the others are unchanged: insufficient balance).
+ * Debits many user accounts in one statement, each only if its balance covers the debit (`FOR NO
+ * KEY UPDATE` locks, as {@link creditMany}, taken in account-id order first). `amount` is the
+ * positive minor units to subtract; one delta per account.
+ * @returns the ids of the accounts debited (the others are unchanged: insufficient balance).
  */
 export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Set<string>> {
   if (!deltas.length) return new Set();
-  const res = (await db.execute(sql`
-    with d as (select * from jsonb_to_recordset(${deltasJson(deltas)}::jsonb) as d(id text, amount bigint)),
-    locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
-    update ledger_accounts a set balance = a.balance - d.amount
-    from d
-    where a.id = d.id and a.id in (select id from locked) and a.balance >= d.amount
-    returning a.id`)) as unknown as { rows: { id: string }[] };
-  return new Set(res.rows.map((r) => r.id));
+  const { rows } = await run<{ id: string }>(db, debitWhereCoveredSql, [deltasJson(deltas)]);
+  return new Set(rows.map((r) => r.id));
 }
 
+const debitWhereCoveredSql = statement(
+  'ledger_debit_where_covered',
+  `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
+   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for no key update)
+   update ledger_accounts a set balance = a.balance - d.amount
+   from d
+   where a.id = d.id and a.id in (select id from locked) and a.balance >= d.amount
+   returning a.id`,
+);
+
 /**
- * Credits many user accounts in one statement (locks taken in account-id order); `amount` is the
+ * Credits many user accounts in one statement (locks taken in account-id order, `FOR NO KEY
+ * UPDATE` as the UPDATE itself takes: the foreign-key checks of another transaction's entries on
+ * these accounts take `FOR KEY SHARE`, which this does not wait for); `amount` is the
  * positive minor units to add, one delta per account.
  * @throws Error when an account does not exist (nothing may be credited to a missing row)
  */
 export async function creditMany(db: DbOrTx, deltas: Delta[]): Promise<void> {
   if (!deltas.length) return;
-  const res = (await db.execute(sql`
-    with d as (select * from jsonb_to_recordset(${deltasJson(deltas)}::jsonb) as d(id text, amount bigint)),
-    locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for update)
-    update ledger_accounts a set balance = a.balance + d.amount
-    from d
-    where a.id = d.id and a.id in (select id from locked)
-    returning a.id`)) as unknown as { rows: { id: string }[] };
+  const res = await run<{ id: string }>(db, creditManySql, [deltasJson(deltas)]);
   if (res.rows.length !== deltas.length) throw new Error(`ledger credit: ${deltas.length - res.rows.length} account(s) missing`);
 }
+
+const creditManySql = statement(
+  'ledger_credit_many',
+  `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
+   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for no key update)
+   update ledger_accounts a set balance = a.balance + d.amount
+   from d
+   where a.id = d.id and a.id in (select id from locked)
+   returning a.id`,
+);
 
 /** Inserts the entries of many transactions in one statement. */
 export async function insertEntriesMany(
   db: DbOrTx,
   entries: { transactionId: string; accountId: string; amount: bigint }[],
 ): Promise<void> {
-  if (entries.length) await db.insert(ledgerEntries).values(entries);
+  if (!entries.length) return;
+  const json = JSON.stringify(entries.map((e) => ({ t: e.transactionId, a: e.accountId, amount: e.amount.toString() })));
+  await run(db, insertEntriesSql, [json]);
 }
+
+const insertEntriesSql = statement(
+  'ledger_insert_entries',
+  `insert into ledger_entries (transaction_id, account_id, amount)
+   select d.t, d.a, d.amount from jsonb_to_recordset($1::jsonb) as d(t text, a text, amount bigint)`,
+);
 
 /**
  * One page of every user's total balance (available + frozen, minor units), ordered by user id,

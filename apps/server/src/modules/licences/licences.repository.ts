@@ -1,7 +1,8 @@
 /** Persistence of licence keys and their settings (product §28). Only the licences service calls this. */
 import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { collectionLicences, collections, licenceActivations, licenceKeys, orders, users } from '../../db/schema/index';
+import { run, statement } from '../../db/raw';
+import { collectionLicences, licenceActivations, licenceKeys } from '../../db/schema/index';
 
 export type LicenceKeyRow = typeof licenceKeys.$inferSelect;
 
@@ -68,22 +69,48 @@ export async function insertActivation(db: DbOrTx, keyId: string, instance: stri
 }
 
 /** What a receipt mail of each paid order says: buyer's e-mail, collection title, prices, key. */
-export async function receiptsOf(db: DbOrTx, orderIds: string[]) {
+export async function receiptsOf(db: DbOrTx, orderIds: string[]): Promise<ReceiptRow[]> {
   if (!orderIds.length) return [];
-  return db
-    .select({
-      orderId: orders.id,
-      email: users.email,
-      deletedAt: users.deletedAt,
-      title: collections.title,
-      amount: orders.amount,
-      listPrice: orders.listPrice,
-      discount: orders.discount,
-      key: licenceKeys.key,
-    })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.buyerId))
-    .innerJoin(collections, eq(collections.id, orders.collectionId))
-    .leftJoin(licenceKeys, eq(licenceKeys.orderId, orders.id))
-    .where(inArray(orders.id, orderIds));
+  const { rows } = await run<{
+    order_id: string;
+    email: string;
+    deleted_at: Date | null;
+    title: string;
+    amount: number;
+    list_price: number | null;
+    discount: number;
+    key: string | null;
+  }>(db, receiptsOfSql, [JSON.stringify(orderIds)]);
+  return rows.map((r) => ({
+    orderId: r.order_id,
+    email: r.email,
+    deletedAt: r.deleted_at,
+    title: r.title,
+    amount: r.amount,
+    listPrice: r.list_price,
+    discount: r.discount,
+    key: r.key,
+  }));
 }
+
+/** What a receipt mail tells (whole points); `key` null without a licence key, `deletedAt` set for a deleted buyer. */
+export interface ReceiptRow {
+  orderId: string;
+  email: string;
+  deletedAt: Date | null;
+  title: string;
+  amount: number;
+  listPrice: number | null;
+  discount: number;
+  key: string | null;
+}
+
+const receiptsOfSql = statement(
+  'licences_receipts_of',
+  `select o.id as order_id, u.email, u.deleted_at, c.title, o.amount, o.list_price, o.discount, k.key
+   from orders o
+   join users u on u.id = o.buyer_id
+   join collections c on c.id = o.collection_id
+   left join licence_keys k on k.order_id = o.id
+   where o.id in (select jsonb_array_elements_text($1::jsonb))`,
+);

@@ -135,6 +135,44 @@ describe('mail queue', () => {
     expect((await repo.findMany(db, ids))[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('sends the mails of many calls after the current turn, together, and records each accepted one once', async () => {
+    const server = lyingServer(() => 'ok');
+    const q = createMailQueue({ db, clock: new ManualClock(), mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS });
+    const mails = Array.from({ length: 5 }, () => mailOf(`n-${uniq()}`));
+    const ids = await db.transaction((tx) => q.enqueue(tx, mails));
+    for (const id of ids) q.sendNow([id]);
+    await Promise.resolve();
+    expect(server.got.size).toBe(0); // nothing on the caller's turn
+    await q.settled();
+    for (const m of mails) expect(server.got.get(m.subject)).toBe(1);
+    const rows = await repo.findMany(db, ids);
+    expect(rows).toHaveLength(5);
+    for (const r of rows) expect(r).toMatchObject({ status: 'sent', attempts: 1, nextAttemptAt: null, lastError: null });
+  });
+
+  it('records a batch of accepted sends only for the rows each attempt still holds', async () => {
+    const q = createMailQueue({ db, clock: new ManualClock(), mail: lyingServer(() => 'ok').provider, log: quiet, timeoutMs: TIMEOUT_MS });
+    const [a, b, c] = [mailOf(`f-${uniq()}`), mailOf(`f-${uniq()}`), mailOf(`f-${uniq()}`)];
+    const ids = await db.transaction((tx) => q.enqueue(tx, [a, b, c]));
+    const now = new Date();
+    const claimed = await repo.claimIds(db, ids, now, new Date(now.getTime() + 60_000));
+    expect(claimed.map((r) => r.attempts)).toEqual([1, 1, 1]);
+    const [ra, rb, rc] = ids.map((id) => claimed.find((r) => r.id === id)!);
+    // b's lease was taken over by a second attempt; c was recorded as failed meanwhile.
+    expect(await repo.claimIds(db, [rb!.id], new Date(now.getTime() + 120_000), new Date(now.getTime() + 180_000))).toHaveLength(1);
+    expect(await repo.finishAttempt(db, rc!.id, 1, { status: 'failed', nextAttemptAt: null, lastError: 'x', updatedAt: now })).toBe(true);
+    const kept = await repo.finishSent(
+      db,
+      [ra!, rb!, rc!].map((r) => ({ id: r.id, attempts: r.attempts, messageId: `<${r.id}@test>` })),
+      now,
+    );
+    expect([...kept]).toEqual([ra!.id]);
+    const rows = new Map((await repo.findMany(db, ids)).map((r) => [r.id, r]));
+    expect(rows.get(ra!.id)).toMatchObject({ status: 'sent', messageId: `<${ra!.id}@test>`, nextAttemptAt: null });
+    expect(rows.get(rb!.id)).toMatchObject({ status: 'pending', attempts: 2, messageId: null });
+    expect(rows.get(rc!.id)).toMatchObject({ status: 'failed', messageId: null });
+  });
+
   it(`keeps every committed mail and drops every rolled-back one over ${RUNS} seeded fault schedules`, async () => {
     for (let seed = 1; seed <= RUNS; seed++) {
       const rng = seeded(seed);

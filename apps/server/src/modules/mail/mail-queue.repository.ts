@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { run, statement } from '../../db/raw';
 import { mailQueue } from '../../db/schema/index';
 
 export type MailQueueRow = typeof mailQueue.$inferSelect;
@@ -14,40 +15,61 @@ export type NewMailRow = typeof mailQueue.$inferInsert;
 /** Rows per INSERT statement when a change mails many buyers. */
 const INSERT_BATCH = 500;
 
+const insertManySql = statement(
+  'mail_insert_many',
+  `insert into mail_queue (id, key, "to", subject, body, status, attempts, next_attempt_at, created_at, updated_at)
+   select d.id, d.key, d."to", d.subject, d.body, d.status, d.attempts, d.next_attempt_at, d.created_at, d.updated_at
+   from jsonb_to_recordset($1::jsonb) as d(id text, key text, "to" text, subject text, body text, status text,
+     attempts integer, next_attempt_at timestamptz, created_at timestamptz, updated_at timestamptz)
+   on conflict (key) do nothing
+   returning id`,
+);
+
 /**
- * Inserts `rows` in the caller's transaction; a row whose `key` exists already is skipped.
+ * Inserts `rows` in the caller's transaction (one statement per 500 rows); a row whose `key` exists already is skipped.
  * @returns the ids of the rows inserted
  */
 export async function insertMany(db: DbOrTx, rows: NewMailRow[]): Promise<string[]> {
   const ids: string[] = [];
   for (let at = 0; at < rows.length; at += INSERT_BATCH) {
-    const inserted = await db
-      .insert(mailQueue)
-      .values(rows.slice(at, at + INSERT_BATCH))
-      .onConflictDoNothing({ target: mailQueue.key })
-      .returning({ id: mailQueue.id });
+    const json = JSON.stringify(
+      rows.slice(at, at + INSERT_BATCH).map((r) => ({
+        id: r.id,
+        key: r.key,
+        to: r.to,
+        subject: r.subject,
+        body: r.body,
+        status: r.status,
+        attempts: r.attempts ?? 0,
+        next_attempt_at: r.nextAttemptAt ?? null,
+        created_at: r.createdAt,
+        updated_at: r.updatedAt,
+      })),
+    );
+    const { rows: inserted } = await run<{ id: string }>(db, insertManySql, [json]);
     ids.push(...inserted.map((r) => r.id));
   }
   return ids;
 }
 
+/** What an attempt needs of a claimed mail. */
+export type ClaimedMail = Pick<MailQueueRow, 'id' | 'key' | 'to' | 'subject' | 'body' | 'attempts'>;
+
+const claimIdsSql = statement(
+  'mail_claim_ids',
+  `update mail_queue set attempts = attempts + 1, next_attempt_at = $3, updated_at = $2
+   where id in (select jsonb_array_elements_text($1::jsonb)) and status = 'pending'
+     and (attempts = 0 or next_attempt_at <= $2)
+   returning id, key, "to", subject, body, attempts`,
+);
+
 /**
- * Claims the pending rows of `ids` that no attempt holds (due, or never tried): attempts + 1, lease
- * until `leaseUntil`. @returns the claimed rows
+ * Claims the pending rows of `ids` that no attempt holds (due, or never tried) in one statement:
+ * attempts + 1, lease until `leaseUntil`. @returns the claimed rows
  */
-export async function claimIds(db: DbOrTx, ids: string[], now: Date, leaseUntil: Date): Promise<MailQueueRow[]> {
+export async function claimIds(db: DbOrTx, ids: string[], now: Date, leaseUntil: Date): Promise<ClaimedMail[]> {
   if (!ids.length) return [];
-  return db
-    .update(mailQueue)
-    .set({ attempts: sql`${mailQueue.attempts} + 1`, nextAttemptAt: leaseUntil, updatedAt: now })
-    .where(
-      and(
-        inArray(mailQueue.id, ids),
-        eq(mailQueue.status, 'pending'),
-        sql`(${mailQueue.attempts} = 0 or ${mailQueue.nextAttemptAt} <= ${now})`,
-      ),
-    )
-    .returning();
+  return (await run<ClaimedMail>(db, claimIdsSql, [JSON.stringify(ids), now, leaseUntil])).rows;
 }
 
 /**
@@ -91,6 +113,32 @@ export async function finishAttempt(
     .where(and(eq(mailQueue.id, id), eq(mailQueue.status, 'pending'), eq(mailQueue.attempts, attempt)))
     .returning({ id: mailQueue.id });
   return rows.length === 1;
+}
+
+const finishSentSql = statement(
+  'mail_finish_sent',
+  `update mail_queue m set status = 'sent', next_attempt_at = null, last_error = null, message_id = d.message_id,
+     sent_at = $2, updated_at = $2
+   from jsonb_to_recordset($1::jsonb) as d(id text, attempts integer, message_id text)
+   where m.id = d.id and m.status = 'pending' and m.attempts = d.attempts
+   returning m.id`,
+);
+
+/**
+ * Records many accepted attempts in one statement: each row becomes `sent` with its Message-ID,
+ * only while it is pending and still held by that attempt (as {@link finishAttempt}).
+ * @param sent each mail's id, the attempt number its claim set, and the provider's Message-ID
+ * @returns the ids recorded (a row whose lease was taken over meanwhile is left out)
+ */
+export async function finishSent(
+  db: DbOrTx,
+  sent: { id: string; attempts: number; messageId: string }[],
+  now: Date,
+): Promise<Set<string>> {
+  if (!sent.length) return new Set();
+  const json = JSON.stringify(sent.map((s) => ({ id: s.id, attempts: s.attempts, message_id: s.messageId })));
+  const { rows } = await run<{ id: string }>(db, finishSentSql, [json, now]);
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Rows of `ids` (tests and the operator's view). */

@@ -5,9 +5,11 @@
  *
  * - {@link MailQueue.enqueue} inserts the mails in the caller's transaction (a mail whose `key` was
  *   queued before is skipped), each leased to this instance for one attempt's time.
- * - After COMMIT the caller passes the ids to {@link MailQueue.sendNow}: this instance sends them at
- *   once, in the background. A mail of a transaction that rolled back does not exist, so it is
- *   never sent.
+ * - After COMMIT the caller passes the ids to {@link MailQueue.sendNow}: this instance sends them
+ *   in the background right after the current turn of the event loop, the mails of many calls
+ *   together (one UPDATE claims a batch, one UPDATE records the accepted sends;
+ *   docs/decisions/0033-purchase-hot-path.md). A mail of a transaction that rolled back does not
+ *   exist, so it is never sent.
  * - The `mail` worker ({@link MailQueue.deliverDue}) takes every due mail: leases that ran out (an
  *   instance stopped mid-send) and retries, after {@link MAIL_RETRY_DELAYS_MS}; after
  *   {@link MAIL_MAX_ATTEMPTS} failed attempts a mail is `failed` and logged at error level.
@@ -31,6 +33,8 @@ export const MAIL_MAX_ATTEMPTS = 10;
 export const MAIL_KEEP_SENT_MS = 30 * 24 * 3_600_000;
 /** Mails one worker claim takes. */
 const CLAIM_LIMIT = 20;
+/** Mails {@link MailQueue.sendNow} claims and records per statement (a purchase batch's receipts fit). */
+const SEND_BATCH = 64;
 
 /** A notification mail to queue; `key` names why it is sent (`library-change:<seq>:<user id>`), unique. */
 export interface QueuedMail {
@@ -65,36 +69,71 @@ export function createMailQueue(deps: MailQueueDeps) {
   const leaseMs = deps.timeoutMs + 30_000;
   const inFlight = new Set<Promise<unknown>>();
 
-  /** One attempt of a claimed mail; records its outcome unless its lease was taken over meanwhile. */
-  async function attempt(row: repo.MailQueueRow): Promise<Outcome> {
-    try {
-      const sent = await withTimeout(mail.send({ to: row.to, subject: row.subject, text: row.body }), deps.timeoutMs);
-      const now = new Date(clock.now());
-      const kept = await repo.finishAttempt(db, row.id, row.attempts, {
-        status: 'sent',
-        nextAttemptAt: null,
-        lastError: null,
-        messageId: sent.messageId,
-        sentAt: now,
-        updatedAt: now,
-      });
-      return kept ? 'sent' : 'lost';
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const now = clock.now();
-      const final = row.attempts >= MAIL_MAX_ATTEMPTS;
-      const delay = MAIL_RETRY_DELAYS_MS[Math.min(row.attempts, MAIL_RETRY_DELAYS_MS.length) - 1]!;
-      const kept = await repo.finishAttempt(db, row.id, row.attempts, {
-        status: final ? 'failed' : 'pending',
-        nextAttemptAt: final ? null : new Date(now + delay),
-        lastError: message.slice(0, 500),
-        updatedAt: new Date(now),
-      });
-      if (!kept) return 'lost';
-      if (final) log.error({ mailId: row.id, key: row.key, attempts: row.attempts, err: message }, 'mail failed for good');
-      else log.warn({ mailId: row.id, key: row.key, attempts: row.attempts, err: message }, 'mail attempt failed; retried later');
-      return final ? 'failed' : 'retry';
+  /**
+   * Sends the claimed `rows` one after another, then records the accepted ones in one statement
+   * ({@link repo.finishSent}); a refused or timed-out attempt is recorded at once, alone, with its
+   * retry time (or `failed` after {@link MAIL_MAX_ATTEMPTS}). An outcome is written only while the
+   * row is still held by that attempt, so a late answer changes nothing ('lost').
+   * @returns how many rows ended each way
+   */
+  async function attemptAll(rows: repo.ClaimedMail[]): Promise<Record<Outcome, number>> {
+    const out: Record<Outcome, number> = { sent: 0, retry: 0, failed: 0, lost: 0 };
+    const accepted: { id: string; attempts: number; messageId: string }[] = [];
+    for (const row of rows) {
+      try {
+        const sent = await withTimeout(mail.send({ to: row.to, subject: row.subject, text: row.body }), deps.timeoutMs);
+        accepted.push({ id: row.id, attempts: row.attempts, messageId: sent.messageId });
+      } catch (err) {
+        out[await failed(row, err)]++;
+      }
     }
+    const kept = await repo.finishSent(db, accepted, new Date(clock.now()));
+    out.sent += kept.size;
+    out.lost += accepted.length - kept.size;
+    return out;
+  }
+
+  /** Records a failed attempt: retried after its delay, or `failed` after the last attempt. */
+  async function failed(row: repo.ClaimedMail, err: unknown): Promise<Outcome> {
+    const message = err instanceof Error ? err.message : String(err);
+    const now = clock.now();
+    const final = row.attempts >= MAIL_MAX_ATTEMPTS;
+    const delay = MAIL_RETRY_DELAYS_MS[Math.min(row.attempts, MAIL_RETRY_DELAYS_MS.length) - 1]!;
+    const kept = await repo.finishAttempt(db, row.id, row.attempts, {
+      status: final ? 'failed' : 'pending',
+      nextAttemptAt: final ? null : new Date(now + delay),
+      lastError: message.slice(0, 500),
+      updatedAt: new Date(now),
+    });
+    if (!kept) return 'lost';
+    if (final) log.error({ mailId: row.id, key: row.key, attempts: row.attempts, err: message }, 'mail failed for good');
+    else log.warn({ mailId: row.id, key: row.key, attempts: row.attempts, err: message }, 'mail attempt failed; retried later');
+    return final ? 'failed' : 'retry';
+  }
+
+  /** Ids handed to {@link MailQueue.sendNow} and not claimed yet. */
+  const waiting: string[] = [];
+  /** True while the sender loop runs (at most one per instance). */
+  let sending = false;
+
+  /**
+   * The sender loop: after the current turn of the event loop (so the requests that queued the
+   * mails are answered first), claims up to {@link SEND_BATCH} waiting ids in one statement, sends
+   * them, records them, and repeats while ids wait.
+   */
+  async function sendWaiting(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (waiting.length) {
+      const ids = waiting.splice(0, SEND_BATCH);
+      try {
+        const now = clock.now();
+        await attemptAll(await repo.claimIds(db, ids, new Date(now), new Date(now + leaseMs)));
+      } catch (err) {
+        log.error({ err, mails: ids.length }, 'mail queue: sending failed; the worker retries');
+      }
+    }
+    // No await between the last check of `waiting` and this: an id queued later starts a new loop.
+    sending = false;
   }
 
   return {
@@ -124,15 +163,17 @@ export function createMailQueue(deps: MailQueueDeps) {
     },
 
     /**
-     * Sends the committed mails `ids` from this instance, in the background, one after another;
-     * {@link settled} waits for them. Never throws: a failure is retried by the worker.
+     * Sends the committed mails `ids` from this instance, in the background: after the current turn
+     * of the event loop, mails of many calls together, claimed and recorded a batch at a time (one
+     * UPDATE to claim, the sends, one UPDATE for the accepted ones); {@link settled} waits for them.
+     * Never throws: a failure is retried by the worker.
      */
     sendNow(ids: string[]): void {
       if (!ids.length) return;
-      const job = (async () => {
-        const claimed = await repo.claimIds(db, ids, new Date(clock.now()), new Date(clock.now() + leaseMs));
-        for (const row of claimed) await attempt(row);
-      })().catch((err: unknown) => log.error({ err, mails: ids.length }, 'mail queue: sending failed; the worker retries'));
+      waiting.push(...ids);
+      if (sending) return;
+      sending = true;
+      const job = sendWaiting();
       inFlight.add(job);
       void job.finally(() => inFlight.delete(job));
     },
@@ -154,7 +195,8 @@ export function createMailQueue(deps: MailQueueDeps) {
         if (signal?.aborted) return out;
         const now = clock.now();
         const claimed = await db.transaction((tx) => repo.claimDue(tx, new Date(now), new Date(now + leaseMs), CLAIM_LIMIT));
-        for (const row of claimed) out[await attempt(row)]++;
+        const done = await attemptAll(claimed);
+        for (const k of ['sent', 'retry', 'failed', 'lost'] as const) out[k] += done[k];
         if (claimed.length < CLAIM_LIMIT) break;
       }
       out.purged = await repo.purgeSent(db, new Date(clock.now() - MAIL_KEEP_SENT_MS), 1_000);

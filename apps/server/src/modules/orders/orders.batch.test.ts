@@ -1,12 +1,14 @@
 /**
  * Group commit of order/pay (docs/decisions/0021-purchases-group-commit.md): concurrent pays are
- * settled in shared database transactions, each purchase still all-or-nothing for its buyer.
+ * settled in shared database transactions, each purchase still all-or-nothing for its buyer. And
+ * of collection/buy (docs/decisions/0033-purchase-hot-path.md): concurrent buys without a code
+ * share one statement, each answered as a buy alone would be.
  * Runs on PGlite by default and on PostgreSQL with DATABASE_URL.
  *
  * The orders service under test is built here on a wrapped database handle that counts (and, in
  * the randomized test, sabotages) its transactions; ledger, records and collections are the app's.
  */
-import { OrderStatus } from '@coffer/contract';
+import { OrderStatus, type Order } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
@@ -110,6 +112,35 @@ describe('order/pay group commit', () => {
     expect(detail.collection).toMatchObject({ sold_count: 11, earned: 99 });
     const mine = await ok(t, '/sl/v1/my/orders', { paginator: { page: 0, size: 10 } }, short.token);
     expect(mine.orders.find((o: { id: string }) => o.id === orderIds[11])?.status).toBe(OrderStatus.Pending);
+    expect((await verifyLedger(t.app.ctx.database.db)).violations).toEqual([]);
+  });
+
+  it('starts the next batch while the previous one is in its hot phase; both settle exactly', async () => {
+    const seller = await createUser(t);
+    const c = await publishedCollection(t, seller, 10, 'Overlap');
+    const buyers = await Promise.all(Array.from({ length: 6 }, () => createUser(t)));
+    for (const b of buyers) await fund(t, b.id, '10');
+    const orderIds: string[] = [];
+    for (const b of buyers) orderIds.push(await buy(b, c.id));
+    const begunBeforeFirstCommit: number[] = [];
+    let calls = 0;
+    const { orders, counter } = ordersOn(0, () => {
+      // Asked at the end of each batch's work, before its COMMIT.
+      if (calls++ === 0) begunBeforeFirstCommit.push(counter.transactions);
+      return null;
+    });
+    const sellerBefore = await available(seller);
+    const results = await payAll(
+      orders,
+      buyers.map((buyer, i) => ({ buyer, orderId: orderIds[i]! })),
+    );
+    results.forEach((r) => expect(r.status === 'fulfilled' && r.value.status).toBe(OrderStatus.Paid));
+    // The first pay's batch had not committed when the five queued behind it began theirs.
+    expect(begunBeforeFirstCommit).toEqual([2]);
+    expect(counter.transactions).toBe(2);
+    for (const b of buyers) expect(await available(b)).toBe(0n);
+    expect((await available(seller)) - sellerBefore).toBe(6n * 1000n);
+    expect((await ok(t, '/sl/v1/collection/detail', { collection_id: c.id })).collection.sold_count).toBe(6);
     expect((await verifyLedger(t.app.ctx.database.db)).violations).toEqual([]);
   });
 
@@ -250,5 +281,98 @@ describe('order/pay group commit', () => {
     }
     expect(paidInDb.size).toBeGreaterThan(0);
     expect((await verifyLedger(t.app.ctx.database.db)).violations).toEqual([]);
+  });
+});
+
+/** An orders service on a database handle whose driver calls are counted (one per statement). */
+function ordersCounting() {
+  const db = t.app.ctx.database.db;
+  const counter = { statements: 0 };
+  type Session = { client: object };
+  const session = (db as unknown as { session: Session }).session;
+  const client = session.client as Record<string | symbol, unknown>;
+  const counting = new Proxy(client, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        if (prop === 'query') counter.statements++;
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const wrapped = Object.create(db) as Db & { session: Session };
+  wrapped.session = Object.assign(Object.create(session) as Session, { client: counting });
+  const s = t.app.ctx.services;
+  const orders = createOrdersService({
+    db: wrapped,
+    clock: t.clock,
+    ledger: s.ledger,
+    records: s.records,
+    accounts: s.accounts,
+    collections: s.collections,
+    discounts: s.discounts,
+    licences: s.licences,
+    events: s.events.writer,
+    feeBps: 0,
+  });
+  return { orders, counter };
+}
+
+describe('collection/buy group commit', () => {
+  it('answers concurrent buys from one statement per batch, each as a buy alone would', async () => {
+    const seller = await createUser(t);
+    const c = await publishedCollection(t, seller, 10, 'Buys');
+    const buyers = await Promise.all(Array.from({ length: 8 }, () => createUser(t)));
+    for (const b of buyers.slice(0, 7)) await fund(t, b.id, '10'); // the last one has nothing
+    const { orders, counter } = ordersCounting();
+
+    const results = await Promise.allSettled([
+      ...buyers.map((b) => orders.buy(b.id, c.id)),
+      orders.buy(buyers[0]!.id, c.id), // a repeat of the first pair shares its answer
+      orders.buy(seller.id, c.id),
+      orders.buy(buyers[1]!.id, 'no-such-collection'),
+    ]);
+
+    // The first buy runs alone; the ten queued behind it share one statement.
+    expect(counter.statements).toBe(2);
+    const value = (i: number) =>
+      results[i]!.status === 'fulfilled' ? (results[i] as PromiseFulfilledResult<Order>).value : null;
+    const reason = (i: number) =>
+      results[i]!.status === 'rejected' ? reasonOf((results[i] as PromiseRejectedResult).reason) : null;
+    for (let i = 0; i < 7; i++)
+      expect(value(i)).toMatchObject({ collection_id: c.id, status: OrderStatus.Pending, amount: 10, discount: 0 });
+    expect(new Set(results.slice(0, 7).map((_, i) => value(i)!.id)).size).toBe(7);
+    expect(value(8)).toEqual(value(0));
+    expect(reason(7)).toBe('INSUFFICIENT_BALANCE');
+    expect(reason(9)).toBe('FORBIDDEN');
+    expect(reason(10)).toBe('NOT_FOUND');
+
+    // Buying again, alone, answers the same orders (one per buyer and collection).
+    for (let i = 0; i < 7; i++) expect((await orders.buy(buyers[i]!.id, c.id)).id).toBe(value(i)!.id);
+    const mine = await ok(t, '/sl/v1/my/orders', { paginator: { page: 0, size: 10 } }, buyers[0]!.token);
+    expect(mine.orders.map((o: { id: string }) => o.id)).toEqual([value(0)!.id]);
+  });
+
+  it('runs each buy of a failing batch alone, so only the faulty one fails', async () => {
+    const seller = await createUser(t);
+    const free = await publishedCollection(t, seller, 0, 'Free');
+    const buyers = await Promise.all(Array.from({ length: 4 }, () => createUser(t)));
+    const { orders, counter } = ordersCounting();
+    const first = orders.buy(buyers[0]!.id, free.id); // runs alone; the rest queue behind it
+    // A caller with no user row: every check of a free buy passes, and its insert breaks the
+    // buyer's foreign key, failing the whole statement of its batch.
+    const ghost = orders.buy(`ghost-${buyers[0]!.id}`, free.id);
+    const rest = buyers.slice(1).map((b) => orders.buy(b.id, free.id));
+    const results = await Promise.allSettled([first, ghost, ...rest]);
+    expect(results[1]!.status).toBe('rejected');
+    expect(reasonOf((results[1] as PromiseRejectedResult).reason)).not.toMatch(/^[A-Z_]+$/); // a database error, no refusal
+    for (const i of [0, 2, 3, 4]) {
+      expect(results[i]!.status === 'fulfilled' && (results[i] as PromiseFulfilledResult<Order>).value.status).toBe(
+        OrderStatus.Pending,
+      );
+    }
+    // The first alone, the failed batch of four, then each of the four alone.
+    expect(counter.statements).toBe(6);
   });
 });

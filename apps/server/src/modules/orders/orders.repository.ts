@@ -1,19 +1,104 @@
 /** Persistence of purchase orders. Only the orders service calls this. */
-import { OrderStatus } from '@coffer/contract';
-import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { CollectionStatus, OrderStatus } from '@coffer/contract';
+import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { collectionLicences, collections, ledgerAccounts, orders, users } from '../../db/schema/index';
+import { run, statement } from '../../db/raw';
+import { orders, users } from '../../db/schema/index';
 
 export type OrderRow = typeof orders.$inferSelect;
 
-/** Inserts the order unless the buyer has one for the collection; @returns the buyer's order either way. */
-export async function insertOrGet(db: DbOrTx, row: typeof orders.$inferInsert): Promise<OrderRow> {
-  const [inserted] = await db
-    .insert(orders)
-    .values(row)
-    .onConflictDoNothing({ target: [orders.buyerId, orders.collectionId] })
-    .returning();
-  if (inserted) return inserted;
+/** An order's columns, aliased and typed as {@link orderOf} reads them (`o` is the orders table). */
+const ORDER_COLUMNS = `o.id, o.buyer_id, o.seller_id, o.collection_id, o.amount, o.fee::text as fee, o.status, o.created_at,
+  o.paid_at, o.downloads, o.refund_request_reason, o.refund_requested_at, o.refunded_at, o.refund_reason, o.list_price,
+  o.discount, o.discount_code_id`;
+
+/** A row of {@link ORDER_COLUMNS} as the driver returns it. */
+interface RawOrder {
+  id: string;
+  buyer_id: string;
+  seller_id: string;
+  collection_id: string;
+  amount: number;
+  fee: string;
+  status: string;
+  created_at: Date;
+  paid_at: Date | null;
+  downloads: number;
+  refund_request_reason: string | null;
+  refund_requested_at: Date | null;
+  refunded_at: Date | null;
+  refund_reason: string | null;
+  list_price: number | null;
+  discount: number;
+  discount_code_id: string | null;
+}
+
+/** The {@link OrderRow} of a raw row of {@link ORDER_COLUMNS}. */
+function orderOf(r: RawOrder): OrderRow {
+  return {
+    id: r.id,
+    buyerId: r.buyer_id,
+    sellerId: r.seller_id,
+    collectionId: r.collection_id,
+    amount: r.amount,
+    fee: BigInt(r.fee),
+    status: r.status,
+    createdAt: r.created_at,
+    paidAt: r.paid_at,
+    downloads: r.downloads,
+    refundRequestReason: r.refund_request_reason,
+    refundRequestedAt: r.refund_requested_at,
+    refundedAt: r.refunded_at,
+    refundReason: r.refund_reason,
+    listPrice: r.list_price,
+    discount: r.discount,
+    discountCodeId: r.discount_code_id,
+  };
+}
+
+const insertOrderSql = statement(
+  'orders_insert',
+  `insert into orders as o (id, buyer_id, seller_id, collection_id, amount, list_price, discount, discount_code_id, status, created_at)
+   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+   on conflict (buyer_id, collection_id) do nothing
+   returning ${ORDER_COLUMNS}`,
+);
+
+/** A new pending order, as `collection/buy` writes it. */
+export interface NewOrder {
+  id: string;
+  buyerId: string;
+  sellerId: string;
+  collectionId: string;
+  /** Price paid, whole points. */
+  amount: number;
+  /** Collection price when priced, whole points. */
+  listPrice: number;
+  /** Whole points off (0 without a code). */
+  discount: number;
+  discountCodeId: string | null;
+  status: string;
+  createdAt: Date;
+}
+
+/**
+ * Inserts the order unless the buyer has one for the collection (one prepared statement);
+ * @returns the buyer's order either way
+ */
+export async function insertOrGet(db: DbOrTx, row: NewOrder): Promise<OrderRow> {
+  const { rows } = await run<RawOrder>(db, insertOrderSql, [
+    row.id,
+    row.buyerId,
+    row.sellerId,
+    row.collectionId,
+    row.amount,
+    row.listPrice,
+    row.discount,
+    row.discountCodeId,
+    row.status,
+    row.createdAt,
+  ]);
+  if (rows[0]) return orderOf(rows[0]);
   const existing = await findByBuyerAndCollection(db, row.buyerId, row.collectionId);
   if (!existing) throw new Error('order vanished');
   return existing;
@@ -51,30 +136,134 @@ export async function buyView(
   existing: OrderRow | null;
   available: bigint;
 }> {
-  const [row] = await db
-    .select({
-      collection: {
-        id: collections.id,
-        ownerId: collections.ownerId,
-        status: collections.status,
-        price: collections.price,
-        hidden: sql<boolean>`${collections.hiddenAt} is not null`,
-        sellerSuspended: sellerSuspended(),
-      },
-      existing: orders,
-      available: ledgerAccounts.balance,
-    })
-    .from(collections)
-    .leftJoin(orders, and(eq(orders.collectionId, collections.id), eq(orders.buyerId, buyerId)))
-    .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, buyerId), eq(ledgerAccounts.kind, 'available')))
-    .where(eq(collections.id, collectionId));
+  const { rows } = await run<RawOrder & BuyViewExtra>(db, buyViewSql, [buyerId, collectionId]);
+  const row = rows[0];
   if (!row) return { collection: null, existing: null, available: 0n };
-  return { collection: row.collection, existing: row.existing ?? null, available: row.available ?? 0n };
+  return {
+    collection: {
+      id: row.c_id,
+      ownerId: row.c_owner_id,
+      status: row.c_status,
+      price: row.c_price,
+      hidden: row.c_hidden,
+      sellerSuspended: row.c_seller_suspended,
+    },
+    existing: row.id === null ? null : orderOf(row),
+    available: row.available === null ? 0n : BigInt(row.available),
+  };
 }
 
-/** True when the collection's seller is suspended (product §27); correlated on `collections.owner_id`. */
-const sellerSuspended = () =>
-  sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${collections.ownerId} and ${users.suspendedAt} is not null)`;
+/** The collection's and balance's columns of {@link buyViewSql} (the order's are null when there is none). */
+interface BuyViewExtra {
+  c_id: string;
+  c_owner_id: string;
+  c_status: string;
+  c_price: number;
+  c_hidden: boolean;
+  c_seller_suspended: boolean;
+  available: string | null;
+}
+
+const buyViewSql = statement(
+  'orders_buy_view',
+  `select c.id as c_id, c.owner_id as c_owner_id, c.status as c_status, c.price as c_price,
+     c.hidden_at is not null as c_hidden,
+     exists (select 1 from users u where u.id = c.owner_id and u.suspended_at is not null) as c_seller_suspended,
+     ${ORDER_COLUMNS}, a.balance::text as available
+   from collections c
+   left join orders o on o.collection_id = c.id and o.buyer_id = $1
+   left join ledger_accounts a on a.user_id = $1 and a.kind = 'available'
+   where c.id = $2`,
+);
+
+/** One `collection/buy` of a batch: the new order's id (used when it is inserted) and the pair. */
+export interface BuyAsk {
+  id: string;
+  buyerId: string;
+  collectionId: string;
+}
+
+/** What {@link buyMany} found for one ask (as {@link buyView}), and whether it inserted the order. */
+export interface BuyResult {
+  collection: Awaited<ReturnType<typeof buyView>>['collection'];
+  existing: OrderRow | null;
+  /** The buyer's available balance, minor units (0 without an account). */
+  available: bigint;
+  /** True when this statement inserted the pending order `ask.id` at the collection's price. */
+  inserted: boolean;
+}
+
+/**
+ * Many `collection/buy` calls without a discount code in ONE statement (group commit of the buys,
+ * docs/decisions/0033-purchase-hot-path.md): for each ask, reads what {@link buyView} reads and
+ * inserts the pending order at the collection's price (list price, no discount) exactly when every
+ * check of the buy passes — the collection exists, is published, not taken down, its seller not
+ * suspended and not the buyer; the buyer has no order for it; the available balance covers the
+ * price. The caller decides each answer from the returned view with the same checks; an ask whose
+ * checks pass but which was not inserted met a concurrent insert of the same pair. Rows are
+ * inserted in (buyer, collection) order. The asks must hold distinct (buyer, collection) pairs.
+ * @returns one result per ask, in the order given
+ * @throws the driver's error (the whole statement, every ask, fails: e.g. a foreign key or a deadlock)
+ */
+export async function buyMany(db: DbOrTx, asks: BuyAsk[], createdAt: Date): Promise<BuyResult[]> {
+  if (!asks.length) return [];
+  const json = JSON.stringify(asks.map((a, i) => ({ i, id: a.id, buyer_id: a.buyerId, collection_id: a.collectionId })));
+  const { rows } = await run<RawOrder & BuyViewExtra & { i: number; inserted: boolean }>(db, buyManySql, [
+    json,
+    OrderStatus.Pending,
+    createdAt,
+    CollectionStatus.Published,
+  ]);
+  const out: BuyResult[] = [];
+  for (const row of rows) {
+    out[row.i] = {
+      collection:
+        row.c_id === null
+          ? null
+          : {
+              id: row.c_id,
+              ownerId: row.c_owner_id,
+              status: row.c_status,
+              price: row.c_price,
+              hidden: row.c_hidden,
+              sellerSuspended: row.c_seller_suspended,
+            },
+      existing: row.id === null ? null : orderOf(row),
+      available: row.available === null ? 0n : BigInt(row.available),
+      inserted: row.inserted,
+    };
+  }
+  return out;
+}
+
+const buyManySql = statement(
+  'orders_buy_many',
+  `with d as (
+     select * from jsonb_to_recordset($1::jsonb) as d(i integer, id text, buyer_id text, collection_id text)
+   ),
+   v as (
+     select d.i, d.id as new_id, d.buyer_id as b_id, c.id as c_id, c.owner_id as c_owner_id, c.status as c_status,
+       c.price as c_price, c.hidden_at is not null as c_hidden,
+       exists (select 1 from users u where u.id = c.owner_id and u.suspended_at is not null) as c_seller_suspended,
+       ${ORDER_COLUMNS}, a.balance::text as available
+     from d
+     left join collections c on c.id = d.collection_id
+     left join orders o on o.collection_id = d.collection_id and o.buyer_id = d.buyer_id
+     left join ledger_accounts a on a.user_id = d.buyer_id and a.kind = 'available'
+   ),
+   ins as (
+     insert into orders (id, buyer_id, seller_id, collection_id, amount, list_price, discount, discount_code_id, status, created_at)
+     select v.new_id, v.b_id, v.c_owner_id, v.c_id, v.c_price, v.c_price, 0, null::text, $2::text, $3::timestamptz
+     from v
+     where v.c_id is not null and v.id is null and v.c_owner_id <> v.b_id and v.c_status = $4::text
+       and not v.c_hidden and not v.c_seller_suspended
+       and coalesce(v.available::bigint, 0) >= v.c_price::bigint * 100
+     order by v.b_id, v.c_id
+     on conflict (buyer_id, collection_id) do nothing
+     returning id
+   )
+   select v.*, ins.id is not null as inserted from v left join ins on ins.id = v.new_id order by v.i`,
+);
 
 /**
  * Sets a pending order's price (product §28: list price, discount, code, amount paid); an order paid
@@ -116,31 +305,45 @@ export async function lockManyForPay(
   ids: string[],
 ): Promise<{ order: OrderRow; collectionStatus: string | null; notForSale: boolean | null; licenceKeys: boolean | null }[]> {
   if (!ids.length) return [];
-  return db
-    .select({
-      order: orders,
-      collectionStatus: collections.status,
-      // Taken down, or the seller suspended (product §27).
-      notForSale: sql<boolean | null>`(${collections.hiddenAt} is not null or ${sellerSuspended()})`,
-      licenceKeys: collectionLicences.enabled,
-    })
-    .from(orders)
-    .leftJoin(collections, eq(collections.id, orders.collectionId))
-    .leftJoin(collectionLicences, eq(collectionLicences.collectionId, orders.collectionId))
-    .where(inArray(orders.id, ids))
-    .orderBy(asc(orders.id))
-    .for('update', { of: orders });
+  const { rows } = await run<RawOrder & { c_status: string | null; not_for_sale: boolean | null; licence_keys: boolean | null }>(
+    db,
+    lockManyForPaySql,
+    [JSON.stringify(ids)],
+  );
+  return rows.map((r) => ({
+    order: orderOf(r),
+    collectionStatus: r.c_status,
+    notForSale: r.not_for_sale,
+    licenceKeys: r.licence_keys,
+  }));
 }
+
+const lockManyForPaySql = statement(
+  'orders_lock_many_for_pay',
+  `select ${ORDER_COLUMNS}, c.status as c_status,
+     (c.hidden_at is not null or exists (select 1 from users u where u.id = c.owner_id and u.suspended_at is not null)) as not_for_sale,
+     l.enabled as licence_keys
+   from orders o
+   left join collections c on c.id = o.collection_id
+   left join collection_licences l on l.collection_id = o.collection_id
+   where o.id in (select jsonb_array_elements_text($1::jsonb))
+   order by o.id
+   for update of o`,
+);
 
 /** Marks many orders paid at `paidAt`, each with its own platform fee (minor units), in one statement. */
 export async function markPaidMany(db: DbOrTx, paid: { id: string; fee: bigint }[], paidAt: Date): Promise<void> {
   if (!paid.length) return;
   const rows = JSON.stringify(paid.map((p) => ({ id: p.id, fee: p.fee.toString() })));
-  await db.execute(sql`
-    update orders set status = ${OrderStatus.Paid}, paid_at = ${paidAt.toISOString()}::timestamptz, fee = d.fee
-    from jsonb_to_recordset(${rows}::jsonb) as d(id text, fee bigint)
-    where orders.id = d.id`);
+  await run(db, markPaidManySql, [rows, OrderStatus.Paid, paidAt]);
 }
+
+const markPaidManySql = statement(
+  'orders_mark_paid_many',
+  `update orders set status = $2::text, paid_at = $3::timestamptz, fee = d.fee
+   from jsonb_to_recordset($1::jsonb) as d(id text, fee bigint)
+   where orders.id = d.id`,
+);
 
 export async function markPaid(db: DbOrTx, id: string, paidAt: Date, fee: bigint): Promise<OrderRow> {
   const [row] = await db.update(orders).set({ status: OrderStatus.Paid, paidAt, fee }).where(eq(orders.id, id)).returning();

@@ -18,7 +18,14 @@
  * (docs/decisions/0004-purchase-order.md). A batch holds at most one order per buyer. A deadlock or
  * serialization failure (possible between processes, or two users buying from each other) rolls the
  * batch back and retries it; any other error settles the batch's purchases one per transaction, so
- * only the faulty one fails.
+ * only the faulty one fails. Two batches may be in flight (docs/decisions/0033-purchase-hot-path.md):
+ * the next one starts once the previous one has only its hot writes left (the sellers' credit, the
+ * sale events, COMMIT), and waits for the rows that one still holds.
+ *
+ * `collection/buy` without a code is group-committed too: concurrent buys share one statement that
+ * reads what each buy decides on and inserts each order exactly when every check passes
+ * (`repo.buyMany`); each caller gets the answer a buy alone would give. With a code, a buy reads,
+ * prices with the code, then inserts.
  *
  * Refunds (product §25, docs/decisions/0027-refunds-and-download-all.md): `account/order/refund` (the
  * seller of the order's collection, any time) and `account/order/refund/request` (the buyer: refunded
@@ -98,6 +105,12 @@ export interface OrdersDeps {
  */
 export const MAX_BATCH = 64;
 
+/**
+ * Pay batches in flight at once: one in its hot phase (sellers' credit, events, receipts, COMMIT)
+ * and the next one before it (docs/decisions/0033-purchase-hot-path.md).
+ */
+export const MAX_IN_FLIGHT = 2;
+
 /** The platform fee of a sale: floor(price * bps / 10000), minor units. */
 export function feeOf(priceMinor: bigint, feeBps: number): bigint {
   return (priceMinor * BigInt(feeBps)) / 10_000n;
@@ -144,7 +157,6 @@ export function createOrdersService(deps: OrdersDeps) {
     waiters: Waiter[];
   }
   const queue: Waiter[] = [];
-  let draining = false;
   const maxBatch = Math.max(1, deps.maxBatch ?? MAX_BATCH);
 
   /**
@@ -170,15 +182,34 @@ export function createOrdersService(deps: OrdersDeps) {
     return [...groups.values()];
   }
 
-  /** Settles batches one after another while requests wait; new requests queue during a batch. */
-  async function drain(): Promise<void> {
-    if (draining) return;
-    draining = true;
-    try {
-      while (queue.length) await runBatch(take());
-    } finally {
-      draining = false;
-    }
+  /** Batches in flight: at most {@link MAX_IN_FLIGHT}, and at most one of them before its hot phase. */
+  let inFlight = 0;
+  let coldRunning = false;
+
+  /**
+   * Starts the next batch when the queue holds pays, no batch is in its cold phase and fewer than
+   * {@link MAX_IN_FLIGHT} run. A batch turns hot when only the sellers' credit, the events, the
+   * receipts and COMMIT are left (docs/decisions/0033-purchase-hot-path.md): the next batch then
+   * takes its orders' and buyers' locks and writes its rows while the previous one commits, and
+   * waits for the collections' and sellers' rows the previous one still holds.
+   */
+  function drain(): void {
+    if (coldRunning || inFlight >= MAX_IN_FLIGHT || !queue.length) return;
+    const groups = take();
+    inFlight++;
+    coldRunning = true;
+    let hot = false;
+    const turnHot = () => {
+      if (hot) return;
+      hot = true;
+      coldRunning = false;
+      drain();
+    };
+    void runBatch(groups, turnHot).finally(() => {
+      inFlight--;
+      turnHot();
+      drain();
+    });
   }
 
   /**
@@ -186,13 +217,13 @@ export function createOrdersService(deps: OrdersDeps) {
    * serialization failure rolls the whole batch back and it is retried (up to 4 attempts); any other
    * database error splits the batch and settles each pair alone, so only the faulty one fails.
    */
-  async function runBatch(groups: Group[]): Promise<void> {
+  async function runBatch(groups: Group[], turnHot: () => void = () => undefined): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         const { outcomes, receipts } = await db.transaction(async (tx) => {
-          const sold: string[] = [];
-          const outcomes = await settleMany(tx, groups, sold);
-          return { outcomes, receipts: await licences.queueReceipts(tx, sold) };
+          const receipts: string[] = [];
+          const outcomes = await settleMany(tx, groups, receipts, turnHot);
+          return { outcomes, receipts };
         });
         licences.sendReceipts(receipts);
         groups.forEach((g, i) => {
@@ -206,7 +237,7 @@ export function createOrdersService(deps: OrdersDeps) {
       } catch (err) {
         if (attempt < 4 && isRetryableTxError(err)) continue;
         if (groups.length > 1) {
-          for (const g of groups) await runBatch([g]);
+          for (const g of groups) await runBatch([g], turnHot);
           return;
         }
         for (const w of groups[0]?.waiters ?? []) w.reject(err);
@@ -219,11 +250,27 @@ export function createOrdersService(deps: OrdersDeps) {
    * The batch's transaction (see the module comment): lock the orders, refuse per pair what cannot
    * be paid, post every payable purchase with ledger.postBatch, and inside it (before the sellers'
    * credit) mark the orders paid, write both records of each and add the collections' sales.
-   * @param soldIds receives the ids of the purchases that went through (for the receipts after COMMIT)
+   * @param receipts receives the ids of the receipt mails queued for the purchases that went through
+   * (queued before the hot writes; sent after COMMIT)
+   * @param turnHot called once only the hot writes are left (the next batch may start, see {@link drain})
    * @returns per group the paid order, or the AppError refusing it
    */
-  async function settleMany(tx: Tx, groups: Group[], soldIds: string[]): Promise<(Order | AppError)[]> {
-    soldIds.length = 0;
+  async function settleMany(
+    tx: Tx,
+    groups: Group[],
+    receipts: string[],
+    turnHot: () => void = () => undefined,
+  ): Promise<(Order | AppError)[]> {
+    receipts.length = 0;
+    /** Queues the receipts of the purchases that go through (before the hot writes: they touch no hot row). */
+    const queueReceipts = async (sold: Payable[]) => {
+      receipts.push(
+        ...(await licences.queueReceipts(
+          tx,
+          sold.map((p) => p.order.id),
+        )),
+      );
+    };
     const locked = await repo.lockManyForPay(tx, [...new Set(groups.map((g) => g.orderId))]);
     const byId = new Map(locked.map((r) => [r.order.id, r]));
     const withKeys = new Set(locked.filter((r) => r.licenceKeys).map((r) => r.order.id));
@@ -336,8 +383,9 @@ export function createOrdersService(deps: OrdersDeps) {
     const priced = payable.filter((p) => p.price > 0n);
     if (!priced.length) {
       await write(free, free);
+      await queueReceipts(free);
+      turnHot();
       await emitSales(free);
-      soldIds.push(...free.map((p) => p.order.id));
       return out;
     }
     let sold: Payable[] = [];
@@ -371,18 +419,19 @@ export function createOrdersService(deps: OrdersDeps) {
         }
         sold = [...free, ...posted];
         await write([...free, ...posted, ...replayed], sold);
+        await queueReceipts(sold);
+        turnHot();
       },
     );
     await emitSales(sold);
-    soldIds.push(...sold.map((p) => p.order.id));
     return out;
   }
 
-  /** Queues a settlement and starts draining unless a batch is running. */
+  /** Queues a settlement and starts a batch unless one is in its cold phase (see {@link drain}). */
   function settle(buyerId: string, orderId: string): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
       queue.push({ buyerId, orderId, resolve, reject });
-      void drain();
+      drain();
     });
   }
 
@@ -473,6 +522,150 @@ export function createOrdersService(deps: OrdersDeps) {
     return refunded;
   }
 
+  /**
+   * The refusals of `collection/buy` that do not depend on the price, in the order the API answers
+   * them, from what {@link repo.buyView} read.
+   * @returns the order to answer as it is (paid, or no longer pending), or null to go on pricing
+   * @throws NOT_FOUND (no such collection, or unpublished or taken down), FORBIDDEN (own
+   * collection), CONFLICT (archived or deleted, or the seller suspended)
+   */
+  function screenBuy(buyerId: string, c: repo.BuyResult['collection'], existing: repo.OrderRow | null): Order | null {
+    if (existing?.status === OrderStatus.Paid) return toOrder(existing);
+    if (!c) throw errors.notFound('The collection does not exist');
+    if (c.ownerId === buyerId) throw errors.forbidden('You cannot buy your own collection');
+    if (c.status === CollectionStatus.Archived || c.status === CollectionStatus.Deleted) {
+      throw errors.conflict('This collection is no longer for sale');
+    }
+    if (c.status !== CollectionStatus.Published || c.hidden) throw errors.notFound('The collection does not exist');
+    if (c.sellerSuspended) throw errors.conflict('This collection cannot be bought at the moment');
+    if (existing && existing.status !== OrderStatus.Pending) return toOrder(existing);
+    return null;
+  }
+
+  /** Sets a pending order's price; an order a pay settled meanwhile is answered as it is now. */
+  async function repriced(
+    existing: repo.OrderRow,
+    pricing: { amount: number; listPrice: number; discount: number; discountCodeId: string | null },
+  ): Promise<Order> {
+    const row = (await repo.reprice(db, existing.id, pricing)) ?? (await repo.findById(db, existing.id));
+    return toOrder(row ?? existing);
+  }
+
+  /** A `collection/buy` without a code waiting for its batch. */
+  interface BuyWaiter {
+    buyerId: string;
+    collectionId: string;
+    resolve: (o: Order) => void;
+    reject: (e: unknown) => void;
+  }
+  const buyQueue: BuyWaiter[] = [];
+  let buying = false;
+
+  /** Queues a buy without a code and starts the batches unless one is running. */
+  function queueBuy(buyerId: string, collectionId: string): Promise<Order> {
+    return new Promise<Order>((resolve, reject) => {
+      buyQueue.push({ buyerId, collectionId, resolve, reject });
+      void drainBuys();
+    });
+  }
+
+  /** Runs batches of queued buys one after another; buys arriving meanwhile form the next batch. */
+  async function drainBuys(): Promise<void> {
+    if (buying) return;
+    buying = true;
+    try {
+      while (buyQueue.length) {
+        // At most maxBatch distinct pairs; repeats of a pair share its answer.
+        const groups = new Map<string, BuyWaiter[]>();
+        const rest: BuyWaiter[] = [];
+        for (const w of buyQueue) {
+          const key = `${w.buyerId}\n${w.collectionId}`;
+          const g = groups.get(key);
+          if (g) g.push(w);
+          else if (groups.size >= maxBatch) rest.push(w);
+          else groups.set(key, [w]);
+        }
+        buyQueue.splice(0, buyQueue.length, ...rest);
+        await runBuyBatch([...groups.values()]);
+      }
+    } finally {
+      buying = false;
+    }
+  }
+
+  /**
+   * One statement for a batch of buys ({@link repo.buyMany}), then each answer from its row with the
+   * checks of a single buy. A deadlock or serialization failure is retried (up to 4 attempts); any
+   * other error (the statement fails as a whole) runs each pair alone, so only a faulty one fails.
+   */
+  async function runBuyBatch(groups: BuyWaiter[][]): Promise<void> {
+    const now = new Date(clock.now());
+    const asks = groups.map((g) => ({ id: newId(), buyerId: g[0]!.buyerId, collectionId: g[0]!.collectionId }));
+    let results: repo.BuyResult[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        results = await repo.buyMany(db, asks, now);
+        break;
+      } catch (err) {
+        if (attempt < 4 && isRetryableTxError(err)) continue;
+        if (groups.length > 1) {
+          for (const g of groups) await runBuyBatch([g]);
+          return;
+        }
+        for (const w of groups[0] ?? []) w.reject(err);
+        return;
+      }
+    }
+    await Promise.all(
+      groups.map(async (g, i) => {
+        try {
+          const order = await answerBuy(asks[i]!, results[i]!, now);
+          for (const w of g) w.resolve(order);
+        } catch (err) {
+          for (const w of g) w.reject(err);
+        }
+      }),
+    );
+  }
+
+  /** The answer of one buy of a batch, from what its statement read and did (see {@link runBuyBatch}). */
+  async function answerBuy(ask: repo.BuyAsk, r: repo.BuyResult, now: Date): Promise<Order> {
+    const settled = screenBuy(ask.buyerId, r.collection, r.existing);
+    if (settled) return settled;
+    const c = r.collection!;
+    if (r.available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
+    if (r.existing) {
+      // A pending order keeps its price; a buy without a code drops a code it was priced with.
+      if (r.existing.discountCodeId === null) return toOrder(r.existing);
+      return repriced(r.existing, { amount: c.price, listPrice: c.price, discount: 0, discountCodeId: null });
+    }
+    if (r.inserted) {
+      return toOrder({
+        id: ask.id,
+        buyerId: ask.buyerId,
+        sellerId: c.ownerId,
+        collectionId: c.id,
+        amount: c.price,
+        fee: 0n,
+        status: OrderStatus.Pending,
+        createdAt: now,
+        paidAt: null,
+        downloads: 0,
+        refundRequestReason: null,
+        refundRequestedAt: null,
+        refundedAt: null,
+        refundReason: null,
+        listPrice: c.price,
+        discount: 0,
+        discountCodeId: null,
+      });
+    }
+    // Every check passed but another call inserted the pair meanwhile: answer that order.
+    const found = await repo.findByBuyerAndCollection(db, ask.buyerId, ask.collectionId);
+    if (!found) throw new Error('order vanished');
+    return toOrder(found);
+  }
+
   return {
     /**
      * The buyer's order for a collection, created on the first call (status OrderStatusPending) and
@@ -481,36 +674,26 @@ export function createOrdersService(deps: OrdersDeps) {
      * collection), CONFLICT (archived or deleted), INSUFFICIENT_BALANCE (available < price)
      */
     async buy(buyerId: string, collectionId: string, code?: string): Promise<Order> {
+      // Without a code, the buy joins the next group-committed batch of buys (one statement).
+      if (!code) return queueBuy(buyerId, collectionId);
       // One read (the collection, the buyer's order, the balance), then the insert when needed.
       const { collection: c, existing, available } = await repo.buyView(db, buyerId, collectionId);
-      if (existing?.status === OrderStatus.Paid) return toOrder(existing);
-      if (!c) throw errors.notFound('The collection does not exist');
-      if (c.ownerId === buyerId) throw errors.forbidden('You cannot buy your own collection');
-      if (c.status === CollectionStatus.Archived || c.status === CollectionStatus.Deleted) {
-        throw errors.conflict('This collection is no longer for sale');
-      }
-      if (c.status !== CollectionStatus.Published || c.hidden) throw errors.notFound('The collection does not exist');
-      if (c.sellerSuspended) throw errors.conflict('This collection cannot be bought at the moment');
-      if (existing && existing.status !== OrderStatus.Pending) return toOrder(existing);
+      const settled = screenBuy(buyerId, c, existing);
+      if (settled) return settled;
       // With a code, the order is priced by it (product §28); its use is counted when paid.
-      const q = code ? await discounts.quote(buyerId, c, code) : null;
-      const pricing = q
-        ? { amount: q.amount, listPrice: q.listPrice, discount: q.discount, discountCodeId: q.codeId }
-        : { amount: c.price, listPrice: c.price, discount: 0, discountCodeId: null };
+      const q = await discounts.quote(buyerId, c!, code);
+      const pricing = { amount: q.amount, listPrice: q.listPrice, discount: q.discount, discountCodeId: q.codeId };
       if (available < BigInt(pricing.amount) * 100n) throw errors.insufficientBalance();
       if (existing) {
-        // A pending order keeps its price unless this buy adds, changes or drops a code.
-        if (!q && existing.discountCodeId === null) return toOrder(existing);
-        if (q && existing.discountCodeId === q.codeId && existing.amount === q.amount) return toOrder(existing);
-        // Null when a pay settled the order meanwhile: answer it as it is now.
-        const repriced = (await repo.reprice(db, existing.id, pricing)) ?? (await repo.findById(db, existing.id));
-        return toOrder(repriced ?? existing);
+        // A pending order keeps its price unless this buy adds or changes a code.
+        if (existing.discountCodeId === q.codeId && existing.amount === q.amount) return toOrder(existing);
+        return repriced(existing, pricing);
       }
       const order = {
         id: newId(),
         buyerId,
-        sellerId: c.ownerId,
-        collectionId: c.id,
+        sellerId: c!.ownerId,
+        collectionId: c!.id,
         ...pricing,
         status: OrderStatus.Pending,
         createdAt: new Date(clock.now()),

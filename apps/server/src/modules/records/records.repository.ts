@@ -2,6 +2,7 @@
 import type { Direction, RecordStatus, RecordType } from '@coffer/contract';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { run, statement } from '../../db/raw';
 import { records } from '../../db/schema/index';
 
 export type RecordRow = typeof records.$inferSelect;
@@ -45,8 +46,31 @@ export async function insertRecordIfAbsent(db: DbOrTx, row: typeof records.$infe
 /** {@link insertRecordIfAbsent} for many rows in one statement (a purchase batch); an empty list is a no-op. */
 export async function insertRecordsIfAbsent(db: DbOrTx, rows: (typeof records.$inferInsert)[]): Promise<void> {
   if (!rows.length) return;
-  await db.insert(records).values(rows).onConflictDoNothing();
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      user_id: r.userId,
+      biz_id: r.bizId,
+      type: r.type,
+      direction: r.direction,
+      amount: r.amount.toString(),
+      status: r.status,
+      created_at: r.createdAt?.toISOString() ?? null,
+      updated_at: r.updatedAt?.toISOString() ?? null,
+    })),
+  );
+  await run(db, insertRecordsSql, [json]);
 }
+
+/** One statement for any number of records; a missing time is now(), as the columns' default. */
+const insertRecordsSql = statement(
+  'records_insert_if_absent',
+  `insert into records (id, user_id, biz_id, type, direction, amount, status, created_at, updated_at)
+   select d.id, d.user_id, d.biz_id, d.type, d.direction, d.amount, d.status, coalesce(d.created_at, now()), coalesce(d.updated_at, now())
+   from jsonb_to_recordset($1::jsonb)
+     as d(id text, user_id text, biz_id text, type text, direction text, amount bigint, status text, created_at timestamptz, updated_at timestamptz)
+   on conflict do nothing`,
+);
 
 /** Updates the record (user, type, biz id) with `set` (status, updatedAt, optionally amount); none there is a no-op. */
 export async function updateRecord(

@@ -35,9 +35,15 @@ export function createOutboxMail(options: OutboxOptions): MailProvider {
     async send(message: MailMessage): Promise<SentMail> {
       const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
       const file = path.join(options.dir, `${outboxStamp(now())}-${newId()}.eml`);
-      await mkdir(options.dir, { recursive: true });
-      // Owner-only: the file may hold a reset code.
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Owner-only: the file may hold a reset code. The directory is made on the first send and
+      // again only when a write finds it gone (not one mkdir per mail).
+      try {
+        await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await mkdir(options.dir, { recursive: true });
+        await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      }
       return { messageId: info.messageId, location: file };
     },
     async close() {
