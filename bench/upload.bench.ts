@@ -16,6 +16,9 @@
  * end to end MB/s (parts + completion, timed as one) and its ratio to the ceiling, each server's peak
  * RSS (VmHWM from /proc) and `os.loadavg()` after each round. Part bodies are slices of a 16 MiB random pool, so the client holds no
  * whole file in memory either.
+ *
+ * BENCH_SERVER_NODE_ARGS adds Node options to the Coffer server only, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` (the profile is written when the server exits).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -59,6 +62,9 @@ if (process.argv[2] === '--bare') {
       res.writeHead(500).end();
     }
   });
+  // Fastify's default: with Node's 5 s the idle sockets of the client's pool are closed during the
+  // Coffer half of a round, and the next round's first PUTs can hit a closed socket (EPIPE).
+  server.keepAliveTimeout = 72_000;
   server.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as { port: number };
     process.stdout.write(`listening ${port}\n`);
@@ -199,7 +205,8 @@ async function main() {
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = startChild(process.execPath, [...process.execArgv, path.join(here, '../apps/server/src/server.ts')], {
+  const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = startChild(process.execPath, [...serverArgs, ...process.execArgv, path.join(here, '../apps/server/src/server.ts')], {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
