@@ -26,7 +26,7 @@ import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../lib/clock';
 import { announcePart, dropAssembly, finishAssembly } from './assembler';
@@ -73,6 +73,74 @@ export class HashCounter extends Transform {
     }
     this.hash.update(chunk);
     cb(null, chunk);
+  }
+}
+
+/**
+ * Hashes (MD5), counts and writes a body at `start` (bytes) of an open file, in batches of the chunks
+ * that arrive while a write runs (one `writev` each); fails with EntityTooLarge, writing none of the
+ * batch, when the body would pass `maxBytes`. It never closes the file.
+ */
+export class PositionedHashSink extends Writable {
+  readonly hash = createHash('md5');
+  /** Bytes taken so far. */
+  bytes = 0;
+  private position: number;
+  private io: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly handle: FileHandle,
+    start: number,
+    private readonly maxBytes: number,
+  ) {
+    super({ highWaterMark: WRITE_HWM });
+    this.position = start;
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.take([chunk], cb);
+  }
+
+  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    this.take(
+      chunks.map((c) => c.chunk),
+      cb,
+    );
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    void this.settled().then(() => cb(err));
+  }
+
+  /** Resolves once no write is running (after an error too). */
+  settled(): Promise<void> {
+    return this.io.catch(() => undefined);
+  }
+
+  private take(buffers: Buffer[], cb: (err?: Error | null) => void): void {
+    let size = 0;
+    for (const b of buffers) size += b.length;
+    if (this.bytes + size > this.maxBytes) {
+      cb(new StorageError('EntityTooLarge', `The body is larger than the ${this.maxBytes} bytes this URL allows`));
+      return;
+    }
+    for (const b of buffers) this.hash.update(b);
+    this.bytes += size;
+    const position = this.position;
+    this.position += size;
+    this.io = writevAll(this.handle, buffers, size, position);
+    this.io.then(() => cb(), cb);
+  }
+}
+
+/** Writes all of `buffers` (`size` bytes in total) at `position`, again after a short write. */
+async function writevAll(handle: FileHandle, buffers: Buffer[], size: number, position: number): Promise<void> {
+  let done = (await handle.writev(buffers, position)).bytesWritten;
+  while (done < size) {
+    const rest = Buffer.concat(buffers).subarray(done);
+    const { bytesWritten } = await handle.write(rest, 0, rest.length, position + done);
+    if (bytesWritten <= 0) throw new Error('The file took no more bytes');
+    done += bytesWritten;
   }
 }
 
@@ -242,16 +310,15 @@ export class LocalStorage implements StorageProvider {
         throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
       throw err;
     }
-    const counter = new HashCounter(maxBytes);
-    // The stream closes the file when done or destroyed, after the write in progress if any.
-    const sink = createWriteStream('', { fd: handle, start: offset, highWaterMark: WRITE_HWM });
+    const sink = new PositionedHashSink(handle, offset, maxBytes);
     try {
-      await pipeline(body, counter, sink);
+      await pipeline(body, sink);
     } finally {
-      // On an error the pipeline settles before the file is closed: no write may follow this.
-      if (!sink.closed) await new Promise((resolve) => sink.once('close', resolve));
+      // On an error the pipeline settles while a write may still run: none may follow this.
+      await sink.settled();
+      await handle.close();
     }
-    return { etag: `"${counter.hash.digest('hex')}"`, size: counter.bytes };
+    return { etag: `"${sink.hash.digest('hex')}"`, size: sink.bytes };
   }
 
   /** Writes `<n>.json` (the part's latest version) atomically. @throws StorageError NoSuchUpload when the upload is gone */
