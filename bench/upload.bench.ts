@@ -153,15 +153,42 @@ function put(url: string, body: Buffer): Promise<string> {
   });
 }
 
-async function post(base: string, url: string, body: unknown, token?: string) {
-  const res = await fetch(base + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+/**
+ * A JSON call to Coffer through the same keep-alive agent as the PUTs (node:http, not fetch: on the
+ * 2 cores the servers share, fetch cost this client about 3 ms of CPU per call, charged to Coffer only).
+ */
+function post(base: string, url: string, body: unknown, token?: string): Promise<any> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      base + url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': payload.length,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code: number; msg: string; data: any };
+            if (json.code !== 10000) reject(new Error(`${url}: ${json.msg}`));
+            else resolve(json.data);
+          } catch (err) {
+            reject(err as Error);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const json = (await res.json()) as { code: number; msg: string; data: any };
-  if (json.code !== 10000) throw new Error(`${url}: ${json.msg}`);
-  return json.data;
 }
 
 /** Runs `count` jobs with `IN_FLIGHT` at a time. */
