@@ -1,7 +1,9 @@
 /**
  * Local multipart completion (local.ts, assembler.ts): the object and its MD5 are those of the
- * listed parts in order, whether the assembler thread put them together as they arrived or
- * completion had to concatenate them (a part re-sent with other bytes after it was assembled).
+ * listed parts in order, whether the parts were written in place and hashed as they arrived
+ * (completion renames the upload's file) or completion had to concatenate them (a part re-sent
+ * with other bytes, an upload started without its size and part size). Bytes written in place are
+ * never overwritten by a re-sent, duplicate or failed PUT.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
