@@ -253,16 +253,20 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = startChild(process.execPath, [...serverArgs, ...process.execArgv, path.join(here, '../apps/server/src/server.ts')], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
-    WORKERS: 'false',
-    SERVE_WEB: 'false',
-    MAX_UPLOAD_BYTES: String(Math.max(TOTAL, 2 * 1024 * MiB)),
-  });
+  const server = startChild(
+    process.execPath,
+    [...serverArgs, ...process.execArgv, path.join(here, '../apps/server/src/server.ts')],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      WORKERS: 'false',
+      SERVE_WEB: 'false',
+      MAX_UPLOAD_BYTES: String(Math.max(TOTAL, 2 * 1024 * MiB)),
+    },
+  );
   try {
     await waitFor(
       async () =>

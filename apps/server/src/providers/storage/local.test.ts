@@ -143,7 +143,8 @@ describe('local multipart parts written in place', () => {
     parts[1] = randomBytes(PART);
     etags[1] = await put(id, 2, parts[1]);
     // The first version is still whole where it was written.
-    expect(readFileSync(path.join(dir, 'data')).subarray(PART, 2 * PART).equals(first)).toBe(true);
+    const inPlace = readFileSync(path.join(dir, 'data'));
+    expect(inPlace.subarray(PART, 2 * PART).equals(first)).toBe(true);
     expect((await storage.listParts(key, id)).find((p) => p.partNumber === 2)?.etag).toBe(etags[1]);
     await expect(complete(key, id, [etags[0]!, `"${md5(first)}"`, etags[2]!])).rejects.toMatchObject({ code: 'InvalidPart' });
     const whole = Buffer.concat(parts);

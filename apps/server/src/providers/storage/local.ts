@@ -301,7 +301,12 @@ export class LocalStorage implements StorageProvider {
    * bytes, hashing and counting it. The file is closed (no write pending) when this settles.
    * @returns quoted MD5 ETag and size @throws StorageError NoSuchUpload when `data` is gone, EntityTooLarge
    */
-  private async writeInPlace(body: Readable, file: string, offset: number, maxBytes: number): Promise<{ etag: string; size: number }> {
+  private async writeInPlace(
+    body: Readable,
+    file: string,
+    offset: number,
+    maxBytes: number,
+  ): Promise<{ etag: string; size: number }> {
     let handle: FileHandle;
     try {
       handle = await open(file, 'r+');
