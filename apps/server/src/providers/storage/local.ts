@@ -484,7 +484,7 @@ export class LocalStorage implements StorageProvider {
           a.size === Math.min(meta.partSize!, meta.size! - i * meta.partSize!) &&
           normalizeEtag(a.etag) === normalizeEtag(parts[i]!.etag),
       ) &&
-      (await stat(assembled.file)).size === meta.size
+      (await stat(assembled.file).catch(() => null))?.size === meta.size
     ) {
       await mkdir(path.dirname(dest), { recursive: true });
       await rename(assembled.file, dest);
