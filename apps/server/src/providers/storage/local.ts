@@ -3,7 +3,7 @@
  * uploads under `<root>/multipart/<upload id>/`, and S3-style presigned URLs served by the app itself
  * (`/files/...`, see plugins/files.ts), signed with HMAC-SHA256 and expiring.
  *
- * Bodies are streamed (never a whole file in memory) through an MD5 + byte-count transform, and a
+ * Bodies are streamed (never a whole file in memory), hashed (MD5) and counted on the way, and a
  * part PUT answers the part's MD5 as its ETag, as S3 does.
  *
  * Multipart layout (docs/decisions/0034-upload-hot-path.md). An upload started with its size and
