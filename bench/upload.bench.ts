@@ -16,6 +16,13 @@
  * end to end MB/s (parts + completion, timed as one) and its ratio to the ceiling, each server's peak
  * RSS (VmHWM from /proc) and `os.loadavg()` after each round. Part bodies are slices of a 16 MiB random pool, so the client holds no
  * whole file in memory either.
+ *
+ * Also printed per round: the CPU seconds (user + system, from /proc) each server and the client
+ * used for the upload, and the share of Coffer's event loop; less sensitive than MB/s to other work
+ * on a shared machine.
+ *
+ * BENCH_SERVER_NODE_ARGS adds Node options to the Coffer server only, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` (the profile is written when the server exits).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -59,6 +66,9 @@ if (process.argv[2] === '--bare') {
       res.writeHead(500).end();
     }
   });
+  // Fastify's default: with Node's 5 s the idle sockets of the client's pool are closed during the
+  // Coffer half of a round, and the next round's first PUTs can hit a closed socket (EPIPE).
+  server.keepAliveTimeout = 72_000;
   server.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as { port: number };
     process.stdout.write(`listening ${port}\n`);
@@ -83,6 +93,22 @@ function currentRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
+
+/**
+ * CPU time (user + system) in seconds from /proc: the whole process, or with `tid` one of its
+ * threads (`tid === pid` is the event loop).
+ */
+function cpuSeconds(pid: number, tid?: number): number {
+  const file = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds this process (the client) has used. */
+const clientCpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 
 /** Peak resident set size of a process in MB (VmHWM). */
 function peakRssMb(pid: number): number {
@@ -127,15 +153,42 @@ function put(url: string, body: Buffer): Promise<string> {
   });
 }
 
-async function post(base: string, url: string, body: unknown, token?: string) {
-  const res = await fetch(base + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+/**
+ * A JSON call to Coffer through the same keep-alive agent as the PUTs (node:http, not fetch: on the
+ * 2 cores the servers share, fetch cost this client about 3 ms of CPU per call, charged to Coffer only).
+ */
+function post(base: string, url: string, body: unknown, token?: string): Promise<any> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      base + url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': payload.length,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code: number; msg: string; data: any };
+            if (json.code !== 10000) reject(new Error(`${url}: ${json.msg}`));
+            else resolve(json.data);
+          } catch (err) {
+            reject(err as Error);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const json = (await res.json()) as { code: number; msg: string; data: any };
-  if (json.code !== 10000) throw new Error(`${url}: ${json.msg}`);
-  return json.data;
 }
 
 /** Runs `count` jobs with `IN_FLIGHT` at a time. */
@@ -199,16 +252,21 @@ async function main() {
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = startChild(process.execPath, [...process.execArgv, path.join(here, '../apps/server/src/server.ts')], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
-    WORKERS: 'false',
-    SERVE_WEB: 'false',
-    MAX_UPLOAD_BYTES: String(Math.max(TOTAL, 2 * 1024 * MiB)),
-  });
+  const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = startChild(
+    process.execPath,
+    [...serverArgs, ...process.execArgv, path.join(here, '../apps/server/src/server.ts')],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      WORKERS: 'false',
+      SERVE_WEB: 'false',
+      MAX_UPLOAD_BYTES: String(Math.max(TOTAL, 2 * 1024 * MiB)),
+    },
+  );
   try {
     await waitFor(
       async () =>
@@ -236,13 +294,16 @@ async function main() {
     const completions: number[] = [];
     const endToEnd: number[] = [];
     const loads: string[] = [];
+    const cpus: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       spawnSync('sync');
       let t0 = performance.now();
+      const bareCpu0 = [cpuSeconds(bare.pid!), clientCpu()];
       await inFlight(partCount, async (n) => {
         await put(`http://127.0.0.1:${barePort}/part/${n}`, partBody(n, partSize));
       });
       bareRuns.push(mb / ((performance.now() - t0) / 1000));
+      const bareCpu = [cpuSeconds(bare.pid!) - bareCpu0[0]!, clientCpu() - bareCpu0[1]!];
       for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
 
       spawnSync('sync');
@@ -254,6 +315,7 @@ async function main() {
       );
       if (start.part_size !== partSize) throw new Error(`unexpected part size ${start.part_size}`);
       const etags: { part_number: number; etag: string }[] = [];
+      const cofferCpu0 = [cpuSeconds(server.pid!), cpuSeconds(server.pid!, server.pid!), clientCpu()];
       t0 = performance.now();
       const e2e0 = t0;
       await inFlight(partCount, async (n) => {
@@ -265,6 +327,14 @@ async function main() {
       const resource = await post(base, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: etags }, token);
       completions.push((performance.now() - t0) / 1000);
       endToEnd.push(mb / ((performance.now() - e2e0) / 1000));
+      const cofferCpu = [
+        cpuSeconds(server.pid!) - cofferCpu0[0]!,
+        cpuSeconds(server.pid!, server.pid!) - cofferCpu0[1]!,
+        clientCpu() - cofferCpu0[2]!,
+      ];
+      cpus.push(
+        `ceiling server ${bareCpu[0]!.toFixed(2)} s (client ${bareCpu[1]!.toFixed(2)} s), Coffer server ${cofferCpu[0]!.toFixed(2)} s, of which its event loop ${cofferCpu[1]!.toFixed(2)} s (client ${cofferCpu[2]!.toFixed(2)} s)`,
+      );
       if (resource.md5 !== md5 || resource.size !== TOTAL) throw new Error('completion answered a different file');
       loads.push(
         loadavg()
@@ -274,6 +344,7 @@ async function main() {
       console.log(
         `round ${round}: ceiling ${bareRuns.at(-1)!.toFixed(0)} MB/s, Coffer parts ${cofferRuns.at(-1)!.toFixed(0)} MB/s, complete/upload ${completions.at(-1)!.toFixed(2)} s, Coffer end to end ${endToEnd.at(-1)!.toFixed(0)} MB/s (${((endToEnd.at(-1)! / bareRuns.at(-1)!) * 100).toFixed(0)} % of this round's ceiling); load average ${loads.at(-1)}`,
       );
+      console.log(`  CPU: ${cpus.at(-1)}`);
     }
     const cofferRss = peakRssMb(server.pid!);
     const bareRss = peakRssMb(bare.pid!);
@@ -297,6 +368,7 @@ async function main() {
     );
     console.log(`ratio Coffer end to end / ceiling: ${((e2eMbs / bareMbs) * 100).toFixed(0)} %`);
     console.log(`load average (1 5 15 min) after each round: ${loads.join(' | ')}`);
+    console.log(`CPU time per round (the database server's own not counted): ${cpus.join(' | ')}`);
   } finally {
     server.kill('SIGTERM');
     bare.kill();

@@ -232,7 +232,11 @@ export function createUploadsService(deps: UploadsDeps) {
       const storageKey = `resources/${id}`;
       const partSize = partSizeFor(input.size);
       const partCount = Math.ceil(input.size / partSize);
-      const storageUploadId = await storage.createMultipart(storageKey, { contentType: input.content_type });
+      const storageUploadId = await storage.createMultipart(storageKey, {
+        contentType: input.content_type,
+        size: input.size,
+        partSize,
+      });
       await insertWithinQuota({
         id,
         ownerId,

@@ -131,6 +131,37 @@ describe('multipart upload', () => {
     expect(partUrl.body.reason).toBe('CONFLICT');
   });
 
+  it('refuses a part of the wrong size by number; sent again whole (and once more, the same), the file completes byte for byte', async () => {
+    const data = randomBytes(11 * MiB);
+    const start = await ok(
+      t,
+      '/sl/v1/multipart/upload',
+      { file_name: 'short.bin', size: data.length, md5: md5hex(data), content_type: 'application/octet-stream' },
+      owner.token,
+    );
+    const slice = (n: number) => data.subarray((n - 1) * 5 * MiB, Math.min(n * 5 * MiB, data.length));
+    const send = async (n: number, body = slice(n)) => {
+      const { url } = await ok(t, '/sl/v1/upload/part/url', { upload_id: start.upload_id, part_number: n }, owner.token);
+      const res = await put(t, url, body);
+      expect(res.statusCode).toBe(200);
+      return { part_number: n, etag: res.headers.etag as string };
+    };
+    const short = await send(1, slice(1).subarray(0, MiB));
+    const rest = [await send(3), await send(2)];
+    const refused = await t.call('/sl/v1/complete/upload', { upload_id: start.upload_id, parts: [short, ...rest] }, owner.token);
+    expect(refused.body.reason).toBe('VALIDATION_FAILED');
+    expect(refused.body.msg).toBe(`Part 1 has ${MiB} bytes; it must have ${5 * MiB}`);
+    const whole = await send(1);
+    // A retry of a part that arrived (its answer lost): same bytes, same ETag.
+    expect(await send(1)).toEqual(whole);
+    const resource = await ok(t, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: [whole, ...rest] }, owner.token);
+    expect(resource).toMatchObject({ size: data.length, md5: md5hex(data) });
+    const c = await ok(t, '/sl/v1/collection/create', { title: 'Short', desc: '', amount: 1 }, owner.token);
+    await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: resource.id }, owner.token);
+    const link = await ok(t, '/sl/v1/resource/download/url', { collection_id: c.id, resource_id: resource.id }, owner.token);
+    expect((await get(t, link.url)).rawPayload.equals(data)).toBe(true);
+  });
+
   it('refuses a part larger than its presigned size and files over MAX_UPLOAD_BYTES', async () => {
     const start = await ok(
       t,

@@ -1,57 +1,58 @@
 /**
- * Assembles local multipart uploads while their parts arrive (docs/uploads.md, "Completion"), so that
+ * Hashes local multipart uploads while their parts arrive (docs/uploads.md, "Completion"), so that
  * `complete/upload` has neither the parts to copy nor the whole file's MD5 to compute.
  *
- * One worker thread per process (started on first use, never keeping the process alive) holds, per
- * upload, an `assembled-*` file of its own in the upload's directory, a running MD5 and the next part number it
- * needs. Each part PUT announces its stored part (number, ETag, size and the file's identity: inode,
- * size, mtime). The thread takes the parts in order as soon as the next one is announced: it reads
- * the part file (just written, so from the page cache), feeds the MD5 and appends to that file —
- * on the other core, off the event loop that hashes the incoming part bodies. A part re-sent or
- * arriving on another instance is simply not taken (its identity no longer matches, or it was never
- * announced here): completion then finds the thread's parts differ from the listed ones and falls
- * back to concatenating the parts itself.
+ * Local storage writes each part of an upload with a fixed part size straight at its final offset
+ * in one file of the upload's (`data`, see local.ts), the first time that part arrives. One worker
+ * thread per process (started on first use, never keeping the process alive) holds, per upload, a
+ * running MD5 and the next part number it needs. Each part written in place is announced (number,
+ * ETag, size); the thread takes the parts in order as soon as the next one is announced: it reads
+ * the part's bytes back from `data` (just written, so from the page cache) and feeds the MD5 — on
+ * the other core, off the event loop that hashes the incoming part bodies for their ETags. Nothing
+ * is copied: the file the parts were written to is the file that becomes the object.
  *
- * The MD5 the fast path answers is always that of the bytes written to that file, the one that
- * becomes the object: the whole-file MD5 check stays a check of what is kept. The file is handed over by
- * {@link finishAssembly} and never written again (a part announced later starts a new file).
+ * A region of `data` is written in place once only (local.ts keeps a claim per part), and it is
+ * announced after its writer closed the file: the bytes hashed cannot change afterwards, so the MD5
+ * the fast path answers is that of the bytes kept. The thread stops after a part shorter than the
+ * part size (only the last part may be); completion checks that it holds exactly the listed parts
+ * with their ETags and sizes, and falls back to concatenating the parts otherwise (a part re-sent
+ * with other bytes, parts received by another instance, a restart).
  */
 import { Worker } from 'node:worker_threads';
 
-/** A part as stored and announced. */
+/** A part written in place and announced. */
 export interface AnnouncedPart {
   partNumber: number;
   /** Quoted MD5 of the part, as its PUT answered. */
   etag: string;
+  /** Bytes written, at offset (partNumber - 1) * partSize of the upload's file. */
   size: number;
-  /** The part file's inode and mtime (ns, as a string) when it was stored: a replaced file differs. */
-  ino: number;
-  mtimeNs: string;
 }
 
-/** What the thread assembled for an upload: parts 1..k in order, in `file`. */
+/** What the thread hashed for an upload: parts 1..k of `file`, in order. */
 export interface Assembled {
+  /** The upload's file the parts were written to (local.ts's `data`). */
   file: string;
   parts: { partNumber: number; etag: string; size: number }[];
+  /** Bytes hashed: the sum of the parts' sizes. */
   size: number;
+  /** MD5 hex of those bytes, in part order. */
   md5: string;
 }
 
-/** At most this many uploads are assembled at once; announcing another drops the least recent one. */
+/** At most this many uploads are hashed at once; announcing another drops the least recent one. */
 export const MAX_ASSEMBLING = 64;
 
-// The worker's code (CommonJS, evaluated): synchronous file I/O in 4 MiB reads, one Hash per upload.
+// The worker's code (CommonJS, evaluated): synchronous positioned reads of up to 4 MiB, one Hash per upload.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
-const path = require('node:path');
 const { createHash } = require('node:crypto');
 const MAX = ${MAX_ASSEMBLING};
 const CHUNK = 4 * 1024 * 1024;
 const buf = Buffer.allocUnsafe(CHUNK);
 const uploads = new Map();
-let serial = 0;
-// Below the event loop that receives the parts: the assembly catches up whenever that thread waits.
+// Below the event loop that receives the parts: the hashing catches up whenever that thread waits.
 // Linux only: there a priority belongs to the calling thread; elsewhere it would be the whole process's.
 if (process.platform === 'linux') {
   try { require('node:os').setPriority(0, 10); } catch {}
@@ -65,38 +66,29 @@ function drop(dir) {
 }
 
 function advance(dir, u) {
-  for (;;) {
+  while (!u.ended) {
     const want = u.pending.get(u.next);
     if (!want) return;
-    let fd;
     try {
-      fd = fs.openSync(path.join(dir, u.next + '.part'), 'r');
-    } catch {
-      return;
-    }
-    try {
-      const st = fs.fstatSync(fd, { bigint: true });
-      if (Number(st.ino) !== want.ino || Number(st.size) !== want.size || String(st.mtimeNs) !== want.mtimeNs) return;
+      let pos = (u.next - 1) * u.partSize;
       let left = want.size;
       while (left > 0) {
-        const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, left), null);
-        if (n <= 0) throw new Error('part file ended early');
-        const chunk = buf.subarray(0, n);
-        u.hash.update(chunk);
-        let off = 0;
-        while (off < n) off += fs.writeSync(u.fd, chunk, off, n - off);
+        const n = fs.readSync(u.fd, buf, 0, Math.min(CHUNK, left), pos);
+        if (n <= 0) throw new Error('the file ended early');
+        u.hash.update(buf.subarray(0, n));
+        pos += n;
         left -= n;
       }
     } catch (err) {
-      // The assembled file no longer follows the parts: give up on this upload (completion falls back).
+      // The hash no longer follows the parts: give up on this upload (completion falls back).
       drop(dir);
       return;
-    } finally {
-      fs.closeSync(fd);
     }
     u.pending.delete(u.next);
     u.parts.push({ partNumber: u.next, etag: want.etag, size: want.size });
     u.size += want.size;
+    // After a short part the next one is not contiguous with it: only the last part may be short.
+    if (want.size !== u.partSize) u.ended = true;
     u.next++;
   }
 }
@@ -106,15 +98,13 @@ parentPort.on('message', (m) => {
     let u = uploads.get(m.dir);
     if (!u) {
       while (uploads.size >= MAX) drop(uploads.keys().next().value);
-      // A name of its own per assembly: a late part announced after a finish never touches the file handed over.
-      const file = path.join(m.dir, 'assembled-' + process.pid + '-' + ++serial);
       let fd;
       try {
-        fd = fs.openSync(file, 'wx');
+        fd = fs.openSync(m.file, 'r');
       } catch {
         return;
       }
-      u = { fd, file, hash: createHash('md5'), next: 1, size: 0, parts: [], pending: new Map() };
+      u = { fd, file: m.file, partSize: m.partSize, hash: createHash('md5'), next: 1, size: 0, parts: [], pending: new Map(), ended: false };
     } else {
       uploads.delete(m.dir);
     }
@@ -163,15 +153,19 @@ function thread(): Worker {
   return w;
 }
 
-/** Announces a stored part of the upload in `dir` (the part file `<dir>/<n>.part` is in place). */
-export function announcePart(dir: string, part: AnnouncedPart): void {
-  thread().postMessage({ type: 'part', dir, part });
+/**
+ * Announces a part of the upload in `dir` written in place: `part.size` bytes at offset
+ * `(part.partNumber - 1) * partSize` (bytes) of `file`, whose writer has closed it and which no one
+ * writes at that offset again.
+ */
+export function announcePart(dir: string, file: string, partSize: number, part: AnnouncedPart): void {
+  thread().postMessage({ type: 'part', dir, file, partSize, part });
 }
 
 /**
- * Takes what was assembled for the upload in `dir` (after the parts announced so far that could be
- * taken in order) and forgets the upload. The caller renames or deletes `file`.
- * @returns null when nothing was assembled here (no part announced, another instance, a restart)
+ * Takes what was hashed for the upload in `dir` (after the parts announced so far that could be
+ * taken in order) and forgets the upload. The caller checks the parts against the listed ones.
+ * @returns null when nothing was hashed here (no part announced, another instance, a restart)
  */
 export function finishAssembly(dir: string): Promise<Assembled | null> {
   if (!worker) return Promise.resolve(null);
@@ -186,7 +180,7 @@ export function finishAssembly(dir: string): Promise<Assembled | null> {
   }) as Promise<Assembled | null>;
 }
 
-/** Forgets the upload in `dir` (aborted); its directory, `assembled-*` included, is the caller's to delete. */
+/** Forgets the upload in `dir` (aborted); its directory is the caller's to delete. */
 export function dropAssembly(dir: string): void {
   worker?.postMessage({ type: 'drop', dir });
 }

@@ -3,19 +3,30 @@
  * uploads under `<root>/multipart/<upload id>/`, and S3-style presigned URLs served by the app itself
  * (`/files/...`, see plugins/files.ts), signed with HMAC-SHA256 and expiring.
  *
- * Bodies are streamed: a part PUT goes through an MD5 + byte-count transform straight to a temp
- * file (never a whole file in memory) and answers the part's MD5 as its ETag, as S3 does. Each stored
- * part is announced to the assembler thread (./assembler.ts), which appends the parts in order to
- * a file of the upload's (`assembled-*`) and hashes them as they arrive; completion then renames that file
- * into place with its MD5. When the assembler does not hold exactly the listed parts (a part re-sent
- * with other bytes, another instance, a restart), completion concatenates the parts by streaming and
- * computes the object's size and MD5 on the way, as before.
+ * Bodies are streamed (never a whole file in memory), hashed (MD5) and counted on the way, and a
+ * part PUT answers the part's MD5 as its ETag, as S3 does.
+ *
+ * Multipart layout (docs/decisions/0034-upload-hot-path.md). An upload started with its size and
+ * part size gets one file, `data`, of the declared size; the first PUT of part n claims the part
+ * (`<n>.placed`, created exclusively) and writes its body straight at offset (n - 1) * part size.
+ * A PUT of a part already claimed (a re-send, or a duplicate running at the same time) goes to a
+ * file of its own, `<n>.part`, as every part did before: bytes written in place are never
+ * overwritten, and a claim whose PUT fails is released (its bytes were never listed). `<n>.json`
+ * holds the ETag and size of the part's latest stored version and where it is (`at: "data"` or its
+ * own file); the last PUT to finish wins, so a re-sent part replaces the earlier one.
+ *
+ * Each part written in place is announced to the assembler thread (./assembler.ts), which hashes
+ * `data` in part order as the parts arrive. Completion then renames `data` into place with that
+ * MD5 when the thread holds exactly the listed parts, all of them, each of its full size. Otherwise
+ * (a part re-sent with other bytes, parts received by another instance, a restart, an upload
+ * started without a layout) it concatenates the listed versions into a new file, computing the
+ * object's size and MD5 on the way.
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../lib/clock';
 import { announcePart, dropAssembly, finishAssembly } from './assembler';
@@ -24,6 +35,24 @@ import { sealedKey, StorageError, type PresignedPut, type StorageProvider, type 
 /** Object keys are `/`-separated segments of safe characters; nothing else reaches the file system. */
 const KEY_RE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
 const UPLOAD_ID_RE = /^[0-9a-f-]{36}$/;
+/** Buffered bytes of a file write stream before it stops taking chunks (fewer, larger writes). */
+const WRITE_HWM = 1024 * 1024;
+/** A multipart upload's file, its parts written in place (see the header). */
+const DATA_FILE = 'data';
+
+/** `<upload dir>/meta.json`. `size` and `partSize` (bytes) are set when the parts are written in place. */
+interface UploadMeta {
+  key: string;
+  size?: number;
+  partSize?: number;
+}
+
+/** `<upload dir>/<n>.json`: the part's latest version; `at: "data"` when it was written in place. */
+interface PartInfo {
+  etag: string;
+  size: number;
+  at?: 'data';
+}
 
 export function isValidKey(key: string): boolean {
   return key.length <= 512 && KEY_RE.test(key) && !key.split('/').includes('..');
@@ -44,6 +73,74 @@ export class HashCounter extends Transform {
     }
     this.hash.update(chunk);
     cb(null, chunk);
+  }
+}
+
+/**
+ * Hashes (MD5), counts and writes a body at `start` (bytes) of an open file, in batches of the chunks
+ * that arrive while a write runs (one `writev` each); fails with EntityTooLarge, writing none of the
+ * batch, when the body would pass `maxBytes`. It never closes the file.
+ */
+export class PositionedHashSink extends Writable {
+  readonly hash = createHash('md5');
+  /** Bytes taken so far. */
+  bytes = 0;
+  private position: number;
+  private io: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly handle: FileHandle,
+    start: number,
+    private readonly maxBytes: number,
+  ) {
+    super({ highWaterMark: WRITE_HWM });
+    this.position = start;
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.take([chunk], cb);
+  }
+
+  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    this.take(
+      chunks.map((c) => c.chunk),
+      cb,
+    );
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    void this.settled().then(() => cb(err));
+  }
+
+  /** Resolves once no write is running (after an error too). */
+  settled(): Promise<void> {
+    return this.io.catch(() => undefined);
+  }
+
+  private take(buffers: Buffer[], cb: (err?: Error | null) => void): void {
+    let size = 0;
+    for (const b of buffers) size += b.length;
+    if (this.bytes + size > this.maxBytes) {
+      cb(new StorageError('EntityTooLarge', `The body is larger than the ${this.maxBytes} bytes this URL allows`));
+      return;
+    }
+    for (const b of buffers) this.hash.update(b);
+    this.bytes += size;
+    const position = this.position;
+    this.position += size;
+    this.io = writevAll(this.handle, buffers, size, position);
+    this.io.then(() => cb(), cb);
+  }
+}
+
+/** Writes all of `buffers` (`size` bytes in total) at `position`, again after a short write. */
+async function writevAll(handle: FileHandle, buffers: Buffer[], size: number, position: number): Promise<void> {
+  let done = (await handle.writev(buffers, position)).bytesWritten;
+  while (done < size) {
+    const rest = Buffer.concat(buffers).subarray(done);
+    const { bytesWritten } = await handle.write(rest, 0, rest.length, position + done);
+    if (bytesWritten <= 0) throw new Error('The file took no more bytes');
+    done += bytesWritten;
   }
 }
 
@@ -157,18 +254,12 @@ export class LocalStorage implements StorageProvider {
     dest: string,
     maxBytes: number,
     createDir = true,
-  ): Promise<{ etag: string; size: number; md5: string; ino: number; mtimeNs: string }> {
+  ): Promise<{ etag: string; size: number }> {
     await this.ensureDirs();
     const tmpFile = path.join(this.tmp, randomUUID());
     const counter = new HashCounter(maxBytes);
-    let ino = 0;
-    let mtimeNs = '';
     try {
-      await pipeline(body, counter, createWriteStream(tmpFile, { highWaterMark: 1024 * 1024 }));
-      // The file's identity (kept by the rename): the assembler takes this version of a part only.
-      const st = await stat(tmpFile, { bigint: true });
-      ino = Number(st.ino);
-      mtimeNs = String(st.mtimeNs);
+      await pipeline(body, counter, createWriteStream(tmpFile, { highWaterMark: WRITE_HWM }));
       if (createDir) await mkdir(path.dirname(dest), { recursive: true });
       await rename(tmpFile, dest);
     } catch (err) {
@@ -178,8 +269,72 @@ export class LocalStorage implements StorageProvider {
         throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
       throw err;
     }
-    const md5 = counter.hash.digest('hex');
-    return { etag: `"${md5}"`, size: counter.bytes, md5, ino, mtimeNs };
+    return { etag: `"${counter.hash.digest('hex')}"`, size: counter.bytes };
+  }
+
+  /** The upload's meta.json. @throws StorageError NoSuchUpload when the upload is gone (completed or aborted) */
+  private async meta(dir: string): Promise<UploadMeta> {
+    const text = await readFile(path.join(dir, 'meta.json'), 'utf8').catch(() => null);
+    if (text === null) throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
+    return JSON.parse(text) as UploadMeta;
+  }
+
+  /**
+   * Claims part `partNumber` of the upload in `dir` for a write in place (`<n>.placed`, created
+   * exclusively). @returns false when the part was claimed before (a write in place ran or runs)
+   * @throws StorageError NoSuchUpload when the upload is gone
+   */
+  private async claimInPlace(dir: string, partNumber: number): Promise<boolean> {
+    try {
+      await writeFile(path.join(dir, `${partNumber}.placed`), '', { flag: 'wx' });
+      return true;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'EEXIST') return false;
+      if (code === 'ENOENT') throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
+      throw err;
+    }
+  }
+
+  /**
+   * Streams a part's body into the upload's `data` file at `offset` (bytes), at most `maxBytes`
+   * bytes, hashing and counting it. The file is closed (no write pending) when this settles.
+   * @returns quoted MD5 ETag and size @throws StorageError NoSuchUpload when `data` is gone, EntityTooLarge
+   */
+  private async writeInPlace(
+    body: Readable,
+    file: string,
+    offset: number,
+    maxBytes: number,
+  ): Promise<{ etag: string; size: number }> {
+    let handle: FileHandle;
+    try {
+      handle = await open(file, 'r+');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT')
+        throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
+      throw err;
+    }
+    const sink = new PositionedHashSink(handle, offset, maxBytes);
+    try {
+      await pipeline(body, sink);
+    } finally {
+      // On an error the pipeline settles while a write may still run: none may follow this.
+      await sink.settled();
+      await handle.close();
+    }
+    return { etag: `"${sink.hash.digest('hex')}"`, size: sink.bytes };
+  }
+
+  /** Writes `<n>.json` (the part's latest version) atomically. @throws StorageError NoSuchUpload when the upload is gone */
+  private async writeSidecar(dir: string, partNumber: number, info: PartInfo): Promise<void> {
+    const tmpSidecar = path.join(this.tmp, randomUUID());
+    await writeFile(tmpSidecar, JSON.stringify(info));
+    await rename(tmpSidecar, path.join(dir, `${partNumber}.json`)).catch(async (err: { code?: string }) => {
+      await unlink(tmpSidecar).catch(() => undefined);
+      if (err.code === 'ENOENT') throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
+      throw err;
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -193,23 +348,37 @@ export class LocalStorage implements StorageProvider {
     return etag;
   }
 
-  /** Receives a presigned part PUT (a re-sent part replaces the earlier one). @returns the quoted MD5 ETag */
+  /**
+   * Receives a presigned part PUT of at most `maxBytes` bytes. The first PUT of a part of an upload
+   * with a layout writes it in place in `data` and announces it to the assembler; any later PUT of
+   * that part (a re-send) is kept in a file of its own. Either way the part's latest version
+   * replaces the earlier one.
+   * @returns the quoted MD5 ETag of the body
+   * @throws StorageError NoSuchUpload when the upload is gone (completed or aborted), EntityTooLarge
+   * beyond `maxBytes` or beyond the part's size
+   */
   async receivePart(uploadId: string, partNumber: number, body: Readable, maxBytes: number): Promise<string> {
     const dir = this.uploadDir(uploadId);
-    const meta = await stat(path.join(dir, 'meta.json')).catch(() => null);
-    if (!meta) throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
-    const { etag, size, ino, mtimeNs } = await this.writeStream(body, path.join(dir, `${partNumber}.part`), maxBytes, false);
-    // The part's ETag and size, written atomically beside it.
-    const sidecar = path.join(dir, `${partNumber}.json`);
-    const tmpSidecar = path.join(this.tmp, randomUUID());
-    await writeFile(tmpSidecar, JSON.stringify({ etag, size }));
-    await rename(tmpSidecar, sidecar).catch(async (err: { code?: string }) => {
-      await unlink(tmpSidecar).catch(() => undefined);
-      if (err.code === 'ENOENT') throw new StorageError('NoSuchUpload', 'The upload does not exist or was completed');
-      throw err;
-    });
-    announcePart(dir, { partNumber, etag, size, ino, mtimeNs });
-    return etag;
+    const meta = await this.meta(dir);
+    const layout = meta.partSize && meta.size !== undefined ? { partSize: meta.partSize, size: meta.size } : null;
+    const offset = layout ? (partNumber - 1) * layout.partSize : 0;
+    if (layout && partNumber >= 1 && offset < layout.size && (await this.claimInPlace(dir, partNumber))) {
+      const file = path.join(dir, DATA_FILE);
+      let stored: { etag: string; size: number };
+      try {
+        stored = await this.writeInPlace(body, file, offset, Math.min(maxBytes, layout.size - offset, layout.partSize));
+        await this.writeSidecar(dir, partNumber, { ...stored, at: 'data' });
+      } catch (err) {
+        // Nothing listed points at these bytes: the next PUT of this part may write in place again.
+        await unlink(path.join(dir, `${partNumber}.placed`)).catch(() => undefined);
+        throw err;
+      }
+      announcePart(dir, file, layout.partSize, { partNumber, ...stored });
+      return stored.etag;
+    }
+    const stored = await this.writeStream(body, path.join(dir, `${partNumber}.part`), maxBytes, false);
+    await this.writeSidecar(dir, partNumber, stored);
+    return stored.etag;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -222,13 +391,28 @@ export class LocalStorage implements StorageProvider {
     return this.signedUrl('PUT', `/files/o/${key}`, params, opts.expiresInSec);
   }
 
-  async createMultipart(key: string): Promise<string> {
+  /**
+   * {@link StorageProvider.createMultipart}. With `opts.size` and `opts.partSize` (bytes) the upload
+   * gets its `data` file of `size` bytes (sparse), and parts are written in place.
+   */
+  async createMultipart(key: string, opts?: { contentType?: string; size?: number; partSize?: number }): Promise<string> {
     if (!isValidKey(key)) throw new StorageError('NoSuchKey', 'Invalid object key');
     await this.ensureDirs();
     const uploadId = randomUUID();
     const dir = this.uploadDir(uploadId);
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'meta.json'), JSON.stringify({ key }));
+    const meta: UploadMeta = { key };
+    if (opts?.size !== undefined && opts.partSize && opts.partSize > 0) {
+      meta.size = opts.size;
+      meta.partSize = opts.partSize;
+      const data = await open(path.join(dir, DATA_FILE), 'wx');
+      try {
+        await data.truncate(opts.size);
+      } finally {
+        await data.close();
+      }
+    }
+    await writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
     return uploadId;
   }
 
@@ -243,26 +427,38 @@ export class LocalStorage implements StorageProvider {
   }
 
   async listParts(_key: string, uploadId: string): Promise<StoredPart[]> {
-    const dir = this.uploadDir(uploadId);
+    return (await this.storedParts(this.uploadDir(uploadId))).map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
+  }
+
+  /** The latest stored version of each part, by part number, with where it is. @throws StorageError NoSuchUpload */
+  private async storedParts(dir: string): Promise<(StoredPart & { at?: 'data' })[]> {
     const names = await readdir(dir).catch(() => null);
     if (!names) throw new StorageError('NoSuchUpload', 'The upload does not exist');
-    const parts: StoredPart[] = [];
+    const parts: (StoredPart & { at?: 'data' })[] = [];
     for (const name of names) {
       const m = /^(\d+)\.json$/.exec(name);
       if (!m) continue;
-      const info = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as { etag: string; size: number };
-      parts.push({ partNumber: Number(m[1]), etag: info.etag, size: info.size });
+      const info = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as PartInfo;
+      parts.push({ partNumber: Number(m[1]), etag: info.etag, size: info.size, at: info.at });
     }
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
+  /**
+   * {@link StorageProvider.completeMultipart}. Renames `data` into place with the assembler's MD5
+   * when the assembler holds exactly the listed parts with their ETags, and these are all the
+   * upload's parts, each of its full size; otherwise concatenates the listed versions into a new
+   * file. @returns the object's size (bytes) and MD5 hex
+   * @throws StorageError InvalidPart when a listed part is missing or its ETag differs, NoSuchUpload
+   */
   async completeMultipart(
     key: string,
     uploadId: string,
     parts: { partNumber: number; etag: string }[],
   ): Promise<{ size: number; md5: string }> {
     const dir = this.uploadDir(uploadId);
-    const stored = new Map((await this.listParts(key, uploadId)).map((p) => [p.partNumber, p]));
+    const meta = await this.meta(dir);
+    const stored = new Map((await this.storedParts(dir)).map((p) => [p.partNumber, p]));
     for (const p of parts) {
       const s = stored.get(p.partNumber);
       if (!s) throw new StorageError('InvalidPart', `Part ${p.partNumber} has not been uploaded`);
@@ -271,28 +467,48 @@ export class LocalStorage implements StorageProvider {
       }
     }
     const dest = this.objectPath(key);
-    // Fast path: the assembler holds exactly the listed parts, in order, already appended and hashed.
+    // Fast path: the assembler hashed every part of `data`, each the version listed. Each of them
+    // holds its claim for good, so nothing writes to `data` any more once it is handed over.
     const assembled = await finishAssembly(dir);
     if (
       assembled &&
+      meta.partSize &&
+      meta.size !== undefined &&
+      assembled.size === meta.size &&
       assembled.parts.length === parts.length &&
+      parts.length === Math.ceil(meta.size / meta.partSize) &&
       assembled.parts.every(
-        (a, i) => a.partNumber === parts[i]!.partNumber && normalizeEtag(a.etag) === normalizeEtag(parts[i]!.etag),
-      )
+        (a, i) =>
+          a.partNumber === i + 1 &&
+          parts[i]!.partNumber === i + 1 &&
+          a.size === Math.min(meta.partSize!, meta.size! - i * meta.partSize!) &&
+          normalizeEtag(a.etag) === normalizeEtag(parts[i]!.etag),
+      ) &&
+      (await stat(assembled.file).catch(() => null))?.size === meta.size
     ) {
       await mkdir(path.dirname(dest), { recursive: true });
       await rename(assembled.file, dest);
       await rm(dir, { recursive: true, force: true });
       return { size: assembled.size, md5: assembled.md5 };
     }
-    const files = parts.map((p) => path.join(dir, `${p.partNumber}.part`));
+    const sources = parts.map((p) => {
+      const s = stored.get(p.partNumber)!;
+      if (s.at === 'data' && meta.partSize) {
+        const start = (p.partNumber - 1) * meta.partSize;
+        return { file: path.join(dir, DATA_FILE), start, end: start + s.size - 1, size: s.size };
+      }
+      return { file: path.join(dir, `${p.partNumber}.part`), start: 0, end: Infinity, size: s.size };
+    });
     const tmpFile = path.join(this.tmp, randomUUID());
     const counter = new HashCounter();
     async function* concat() {
-      for (const f of files) yield* createReadStream(f, { highWaterMark: 1024 * 1024 });
+      for (const f of sources) {
+        if (f.size === 0) continue;
+        yield* createReadStream(f.file, { start: f.start, end: f.end, highWaterMark: 1024 * 1024 });
+      }
     }
     try {
-      await pipeline(Readable.from(concat()), counter, createWriteStream(tmpFile, { highWaterMark: 1024 * 1024 }));
+      await pipeline(Readable.from(concat()), counter, createWriteStream(tmpFile, { highWaterMark: WRITE_HWM }));
       await mkdir(path.dirname(dest), { recursive: true });
       await rename(tmpFile, dest);
     } catch (err) {

@@ -34,8 +34,12 @@ export interface StorageProvider {
     opts: { contentType?: string; maxBytes: number; exactBytes?: boolean; expiresInSec: number },
   ): Promise<PresignedPut>;
 
-  /** Starts a multipart upload for `key`; returns the storage's upload id. */
-  createMultipart(key: string, opts: { contentType: string }): Promise<string>;
+  /**
+   * Starts a multipart upload for `key`; returns the storage's upload id.
+   * @param opts.size the file's declared size (bytes) and `opts.partSize` the size of every part
+   * but the last: `local` then writes each part at its final offset (s3 ignores both)
+   */
+  createMultipart(key: string, opts: { contentType: string; size?: number; partSize?: number }): Promise<string>;
 
   /** A presigned PUT for part `partNumber` (from 1) of at most `maxBytes`. */
   presignPart(
