@@ -113,6 +113,24 @@ export async function fund(t: TestApp, userId: string, points: string, key = `te
 }
 
 /**
+ * What the ledger transaction of idempotency key `key` (e.g. `purchase:<order id>`,
+ * `refund:<order id>`) moved on the platform's fee account, in minor units (signed). Tests read a
+ * fee this way rather than from the fee account's balance: on PostgreSQL every test file shares
+ * one database, and others post fees to the same account at the same time.
+ */
+export async function feePosted(t: TestApp, key: string): Promise<bigint> {
+  const { sql } = await import('drizzle-orm');
+  const res = (await t.app.ctx.database.db.execute(
+    sql`select coalesce(sum(e.amount), 0)::text as total
+        from ledger_entries e
+        join ledger_accounts a on a.id = e.account_id
+        join ledger_transactions x on x.id = e.transaction_id
+        where a.user_id is null and a.kind = 'fees' and x.idempotency_key = ${key}`,
+  )) as unknown as { rows: { total: string }[] };
+  return BigInt(res.rows[0]!.total);
+}
+
+/**
  * The newest password-reset code mailed to `email` through the outbox provider (waits for mails
  * in flight), or null when none was mailed.
  */

@@ -4,7 +4,7 @@
  * the account-deletion hook; and the ledger invariants after it all.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, feePosted, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
 import { verifyLedger } from '../ledger/ledger.verify';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 
@@ -236,15 +236,15 @@ describe('platform fee', () => {
       expect((await f.call('/api/uc/v1/account/order/pay', { order_id: order.id }, early.token)).body.reason).toBe(
         'INSUFFICIENT_BALANCE',
       );
-      // On a shared PostgreSQL database other test files post fees too: compare before and after.
-      const feesBefore = (await verifyLedger(f.app.ctx.database.db)).platformBalances.fees ?? 0n;
-      expect((await buyAndPay(f, b, c.id)).body.data.status).toBe('OrderStatusPaid');
+      const paid = (await buyAndPay(f, b, c.id)).body.data as { id: string; status: string };
+      expect(paid.status).toBe('OrderStatusPaid');
       expect(await balance(f, b)).toBe('1.00');
       expect(await balance(f, s)).toBe('8.78'); // 9.00 - floor(900 * 250 / 10000) = 9.00 - 0.22
       expect((await ok(f, '/sl/v1/collection/detail', { collection_id: c.id })).collection.earned).toBe(8.78);
       const report = await verifyLedger(f.app.ctx.database.db);
       expect(report.violations).toEqual([]);
-      expect((report.platformBalances.fees ?? 0n) - feesBefore).toBe(22n);
+      // From this purchase's own ledger transaction (other test files post fees on PostgreSQL too).
+      expect(await feePosted(f, `purchase:${paid.id}`)).toBe(22n);
     } finally {
       await f.close();
     }

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, feePosted, fund, type TestApp, type TestUser } from '../../test/harness';
 import { verifyLedger } from '../ledger/ledger.verify';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 
@@ -16,21 +16,6 @@ let t: TestApp;
 const DAY = 24 * 3_600_000;
 
 const available = async (user: TestUser) => (await t.app.ctx.services.ledger.balances(user.id)).available;
-/**
- * What the order's one `refund:<order id>` ledger transaction moved on the platform's fee account
- * (minor units). Not the fee account's balance: on PostgreSQL other test files post fees to the
- * same database at the same time.
- */
-const refundFeePosting = async (orderId: string) => {
-  const res = (await t.app.ctx.database.db.execute(
-    sql`select coalesce(sum(e.amount), 0)::text as total
-        from ledger_entries e
-        join ledger_accounts a on a.id = e.account_id
-        join ledger_transactions x on x.id = e.transaction_id
-        where a.user_id is null and a.kind = 'fees' and x.idempotency_key = ${`refund:${orderId}`}`,
-  )) as unknown as { rows: { total: string }[] };
-  return BigInt(res.rows[0]!.total);
-};
 
 const recordsOf = async (user: TestUser) =>
   (await ok(t, '/api/uc/v1/account/record/list', { user_id: user.id, paginator: { page: 0, size: 50 } }, user.token)).records as {
@@ -77,7 +62,7 @@ describe('order/refund (seller)', () => {
     expect(await available(seller)).toBe(0n);
     expect(await available(buyer)).toBe(10000n);
     // The 10 % fee (2.00 points) goes back: the fee account is debited 200 minor units.
-    expect(await refundFeePosting(order.id)).toBe(-200n);
+    expect(await feePosted(t, `refund:${order.id}`)).toBe(-200n);
 
     expect((await recordsOf(buyer)).filter((r) => r.biz_id === order.id)).toEqual(
       expect.arrayContaining([
