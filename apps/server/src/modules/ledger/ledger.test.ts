@@ -261,19 +261,24 @@ describe('allUserTotals', () => {
     await fund(t, b.id, '3.21');
     await ledger.freeze(b.id, 100n, `freeze:${uniq()}`, b.id);
     const pages: { userId: string; balance: bigint }[][] = [];
-    await db.transaction(async (tx) => {
-      for await (const page of ledger.allUserTotals(tx, 2)) pages.push(page);
-    });
+    // One snapshot for the pages and the count (as reserves.service reads them): on PostgreSQL other
+    // test files add users to the same database meanwhile.
+    const users = await db.transaction(
+      async (tx) => {
+        for await (const page of ledger.allUserTotals(tx, 2)) pages.push(page);
+        return tx
+          .select({ userId: ledgerAccounts.userId })
+          .from(ledgerAccounts)
+          .where(sql`${ledgerAccounts.userId} is not null`);
+      },
+      { isolationLevel: 'repeatable read' },
+    );
     const all = pages.flat();
     expect(pages.length).toBeGreaterThanOrEqual(2);
     expect(pages.every((p) => p.length <= 2)).toBe(true);
     const ids = all.map((u) => u.userId);
     expect(ids).toEqual([...ids].sort());
     expect(new Set(ids).size).toBe(ids.length);
-    const users = await db
-      .select({ userId: ledgerAccounts.userId })
-      .from(ledgerAccounts)
-      .where(sql`${ledgerAccounts.userId} is not null`);
     expect(all.length).toBe(new Set(users.map((u) => u.userId)).size);
     expect(all.find((u) => u.userId === a.id)?.balance).toBe(500n);
     expect(all.find((u) => u.userId === b.id)?.balance).toBe(321n); // 221 available + 100 frozen
