@@ -17,7 +17,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -98,6 +98,26 @@ function cpuMs(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / 100;
 }
+
+/** CPU time (ms) used so far by every PostgreSQL process on this machine (backends and background workers). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** CPU time (ms, user + system) this bench process has used (the load generator). */
+const selfCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
@@ -310,20 +330,33 @@ async function main() {
       }),
     );
 
+    /** Latency of each call of the purchases, ms (`collection/buy`, then `account/order/pay`). */
+    const buyMs: number[] = [];
+    const payMs: number[] = [];
     const serverCpu0 = cpuMs(server.pid!);
+    const pgCpu0 = postgresCpuMs();
+    const selfCpu0 = selfCpuMs();
     const http = await load(
       'Coffer over HTTP (buy + pay)',
       () => k++,
       async (i) => {
         const { buyer, collectionId } = pair(i);
+        const t0 = performance.now();
         const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
         if (order.code !== 10000) return false;
+        const t1 = performance.now();
         const paid = await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id }, buyer.token);
+        buyMs.push(t1 - t0);
+        payMs.push(performance.now() - t1);
         return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
       },
     );
+    buyMs.sort((a, b) => a - b);
+    payMs.sort((a, b) => a - b);
 
     const serverCpuPerPurchase = (cpuMs(server.pid!) - serverCpu0) / Math.max(1, http.done);
+    const pgCpuPerPurchase = (postgresCpuMs() - pgCpu0) / Math.max(1, http.done);
+    const selfCpuPerPurchase = (selfCpuMs() - selfCpu0) / Math.max(1, http.done);
 
     verifyLedger(`after "${http.name}"`);
 
@@ -364,7 +397,9 @@ async function main() {
         client.release();
       }
     };
+    const pgCpuMin0 = postgresCpuMs();
     const minimal = await load('minimal transaction through pg (4 statements)', () => k++, minimalSql);
+    const pgCpuPerMinimal = (postgresCpuMs() - pgCpuMin0) / Math.max(1, minimal.done);
     verifyLedger(`after "${minimal.name}"`);
 
     // The same four statements through pgbench (a C client), when it is on PATH.
@@ -438,7 +473,13 @@ async function main() {
     console.log('');
     console.log(`ratio Coffer / minimal transaction (pg): ${(rate(http) / rate(minimal)).toFixed(2)}x`);
     if (pgbench) console.log(`ratio Coffer / minimal transaction (pgbench): ${(rate(http) / rate(pgbench)).toFixed(2)}x`);
+    console.log(
+      `Coffer's calls, p50 / p99 ms: collection/buy ${percentile(buyMs, 50).toFixed(1)} / ${percentile(buyMs, 99).toFixed(1)}, account/order/pay ${percentile(payMs, 50).toFixed(1)} / ${percentile(payMs, 99).toFixed(1)}`,
+    );
     console.log(`Coffer server CPU per purchase (buy + pay, user + system): ${serverCpuPerPurchase.toFixed(2)} ms`);
+    console.log(
+      `CPU per purchase elsewhere: PostgreSQL ${pgCpuPerPurchase.toFixed(2)} ms, load generator ${selfCpuPerPurchase.toFixed(2)} ms; PostgreSQL per minimal transaction (pg): ${pgCpuPerMinimal.toFixed(2)} ms`,
+    );
     console.log(`load average now: ${la(loadavg())}`);
   } finally {
     await pool.end();

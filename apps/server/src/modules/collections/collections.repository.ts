@@ -164,10 +164,10 @@ export async function recordSales(db: DbOrTx, sales: { id: string; count: number
 const recordSalesSql = statement(
   'collections_record_sales',
   `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, n integer, earned bigint)),
-   locked as (select c.id from collections c where c.id in (select id from d) order by c.id for no key update)
+   locked as (select c.id from collections c where c.id = any(array(select id from d)) order by c.id for no key update)
    update collections c set sold_count = c.sold_count + d.n, earned = c.earned + d.earned
    from d
-   where c.id = d.id and c.id in (select id from locked)`,
+   where c.id = d.id and c.id = any(array(select id from locked))`,
 );
 
 /** Adds `sum` to rating_sum and `count` to rating_count (either may be negative), in the review's transaction. */

@@ -178,10 +178,10 @@ export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Se
 const debitWhereCoveredSql = statement(
   'ledger_debit_where_covered',
   `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
-   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for no key update)
+   locked as (select a.id from ledger_accounts a where a.id = any(array(select id from d)) order by a.id for no key update)
    update ledger_accounts a set balance = a.balance - d.amount
    from d
-   where a.id = d.id and a.id in (select id from locked) and a.balance >= d.amount
+   where a.id = d.id and a.id = any(array(select id from locked)) and a.balance >= d.amount
    returning a.id`,
 );
 
@@ -201,10 +201,10 @@ export async function creditMany(db: DbOrTx, deltas: Delta[]): Promise<void> {
 const creditManySql = statement(
   'ledger_credit_many',
   `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
-   locked as (select a.id from ledger_accounts a where a.id in (select id from d) order by a.id for no key update)
+   locked as (select a.id from ledger_accounts a where a.id = any(array(select id from d)) order by a.id for no key update)
    update ledger_accounts a set balance = a.balance + d.amount
    from d
-   where a.id = d.id and a.id in (select id from locked)
+   where a.id = d.id and a.id = any(array(select id from locked))
    returning a.id`,
 );
 

@@ -109,8 +109,8 @@ const receiptsOfSql = statement(
   'licences_receipts_of',
   `select o.id as order_id, u.email, u.deleted_at, c.title, o.amount, o.list_price, o.discount, k.key
    from orders o
-   join users u on u.id = o.buyer_id
-   join collections c on c.id = o.collection_id
-   left join licence_keys k on k.order_id = o.id
-   where o.id in (select jsonb_array_elements_text($1::jsonb))`,
+   join lateral (select u.email, u.deleted_at from users u where u.id = o.buyer_id offset 0) u on true
+   join lateral (select c.title from collections c where c.id = o.collection_id offset 0) c on true
+   left join lateral (select k.key from licence_keys k where k.order_id = o.id offset 0) k on true
+   where o.id = any(array(select jsonb_array_elements_text($1::jsonb)))`,
 );

@@ -58,7 +58,7 @@ export type ClaimedMail = Pick<MailQueueRow, 'id' | 'key' | 'to' | 'subject' | '
 const claimIdsSql = statement(
   'mail_claim_ids',
   `update mail_queue set attempts = attempts + 1, next_attempt_at = $3, updated_at = $2
-   where id in (select jsonb_array_elements_text($1::jsonb)) and status = 'pending'
+   where id = any(array(select jsonb_array_elements_text($1::jsonb))) and status = 'pending'
      and (attempts = 0 or next_attempt_at <= $2)
    returning id, key, "to", subject, body, attempts`,
 );
@@ -120,7 +120,8 @@ const finishSentSql = statement(
   `update mail_queue m set status = 'sent', next_attempt_at = null, last_error = null, message_id = d.message_id,
      sent_at = $2, updated_at = $2
    from jsonb_to_recordset($1::jsonb) as d(id text, attempts integer, message_id text)
-   where m.id = d.id and m.status = 'pending' and m.attempts = d.attempts
+   where m.id = d.id and m.id = any(array(select jsonb_array_elements($1::jsonb) ->> 'id'))
+     and m.status = 'pending' and m.attempts = d.attempts
    returning m.id`,
 );
 

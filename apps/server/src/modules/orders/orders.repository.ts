@@ -243,13 +243,13 @@ const buyManySql = statement(
    ),
    v as (
      select d.i, d.id as new_id, d.buyer_id as b_id, c.id as c_id, c.owner_id as c_owner_id, c.status as c_status,
-       c.price as c_price, c.hidden_at is not null as c_hidden,
-       exists (select 1 from users u where u.id = c.owner_id and u.suspended_at is not null) as c_seller_suspended,
+       c.price as c_price, c.hidden_at is not null as c_hidden, coalesce(s.suspended, false) as c_seller_suspended,
        ${ORDER_COLUMNS}, a.balance::text as available
      from d
-     left join collections c on c.id = d.collection_id
-     left join orders o on o.collection_id = d.collection_id and o.buyer_id = d.buyer_id
-     left join ledger_accounts a on a.user_id = d.buyer_id and a.kind = 'available'
+     left join lateral (select * from collections c where c.id = d.collection_id offset 0) c on true
+     left join lateral (select true as suspended from users u where u.id = c.owner_id and u.suspended_at is not null offset 0) s on true
+     left join lateral (select * from orders o where o.collection_id = d.collection_id and o.buyer_id = d.buyer_id offset 0) o on true
+     left join lateral (select a.balance from ledger_accounts a where a.user_id = d.buyer_id and a.kind = 'available' offset 0) a on true
    ),
    ins as (
      insert into orders (id, buyer_id, seller_id, collection_id, amount, list_price, discount, discount_code_id, status, created_at)
@@ -321,12 +321,13 @@ export async function lockManyForPay(
 const lockManyForPaySql = statement(
   'orders_lock_many_for_pay',
   `select ${ORDER_COLUMNS}, c.status as c_status,
-     (c.hidden_at is not null or exists (select 1 from users u where u.id = c.owner_id and u.suspended_at is not null)) as not_for_sale,
+     (c.hidden_at is not null or s.suspended is not null) as not_for_sale,
      l.enabled as licence_keys
    from orders o
-   left join collections c on c.id = o.collection_id
-   left join collection_licences l on l.collection_id = o.collection_id
-   where o.id in (select jsonb_array_elements_text($1::jsonb))
+   left join lateral (select c.status, c.hidden_at, c.owner_id from collections c where c.id = o.collection_id offset 0) c on true
+   left join lateral (select true as suspended from users u where u.id = c.owner_id and u.suspended_at is not null offset 0) s on true
+   left join lateral (select l.enabled from collection_licences l where l.collection_id = o.collection_id offset 0) l on true
+   where o.id = any(array(select jsonb_array_elements_text($1::jsonb)))
    order by o.id
    for update of o`,
 );
@@ -342,7 +343,7 @@ const markPaidManySql = statement(
   'orders_mark_paid_many',
   `update orders set status = $2::text, paid_at = $3::timestamptz, fee = d.fee
    from jsonb_to_recordset($1::jsonb) as d(id text, fee bigint)
-   where orders.id = d.id`,
+   where orders.id = d.id and orders.id = any(array(select jsonb_array_elements($1::jsonb) ->> 'id'))`,
 );
 
 export async function markPaid(db: DbOrTx, id: string, paidAt: Date, fee: bigint): Promise<OrderRow> {
