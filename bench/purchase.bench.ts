@@ -3,7 +3,8 @@
  * never asserted.
  *
  * On a fresh database created next to DATABASE_URL's (dropped at the end; BENCH_KEEP_DB=1 keeps it):
- * - Coffer (`apps/server/src/server.ts` in a child process) with 1,000 funded buyers and one seller
+ * - Coffer (`apps/server/dist/server.js` as `npm start` runs it, built first when stale, in a child
+ *   process; request logs off) with 1,000 funded buyers and one seller
  *   with 100 published collections (price 10 points). 16 connections buy + pay over HTTP
  *   (`collection/buy`, then `account/order/pay`) for BENCH_SECONDS (default 20): each purchase is a
  *   fresh (buyer, collection) pair, so every one moves money.
@@ -194,7 +195,12 @@ async function main() {
   // the working directory) when it exits at the end of the bench.
   const profile =
     process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? process.cwd()}`] : [];
-  const server = spawn(process.execPath, [...process.execArgv, ...profile, path.join(here, '../apps/server/src/server.ts')], {
+  // The server as `npm start` runs it (compiled, the build refreshed first when stale), with request
+  // logs off (LOG_LEVEL=warn) as in every bench:purchase run on record.
+  const built = spawnSync(process.execPath, [path.join(here, '../scripts/start.mjs')], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the build failed');
+  const server = spawn(process.execPath, [...profile, '--conditions=coffer-compiled', 'dist/server.js'], {
+    cwd: path.join(here, '../apps/server'),
     env: {
       ...process.env,
       PORT: String(port),

@@ -43,6 +43,23 @@ export function newLicenceKey(): string {
   return s;
 }
 
+/** One paid order of a pay batch, as its receipt mail tells it (points are whole points). */
+export interface ReceiptOrder {
+  orderId: string;
+  email: string;
+  /** Set when the buyer's account is deleted: no receipt. */
+  deletedAt: Date | null;
+  title: string;
+  /** Points paid. */
+  amount: number;
+  /** Points before the discount (null on orders from before list prices). */
+  listPrice: number | null;
+  /** Points off with a discount code. */
+  discount: number;
+  /** True when the collection issues licence keys (the mail then tells the order's key). */
+  withKey: boolean;
+}
+
 export interface LicencesDeps {
   db: Db;
   clock: Clock;
@@ -142,12 +159,18 @@ export function createLicencesService(deps: LicencesDeps) {
     /**
      * Queues the receipt mail of each paid order in the pay transaction `tx` (key `receipt:<order id>`,
      * so a retried batch queues it once). Buyers whose account is deleted get none.
+     * @param orders what the pay batch read of each order under its lock (orders.repository
+     *   `lockManyForPay`); `withKey` marks the orders whose collection issues keys: only their keys
+     *   are read here (issued earlier in `tx`), so a batch without keys reads nothing more
      * @returns the queued mails' ids, for {@link sendReceipts} after COMMIT
      */
-    async queueReceipts(tx: Tx, orderIds: string[]): Promise<string[]> {
-      if (!orderIds.length) return [];
+    async queueReceipts(tx: Tx, orders: ReceiptOrder[]): Promise<string[]> {
+      if (!orders.length) return [];
+      const withKeys = orders.filter((o) => o.withKey).map((o) => o.orderId);
+      const keys = new Map((await repo.keysOfOrders(tx, withKeys)).map((k) => [k.orderId, k.key]));
       const mails = [];
-      for (const r of await repo.receiptsOf(tx, orderIds)) {
+      for (const o of orders) {
+        const r = { ...o, key: keys.get(o.orderId) ?? null };
         if (r.deletedAt) continue;
         const list = r.listPrice ?? r.amount;
         const lines = [

@@ -298,33 +298,51 @@ export async function findForUpdate(db: DbOrTx, id: string): Promise<OrderRow | 
  * Locks the given orders (in id order, so concurrent batches cannot deadlock on them) and reads each
  * one's collection status (null when the collection row is gone), whether it is not for sale (taken
  * down or its seller suspended, product §27) and whether the collection issues licence keys
- * (product §28), in one statement.
+ * (product §28), and what its receipt mail tells (title, buyer's address), in one statement. The
+ * joined rows are each reached by their key (lateral, behind `offset 0`), so the plan never scans a
+ * table for a list the planner takes for 100 rows (docs/decisions/0033-purchase-hot-path.md).
  */
 export async function lockManyForPay(
   db: DbOrTx,
   ids: string[],
-): Promise<{ order: OrderRow; collectionStatus: string | null; notForSale: boolean | null; licenceKeys: boolean | null }[]> {
+): Promise<
+  {
+    order: OrderRow;
+    collectionStatus: string | null;
+    notForSale: boolean | null;
+    licenceKeys: boolean | null;
+    /** What the receipt mail tells: the collection's title (null without a collection), the buyer's address. */
+    receipt: { title: string | null; email: string; buyerDeletedAt: Date | null };
+  }[]
+> {
   if (!ids.length) return [];
-  const { rows } = await run<RawOrder & { c_status: string | null; not_for_sale: boolean | null; licence_keys: boolean | null }>(
-    db,
-    lockManyForPaySql,
-    [JSON.stringify(ids)],
-  );
+  const { rows } = await run<
+    RawOrder & {
+      c_status: string | null;
+      c_title: string | null;
+      not_for_sale: boolean | null;
+      licence_keys: boolean | null;
+      buyer_email: string;
+      buyer_deleted_at: Date | null;
+    }
+  >(db, lockManyForPaySql, [JSON.stringify(ids)]);
   return rows.map((r) => ({
     order: orderOf(r),
     collectionStatus: r.c_status,
     notForSale: r.not_for_sale,
     licenceKeys: r.licence_keys,
+    receipt: { title: r.c_title, email: r.buyer_email, buyerDeletedAt: r.buyer_deleted_at },
   }));
 }
 
 const lockManyForPaySql = statement(
   'orders_lock_many_for_pay',
-  `select ${ORDER_COLUMNS}, c.status as c_status,
+  `select ${ORDER_COLUMNS}, c.status as c_status, c.title as c_title,
      (c.hidden_at is not null or s.suspended is not null) as not_for_sale,
-     l.enabled as licence_keys
+     l.enabled as licence_keys, b.email as buyer_email, b.deleted_at as buyer_deleted_at
    from orders o
-   left join lateral (select c.status, c.hidden_at, c.owner_id from collections c where c.id = o.collection_id offset 0) c on true
+   join lateral (select u.email, u.deleted_at from users u where u.id = o.buyer_id offset 0) b on true
+   left join lateral (select c.status, c.title, c.hidden_at, c.owner_id from collections c where c.id = o.collection_id offset 0) c on true
    left join lateral (select true as suspended from users u where u.id = c.owner_id and u.suspended_at is not null offset 0) s on true
    left join lateral (select l.enabled from collection_licences l where l.collection_id = o.collection_id offset 0) l on true
    where o.id = any(array(select jsonb_array_elements_text($1::jsonb)))

@@ -267,7 +267,22 @@ export function createOrdersService(deps: OrdersDeps) {
       receipts.push(
         ...(await licences.queueReceipts(
           tx,
-          sold.map((p) => p.order.id),
+          sold.flatMap((p) => {
+            const r = byId.get(p.order.id)!.receipt;
+            if (r.title === null) return [];
+            return [
+              {
+                orderId: p.order.id,
+                email: r.email,
+                deletedAt: r.buyerDeletedAt,
+                title: r.title,
+                amount: p.order.amount,
+                listPrice: p.order.listPrice,
+                discount: p.order.discount,
+                withKey: withKeys.has(p.order.id),
+              },
+            ];
+          }),
         )),
       );
     };
