@@ -139,15 +139,23 @@ export async function buyView(
   const { rows } = await run<RawOrder & BuyViewExtra>(db, buyViewSql, [buyerId, collectionId]);
   const row = rows[0];
   if (!row) return { collection: null, existing: null, available: 0n };
+  return buyViewOf(row);
+}
+
+/** What a buy decides on, from a row of {@link buyViewSql} or {@link buyManySql} (`c_id` null: no collection). */
+function buyViewOf(row: RawOrder & BuyViewExtra): Awaited<ReturnType<typeof buyView>> {
   return {
-    collection: {
-      id: row.c_id,
-      ownerId: row.c_owner_id,
-      status: row.c_status,
-      price: row.c_price,
-      hidden: row.c_hidden,
-      sellerSuspended: row.c_seller_suspended,
-    },
+    collection:
+      row.c_id === null
+        ? null
+        : {
+            id: row.c_id,
+            ownerId: row.c_owner_id,
+            status: row.c_status,
+            price: row.c_price,
+            hidden: row.c_hidden,
+            sellerSuspended: row.c_seller_suspended,
+          },
     existing: row.id === null ? null : orderOf(row),
     available: row.available === null ? 0n : BigInt(row.available),
   };
@@ -215,24 +223,7 @@ export async function buyMany(db: DbOrTx, asks: BuyAsk[], createdAt: Date): Prom
     CollectionStatus.Published,
   ]);
   const out: BuyResult[] = [];
-  for (const row of rows) {
-    out[row.i] = {
-      collection:
-        row.c_id === null
-          ? null
-          : {
-              id: row.c_id,
-              ownerId: row.c_owner_id,
-              status: row.c_status,
-              price: row.c_price,
-              hidden: row.c_hidden,
-              sellerSuspended: row.c_seller_suspended,
-            },
-      existing: row.id === null ? null : orderOf(row),
-      available: row.available === null ? 0n : BigInt(row.available),
-      inserted: row.inserted,
-    };
-  }
+  for (const row of rows) out[row.i] = { ...buyViewOf(row), inserted: row.inserted };
   return out;
 }
 
