@@ -12,7 +12,7 @@
  *   transaction; insert its two entries; debit the buyer; credit the seller (last); COMMIT — through
  *   `pg` at the same concurrency, then the same four statements through `pgbench` (16 clients) when
  *   it is on PATH.
- * Prints purchases/s, p50/p99 latency, the ratio Coffer / minimal transaction and os.loadavg() per
+ * Each run starts on a settled database (VACUUM ANALYZE, CHECKPOINT). Prints purchases/s, p50/p99 latency, the ratio Coffer / minimal transaction and os.loadavg() per
  * run, and runs `ledger:verify` after every run (a violation makes the exit code 1). BENCH_PROFILE=1
  * writes the server's CPU profile (`node --cpu-prof`) into BENCH_PROFILE_DIR when it stops.
  */
@@ -168,6 +168,17 @@ const benchUrl = new URL(admin);
 benchUrl.pathname = `/${dbName}`;
 
 let verifyFailed = false;
+
+/**
+ * Settles the bench database before a measured run: VACUUM ANALYZE (the previous phase's dead rows
+ * and fresh statistics) and a CHECKPOINT (its dirty pages written), so that neither autovacuum nor
+ * the checkpointer works off one run's writes during the next. CHECKPOINT needs a superuser; without
+ * one it is skipped with a note.
+ */
+async function settle(pool: pg.Pool): Promise<void> {
+  await pool.query('vacuum analyze');
+  await pool.query('checkpoint').catch((err: Error) => console.log(`checkpoint skipped: ${err.message}`));
+}
 
 /** Runs `ledger:verify` on the bench database (prints its report); a failure sets the exit code. */
 function verifyLedger(when: string) {
@@ -336,6 +347,7 @@ async function main() {
       }),
     );
 
+    await settle(pool);
     /** Latency of each call of the purchases, ms (`collection/buy`, then `account/order/pay`). */
     const buyMs: number[] = [];
     const payMs: number[] = [];
@@ -403,6 +415,7 @@ async function main() {
         client.release();
       }
     };
+    await settle(pool);
     const pgCpuMin0 = postgresCpuMs();
     const minimal = await load('minimal transaction through pg (4 statements)', () => k++, minimalSql);
     const pgCpuPerMinimal = (postgresCpuMs() - pgCpuMin0) / Math.max(1, minimal.done);
@@ -426,6 +439,7 @@ async function main() {
           '',
         ].join('\n'),
       );
+      await settle(pool);
       const load0 = loadavg();
       const out = spawnSync(
         'pgbench',
