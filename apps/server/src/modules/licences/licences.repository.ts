@@ -66,4 +66,3 @@ export async function hasActivation(db: DbOrTx, keyId: string, instance: string)
 export async function insertActivation(db: DbOrTx, keyId: string, instance: string, at: Date): Promise<void> {
   await db.insert(licenceActivations).values({ keyId, instance, createdAt: at }).onConflictDoNothing();
 }
-

@@ -105,7 +105,8 @@ export async function finishAttempt(
   db: DbOrTx,
   id: string,
   attempt: number,
-  set: Pick<MailQueueRow, 'status' | 'nextAttemptAt' | 'lastError'> & Partial<Pick<MailQueueRow, 'messageId' | 'sentAt'>> & { updatedAt: Date },
+  set: Pick<MailQueueRow, 'status' | 'nextAttemptAt' | 'lastError'> &
+    Partial<Pick<MailQueueRow, 'messageId' | 'sentAt'>> & { updatedAt: Date },
 ): Promise<boolean> {
   const rows = await db
     .update(mailQueue)
