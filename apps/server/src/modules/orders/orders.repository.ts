@@ -291,7 +291,7 @@ export async function findForUpdate(db: DbOrTx, id: string): Promise<OrderRow | 
  * down or its seller suspended, product §27) and whether the collection issues licence keys
  * (product §28), and what its receipt mail tells (title, buyer's address), in one statement. The
  * joined rows are each reached by their key (lateral, behind `offset 0`), so the plan never scans a
- * table for a list the planner takes for 100 rows (docs/decisions/0033-purchase-hot-path.md).
+ * table for a list the planner takes for 100 rows (docs/decisions/0037-batch-statement-plans.md).
  */
 export async function lockManyForPay(
   db: DbOrTx,

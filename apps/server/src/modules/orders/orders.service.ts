@@ -269,6 +269,7 @@ export function createOrdersService(deps: OrdersDeps) {
           tx,
           sold.flatMap((p) => {
             const r = byId.get(p.order.id)!.receipt;
+            // No collection row, no receipt (as the receipts read's inner join did before ADR 0037).
             if (r.title === null) return [];
             return [
               {
