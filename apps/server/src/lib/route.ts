@@ -19,6 +19,8 @@ export interface EndpointOptions {
     keyGenerator?: (req: FastifyRequest) => string | Promise<string>;
     /** When the call is counted: 'onRequest' (default, every attempt) or 'preHandler' (after auth and body validation). */
     hook?: 'onRequest' | 'preHandler';
+    /** Calls for which this returns true are neither counted nor limited. */
+    allowList?: (req: FastifyRequest, key: string) => boolean;
   };
 }
 

@@ -6,6 +6,13 @@ import type { DiscountsService } from './discounts.service';
 /** discount/preview calls per IP per minute: enough for a buyer typing, too few to guess codes. */
 export const DISCOUNT_PREVIEW_PER_MINUTE = 60;
 
+/**
+ * collection/buy calls that carry a discount code, per IP per minute: the same bound as
+ * discount/preview, so a code cannot be guessed through the buy instead (docs/abuse.md). Buys
+ * without a code are neither counted nor limited here.
+ */
+export const DISCOUNT_BUY_PER_MINUTE = 60;
+
 export function discountsRoutes(app: FastifyInstance, discounts: DiscountsService) {
   defineEndpoint(app, 'discountCreate', {}, ({ auth, body }) => discounts.create(auth.userId, body));
   defineEndpoint(app, 'discountList', {}, ({ auth, body }) => discounts.list(auth.userId, body.paginator));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
 import { ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
-import { DISCOUNT_PREVIEW_PER_MINUTE } from './discounts.routes';
+import { DISCOUNT_BUY_PER_MINUTE, DISCOUNT_PREVIEW_PER_MINUTE } from './discounts.routes';
 
 let t: TestApp;
 const DAY = 24 * 3_600_000;
@@ -277,5 +277,32 @@ describe('discount codes', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().reason).toBe('RATE_LIMITED');
     expect((await preview('10.9.0.2')).statusCode).toBe(400);
+  });
+
+  it('rate limits collection/buy with a code per IP (codes cannot be guessed through the buy); buys without a code are not counted', async () => {
+    const seller = await createUser(t);
+    const c = await publishedCollection(t, seller, 10);
+    const u = await buyer();
+    const buyFrom = (ip: string, code?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/sl/v1/collection/buy',
+        headers: { authorization: `Bearer ${u.token}` },
+        payload: { collection_id: c.id, ...(code ? { code } : {}) },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < DISCOUNT_BUY_PER_MINUTE; i++) {
+      const guess = await buyFrom('10.9.1.1', `GUESS${i}`);
+      expect(guess.statusCode).toBe(400);
+      expect(guess.json().reason).not.toBe('RATE_LIMITED');
+    }
+    const limited = await buyFrom('10.9.1.1', 'GUESSX');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ reason: 'RATE_LIMITED', msg: 'Too many attempts. Please try again later.' });
+    // The same IP still buys without a code, and no order was made by the refused guesses.
+    const plain = await buyFrom('10.9.1.1');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json().data).toMatchObject({ collection_id: c.id, amount: 10 });
+    expect((await buyFrom('10.9.1.2', 'GUESSY')).statusCode).toBe(400);
   });
 });

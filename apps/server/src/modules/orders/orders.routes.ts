@@ -5,10 +5,26 @@
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { tokenFrom } from '../../plugins/auth';
+import { DISCOUNT_BUY_PER_MINUTE } from '../discounts/discounts.routes';
 import type { OrdersService } from './orders.service';
 
 export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
-  defineEndpoint(app, 'collectionBuy', {}, ({ auth, body }) => orders.buy(auth.userId, body.collection_id, body.code));
+  defineEndpoint(
+    app,
+    'collectionBuy',
+    {
+      // A buy with a discount code answers whether the code exists, as discount/preview does: the
+      // same budget per IP. Counted once the body is parsed (preHandler); buys without a code pass.
+      rateLimit: {
+        max: DISCOUNT_BUY_PER_MINUTE,
+        timeWindow: 60_000,
+        hook: 'preHandler',
+        keyGenerator: (req) => `discount-buy:${req.ip}`,
+        allowList: (req) => !(req.body as { code?: unknown } | undefined)?.code,
+      },
+    },
+    ({ auth, body }) => orders.buy(auth.userId, body.collection_id, body.code),
+  );
   defineEndpoint(
     app,
     'orderPay',
