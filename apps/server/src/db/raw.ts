@@ -34,6 +34,11 @@ export function statement(name: string, text: string): Statement {
   return { name, text: compact };
 }
 
+/** Every statement declared so far in this process (the modules that declare them must be loaded). */
+export function declaredStatements(): Statement[] {
+  return [...names].map(([name, text]) => ({ name, text }));
+}
+
 interface QueryResult {
   rows: unknown[];
   rowCount?: number | null;
