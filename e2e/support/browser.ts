@@ -40,7 +40,7 @@ export async function newPage(
   viewport: { width: number; height: number } = viewports.desktop,
 ) {
   const context = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
-  // Two spec files run at once (package.json) on a 2-core machine: a step may wait behind the other's work.
+  // A loaded 2-core CI machine can take longer than 10 s for a step.
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   const errors: string[] = [];
