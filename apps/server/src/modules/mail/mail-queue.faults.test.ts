@@ -28,8 +28,13 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 
 type Fault = 'ok' | 'refuse' | 'lose-answer' | 'late' | 'no-answer';
 
-/** A mail server that does what `pick()` says for each send, and records what it really got. */
-function lyingServer(pick: () => Fault) {
+/**
+ * A mail server that does what `pick()` says for each send, and records what it really got. With
+ * `pickBatch` it also takes batches (`sendMany`, as the outbox does): each mail of a batch gets its
+ * own fault, the batch answers when its slowest mail does, and `crash` delivers the first half of
+ * the batch and then fails it as a whole. A batch with an unknown outcome makes all its mails ambiguous.
+ */
+function lyingServer(pick: () => Fault, pickBatch?: () => 'ok' | 'crash') {
   const got = new Map<string, number>();
   const ambiguous = new Set<string>();
   const pending = new Set<Promise<unknown>>();
@@ -49,30 +54,42 @@ function lyingServer(pick: () => Fault) {
     void settled.finally(() => pending.delete(settled));
     return p;
   };
-  const provider: MailProvider = {
-    kind: 'smtp',
-    async send(m) {
-      const fault = pick();
-      if (fault === 'ok') {
+  const sendOne = async (m: MailMessage, fault: Fault) => {
+    if (fault === 'ok') {
+      receive(m);
+      return { messageId: `<${uniq()}@test>`, location: 'smtp' };
+    }
+    if (fault === 'refuse') throw new Error('550 refused');
+    ambiguous.add(m.subject);
+    if (fault === 'lose-answer') {
+      receive(m);
+      throw new Error('connection reset after DATA');
+    }
+    if (fault === 'late') {
+      return later(TIMEOUT_MS + 15, () => {
         receive(m);
         return { messageId: `<${uniq()}@test>`, location: 'smtp' };
-      }
-      if (fault === 'refuse') throw new Error('550 refused');
-      ambiguous.add(m.subject);
-      if (fault === 'lose-answer') {
-        receive(m);
-        throw new Error('connection reset after DATA');
-      }
-      if (fault === 'late') {
-        return later(TIMEOUT_MS + 15, () => {
-          receive(m);
-          return { messageId: `<${uniq()}@test>`, location: 'smtp' };
-        });
-      }
-      return later(TIMEOUT_MS + 15, () => {
-        throw new Error('socket closed');
       });
-    },
+    }
+    return later(TIMEOUT_MS + 15, () => {
+      throw new Error('socket closed');
+    });
+  };
+  const provider: MailProvider = {
+    kind: 'smtp',
+    send: (m) => sendOne(m, pick()),
+    ...(pickBatch && {
+      async sendMany(ms: MailMessage[]) {
+        if (pickBatch() === 'crash') {
+          for (const m of ms) ambiguous.add(m.subject);
+          ms.slice(0, Math.ceil(ms.length / 2)).forEach(receive);
+          throw new Error('the file writer stopped (exit code 1)');
+        }
+        const faults = ms.map(() => pick());
+        if (faults.some((f) => f === 'late' || f === 'no-answer')) for (const m of ms) ambiguous.add(m.subject);
+        return Promise.all(ms.map((m, i) => sendOne(m, faults[i]!).catch((err: Error) => err)));
+      },
+    }),
     close: async () => undefined,
   };
   return { provider, got, ambiguous, drained: async () => void (await Promise.all([...pending])) };
@@ -91,7 +108,12 @@ afterAll(async () => {
   await scratch?.drop();
 });
 
-const mailOf = (subject: string): QueuedMail => ({ key: `test:${subject}`, to: `${subject}@example.com`, subject, text: 'hello' });
+const mailOf = (subject: string): QueuedMail => ({
+  key: `test:${subject}`,
+  to: `${subject}@example.com`,
+  subject,
+  text: 'hello',
+});
 
 describe('mail queue', () => {
   it('sends a committed mail once, skips a key queued before, and never sends a rolled-back one', async () => {
@@ -150,8 +172,55 @@ describe('mail queue', () => {
     for (const r of rows) expect(r).toMatchObject({ status: 'sent', attempts: 1, nextAttemptAt: null, lastError: null });
   });
 
+  it('sends a batch in one sendMany: a refused mail alone is retried, and a batch that fails as a whole is retried whole', async () => {
+    const faults: Fault[] = ['ok', 'refuse', 'ok'];
+    let batch: 'ok' | 'crash' = 'ok';
+    const server = lyingServer(
+      () => faults.shift() ?? 'ok',
+      () => batch,
+    );
+    let batches = 0;
+    const sendMany = server.provider.sendMany!;
+    server.provider.sendMany = (ms) => (batches++, sendMany(ms));
+    const clock = new ManualClock();
+    const q = createMailQueue({ db, clock, mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS });
+    const mails = Array.from({ length: 3 }, () => mailOf(`m-${uniq()}`));
+    const ids = await db.transaction((tx) => q.enqueue(tx, mails));
+    q.sendNow(ids);
+    await q.settled();
+    expect(batches).toBe(1);
+    const status = async () => new Map((await repo.findMany(db, ids)).map((r) => [r.subject, r.status]));
+    expect(await status()).toEqual(
+      new Map([
+        [mails[0]!.subject, 'sent'],
+        [mails[1]!.subject, 'pending'],
+        [mails[2]!.subject, 'sent'],
+      ]),
+    );
+
+    const more = Array.from({ length: 2 }, () => mailOf(`c-${uniq()}`));
+    const moreIds = await db.transaction((tx) => q.enqueue(tx, more));
+    batch = 'crash';
+    q.sendNow(moreIds);
+    await q.settled();
+    for (const r of await repo.findMany(db, moreIds)) {
+      expect(r).toMatchObject({ status: 'pending', attempts: 1, lastError: 'the file writer stopped (exit code 1)' });
+    }
+    batch = 'ok';
+    clock.advance(30_000);
+    await q.deliverDue();
+    for (const r of await repo.findMany(db, [...ids, ...moreIds])) expect(r.status).toBe('sent');
+    expect(server.got.get(mails[1]!.subject)).toBe(1);
+  });
+
   it('records a batch of accepted sends only for the rows each attempt still holds', async () => {
-    const q = createMailQueue({ db, clock: new ManualClock(), mail: lyingServer(() => 'ok').provider, log: quiet, timeoutMs: TIMEOUT_MS });
+    const q = createMailQueue({
+      db,
+      clock: new ManualClock(),
+      mail: lyingServer(() => 'ok').provider,
+      log: quiet,
+      timeoutMs: TIMEOUT_MS,
+    });
     const [a, b, c] = [mailOf(`f-${uniq()}`), mailOf(`f-${uniq()}`), mailOf(`f-${uniq()}`)];
     const ids = await db.transaction((tx) => q.enqueue(tx, [a, b, c]));
     const now = new Date();
@@ -159,8 +228,12 @@ describe('mail queue', () => {
     expect(claimed.map((r) => r.attempts)).toEqual([1, 1, 1]);
     const [ra, rb, rc] = ids.map((id) => claimed.find((r) => r.id === id)!);
     // b's lease was taken over by a second attempt; c was recorded as failed meanwhile.
-    expect(await repo.claimIds(db, [rb!.id], new Date(now.getTime() + 120_000), new Date(now.getTime() + 180_000))).toHaveLength(1);
-    expect(await repo.finishAttempt(db, rc!.id, 1, { status: 'failed', nextAttemptAt: null, lastError: 'x', updatedAt: now })).toBe(true);
+    expect(await repo.claimIds(db, [rb!.id], new Date(now.getTime() + 120_000), new Date(now.getTime() + 180_000))).toHaveLength(
+      1,
+    );
+    expect(
+      await repo.finishAttempt(db, rc!.id, 1, { status: 'failed', nextAttemptAt: null, lastError: 'x', updatedAt: now }),
+    ).toBe(true);
     const kept = await repo.finishSent(
       db,
       [ra!, rb!, rc!].map((r) => ({ id: r.id, attempts: r.attempts, messageId: `<${r.id}@test>` })),
@@ -177,7 +250,11 @@ describe('mail queue', () => {
     for (let seed = 1; seed <= RUNS; seed++) {
       const rng = seeded(seed);
       const faults: Fault[] = ['ok', 'ok', 'refuse', 'lose-answer', 'late', 'no-answer'];
-      const server = lyingServer(() => faults[Math.floor(rng() * faults.length)]!);
+      // Odd seeds send in batches (sendMany), as the outbox does; even seeds one by one.
+      const server = lyingServer(
+        () => faults[Math.floor(rng() * faults.length)]!,
+        seed % 2 ? () => (rng() < 0.15 ? 'crash' : 'ok') : undefined,
+      );
       const clock = new ManualClock(Date.UTC(2026, 0, 1) + seed * 86_400_000);
       const queues: MailQueue[] = [0, 1].map(() =>
         createMailQueue({ db, clock, mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS }),
@@ -215,7 +292,8 @@ describe('mail queue', () => {
       expect(final, context).toHaveLength(committed.length);
       for (const r of final) {
         expect(['sent', 'failed'], `${context}: ${r.key} is ${r.status}`).toContain(r.status);
-        if (r.status === 'sent') expect(server.got.get(r.subject) ?? 0, `${context}: ${r.key} sent but never received`).toBeGreaterThan(0);
+        if (r.status === 'sent')
+          expect(server.got.get(r.subject) ?? 0, `${context}: ${r.key} sent but never received`).toBeGreaterThan(0);
         else expect(r.attempts, `${context}: ${r.key} failed early`).toBe(MAIL_MAX_ATTEMPTS);
         if ((server.got.get(r.subject) ?? 0) > 1) {
           expect(server.ambiguous.has(r.subject), `${context}: ${r.key} sent twice without an unknown outcome`).toBe(true);

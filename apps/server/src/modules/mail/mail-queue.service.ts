@@ -22,7 +22,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
-import type { MailProvider } from '../../providers/mail/index';
+import type { MailProvider, SentMail } from '../../providers/mail/index';
 import * as repo from './mail-queue.repository';
 
 /** Waits after failed attempt 1, 2, 3...; the last repeats. */
@@ -70,7 +70,8 @@ export function createMailQueue(deps: MailQueueDeps) {
   const inFlight = new Set<Promise<unknown>>();
 
   /**
-   * Sends the claimed `rows` one after another, then records the accepted ones in one statement
+   * Sends the claimed `rows` (in one {@link MailProvider.sendMany} call when the provider has it and
+   * there is more than one, else one after another), then records the accepted ones in one statement
    * ({@link repo.finishSent}); a refused or timed-out attempt is recorded at once, alone, with its
    * retry time (or `failed` after {@link MAIL_MAX_ATTEMPTS}). An outcome is written only while the
    * row is still held by that attempt, so a late answer changes nothing ('lost').
@@ -79,12 +80,29 @@ export function createMailQueue(deps: MailQueueDeps) {
   async function attemptAll(rows: repo.ClaimedMail[]): Promise<Record<Outcome, number>> {
     const out: Record<Outcome, number> = { sent: 0, retry: 0, failed: 0, lost: 0 };
     const accepted: { id: string; attempts: number; messageId: string }[] = [];
-    for (const row of rows) {
+    const message = (row: repo.ClaimedMail) => ({ to: row.to, subject: row.subject, text: row.body });
+    if (mail.sendMany && rows.length > 1) {
+      // One hand-off for the batch (the outbox's file writer, ADR 0038). A batch that fails as a
+      // whole or times out is a failed attempt for each of its mails: retried, never dropped.
+      let results: (SentMail | Error)[];
       try {
-        const sent = await withTimeout(mail.send({ to: row.to, subject: row.subject, text: row.body }), deps.timeoutMs);
-        accepted.push({ id: row.id, attempts: row.attempts, messageId: sent.messageId });
+        results = await withTimeout(mail.sendMany(rows.map(message)), deps.timeoutMs);
       } catch (err) {
-        out[await failed(row, err)]++;
+        results = rows.map(() => (err instanceof Error ? err : new Error(String(err))));
+      }
+      for (const [i, row] of rows.entries()) {
+        const r = results[i] ?? new Error('the mail provider gave no answer for this mail');
+        if (r instanceof Error) out[await failed(row, r)]++;
+        else accepted.push({ id: row.id, attempts: row.attempts, messageId: r.messageId });
+      }
+    } else {
+      for (const row of rows) {
+        try {
+          const sent = await withTimeout(mail.send(message(row)), deps.timeoutMs);
+          accepted.push({ id: row.id, attempts: row.attempts, messageId: sent.messageId });
+        } catch (err) {
+          out[await failed(row, err)]++;
+        }
       }
     }
     const kept = await repo.finishSent(db, accepted, new Date(clock.now()));

@@ -37,6 +37,13 @@ export interface MailProvider {
    * @throws Error when the file cannot be written or the SMTP server refuses the mail
    */
   send(message: MailMessage): Promise<SentMail>;
+  /**
+   * Delivers `messages` together where the provider can do so more cheaply than one by one (the
+   * outbox writes their files in one hand-off): one result per message, in order, the Error of a
+   * message that was not delivered. Rejects when the provider failed as a whole (then any of the
+   * messages may have been delivered). Providers without it are sent to with {@link send}.
+   */
+  sendMany?(messages: MailMessage[]): Promise<(SentMail | Error)[]>;
   /** Releases connections; later sends fail. */
   close(): Promise<void>;
 }

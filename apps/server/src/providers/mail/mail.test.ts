@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailProvider, createOutboxMail, createSmtpMail } from './index';
+import { createFileWriter, type FileWriter } from './file-writer';
 import { outboxStamp } from './outbox';
 
 const FROM = 'Coffer <no-reply@coffer.local>';
@@ -39,6 +40,48 @@ describe('outbox', () => {
     expect(body).toContain('Your code is 123456.\r\nIt expires in 10 minutes.');
   });
 
+  it('writes a batch of mails with one hand-off to the file writer, one result per mail', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-mail-')), 'outbox');
+    const real = createFileWriter();
+    const handOffs: number[] = [];
+    const writer: FileWriter = {
+      writeMany: (files) => (handOffs.push(files.length), real.writeMany(files)),
+      close: () => real.close(),
+    };
+    const mail = createOutboxMail({ dir, from: FROM, writer });
+    const batch = ['a', 'b', 'c'].map((n) => ({ ...message, to: `${n}@example.com` }));
+    const results = await mail.sendMany!(batch);
+    expect(handOffs).toEqual([3]);
+    expect(readdirSync(dir)).toHaveLength(3);
+    results.forEach((r, i) => {
+      if (r instanceof Error) throw r;
+      expect(readFileSync(r.location, 'utf8')).toMatch(new RegExp(`^To: ${batch[i]!.to}\\r$`, 'm'));
+      expect(statSync(r.location).mode & 0o077).toBe(0);
+    });
+    await mail.close();
+  });
+
+  it('reports a file that cannot be written as that mail’s error, and the others as sent', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-mail-')), 'outbox');
+    const real = createFileWriter();
+    // The second mail's file lands where a directory of that name already stands (EISDIR).
+    const writer: FileWriter = {
+      writeMany: async (files) => {
+        if (files.length > 1) mkdirSync(files[1]!.path, { recursive: true });
+        return real.writeMany(files);
+      },
+      close: () => real.close(),
+    };
+    const mail = createOutboxMail({ dir, from: FROM, writer });
+    const results = await mail.sendMany!([message, message, message]);
+    expect(results[0]).not.toBeInstanceOf(Error);
+    expect(results[1]).toBeInstanceOf(Error);
+    expect((results[1] as NodeJS.ErrnoException).code).toBe('EISDIR');
+    expect(results[2]).not.toBeInstanceOf(Error);
+    await expect(mail.send(message)).resolves.toMatchObject({ location: expect.stringContaining(dir) });
+    await mail.close();
+  });
+
   it('is the provider chosen when SMTP_URL is unset', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-mail-'));
     expect(createMailProvider({ dataDir, MAIL_FROM: FROM, SMTP_URL: undefined }).kind).toBe('outbox');
@@ -46,6 +89,29 @@ describe('outbox', () => {
 
   it('stamps file names in sortable UTC time', () => {
     expect(outboxStamp(Date.UTC(2030, 0, 2, 3, 4, 5, 6))).toBe('20300102T030405006Z');
+  });
+});
+
+describe('file writer', () => {
+  it('creates each file with its mode, makes a missing directory, and answers per file', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'coffer-writer-'));
+    writeFileSync(path.join(root, 'plain'), 'x');
+    const writer = createFileWriter();
+    const results = await writer.writeMany([
+      { path: path.join(root, 'new', 'deep', 'a.eml'), data: Buffer.from('A'), mode: 0o600 },
+      { path: path.join(root, 'plain', 'b.eml'), data: Buffer.from('B'), mode: 0o600 }, // parent is a file
+      { path: path.join(root, 'c.eml'), data: Buffer.from('C'), mode: 0o644 },
+    ]);
+    expect(results[0]).toBeNull();
+    expect((results[1] as NodeJS.ErrnoException).code).toBe('ENOTDIR');
+    expect(results[2]).toBeNull();
+    expect(readFileSync(path.join(root, 'new', 'deep', 'a.eml'), 'utf8')).toBe('A');
+    expect(statSync(path.join(root, 'new', 'deep', 'a.eml')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path.join(root, 'c.eml'), 'utf8')).toBe('C');
+    // Closed, it starts a new worker for the next write.
+    await writer.close();
+    expect(await writer.writeMany([{ path: path.join(root, 'd.eml'), data: Buffer.from('D'), mode: 0o600 }])).toEqual([null]);
+    await writer.close();
   });
 });
 

@@ -3,21 +3,17 @@
  * transport as a real RFC 5322 message (CRLF line ends, MIME headers, Message-ID) and written to
  * `<dir>/<time>-<id>.eml`, where `<time>` is the UTC time `YYYYMMDDTHHmmssSSSZ` (file names sort in
  * sending order) and `<id>` a UUIDv7. Any mail client opens these files.
+ *
+ * The files are written by a worker thread, a batch of mails per hand-off ({@link createFileWriter};
+ * docs/decisions/0038-receipts-off-the-threadpool.md): the mail queue sends a purchase batch's
+ * receipts with one {@link MailProvider.sendMany} call.
  */
-import { writeFile as writeFileCallback } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';
 import type StreamTransport from 'nodemailer/lib/stream-transport';
 import { newId } from '../../lib/ids';
+import { createFileWriter, type FileWriter } from './file-writer';
 import type { MailMessage, MailProvider, SentMail } from './index';
-
-/**
- * `fs.writeFile` (callback API) as a promise: about a third less CPU per small file on this kind of
- * machine than `fs/promises` (no FileHandle object per file), which counts with one receipt per purchase.
- */
-const writeFile = promisify(writeFileCallback);
 
 export interface OutboxOptions {
   /** Directory of the `.eml` files (created on first send). */
@@ -26,6 +22,8 @@ export interface OutboxOptions {
   from: string;
   /** Milliseconds since the epoch for file names; `Date.now` by default. */
   now?: () => number;
+  /** Writes the files (tests inject failures); a worker thread of {@link createFileWriter} by default. */
+  writer?: FileWriter;
 }
 
 /** `20261122T103503123Z` for a millisecond timestamp. */
@@ -38,24 +36,35 @@ export function createOutboxMail(options: OutboxOptions): MailProvider {
   // `newline` is a per-message option of nodemailer's composer (missing from its typings): CRLF as RFC 5322 wants.
   const defaults = { newline: 'windows' } as StreamTransport.Options;
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, defaults);
+  const writer = options.writer ?? createFileWriter();
+
+  /** Composes every message, then writes them all in one hand-off; one result per message. */
+  async function sendMany(messages: MailMessage[]): Promise<(SentMail | Error)[]> {
+    const built: (SentMail & { data: Buffer })[] = [];
+    for (const m of messages) {
+      const info = await transport.sendMail({ from: options.from, to: m.to, subject: m.subject, text: m.text });
+      built.push({
+        messageId: info.messageId,
+        location: path.join(options.dir, `${outboxStamp(now())}-${newId()}.eml`),
+        data: info.message as Buffer,
+      });
+    }
+    // Owner-only: a file may hold a reset code. The directory is made when a write finds it missing.
+    const written = await writer.writeMany(built.map((b) => ({ path: b.location, data: b.data, mode: 0o600 })));
+    return built.map((b, i) => written[i] ?? { messageId: b.messageId, location: b.location });
+  }
+
   return {
     kind: 'outbox',
     async send(message: MailMessage): Promise<SentMail> {
-      const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
-      const file = path.join(options.dir, `${outboxStamp(now())}-${newId()}.eml`);
-      // Owner-only: the file may hold a reset code. The directory is made on the first send and
-      // again only when a write finds it gone (not one mkdir per mail).
-      try {
-        await writeFile(file, info.message as Buffer, { mode: 0o600 });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        await mkdir(options.dir, { recursive: true });
-        await writeFile(file, info.message as Buffer, { mode: 0o600 });
-      }
-      return { messageId: info.messageId, location: file };
+      const [result] = await sendMany([message]);
+      if (result instanceof Error) throw result;
+      return result!;
     },
+    sendMany,
     async close() {
       transport.close();
+      await writer.close();
     },
   };
 }
