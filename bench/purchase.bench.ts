@@ -15,6 +15,10 @@
  * Each run starts on a settled database (VACUUM ANALYZE, CHECKPOINT). Prints purchases/s, p50/p99 latency, the ratio Coffer / minimal transaction and os.loadavg() per
  * run, and runs `ledger:verify` after every run (a violation makes the exit code 1). BENCH_PROFILE=1
  * writes the server's CPU profile (`node --cpu-prof`) into BENCH_PROFILE_DIR when it stops.
+ * BENCH_ROUNDS=N measures Coffer and the yardstick N times, alternating (Coffer, pg, pgbench, then
+ * again), and ends with a table of every round and the median and lowest ratio: on a shared 2-core
+ * machine a single pair of runs moves by 10-20 % from one minute to the next. The 100,000 distinct
+ * (buyer, collection) pairs last about five rounds of 20 s.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -27,6 +31,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+/** BENCH_ROUNDS: Coffer and its yardstick measured this many times, alternating (default 1). */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 1)) || 1);
 const CONNECTIONS = 16;
 const BUYERS = 1000;
 const COLLECTIONS = 100;
@@ -347,160 +353,193 @@ async function main() {
       }),
     );
 
-    await settle(pool);
-    /** Latency of each call of the purchases, ms (`collection/buy`, then `account/order/pay`). */
-    const buyMs: number[] = [];
-    const payMs: number[] = [];
-    const serverCpu0 = cpuMs(server.pid!);
-    const pgCpu0 = postgresCpuMs();
-    const selfCpu0 = selfCpuMs();
-    const http = await load(
-      'Coffer over HTTP (buy + pay)',
-      () => k++,
-      async (i) => {
-        const { buyer, collectionId } = pair(i);
-        const t0 = performance.now();
-        const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
-        if (order.code !== 10000) return false;
-        const t1 = performance.now();
-        const paid = await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id }, buyer.token);
-        buyMs.push(t1 - t0);
-        payMs.push(performance.now() - t1);
-        return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
-      },
-    );
-    buyMs.sort((a, b) => a - b);
-    payMs.sort((a, b) => a - b);
-
-    const serverCpuPerPurchase = (cpuMs(server.pid!) - serverCpu0) / Math.max(1, http.done);
-    const pgCpuPerPurchase = (postgresCpuMs() - pgCpu0) / Math.max(1, http.done);
-    const selfCpuPerPurchase = (selfCpuMs() - selfCpu0) / Math.max(1, http.done);
-
-    verifyLedger(`after "${http.name}"`);
-
-    // The minimal purchase transaction (the issue's yardstick): insert the ledger transaction, its
-    // two entries, debit the buyer, credit the seller last; nothing else. Same buyers, same seller.
-    const minimalSql = async () => {
-      const b = buyers[Math.floor(Math.random() * BUYERS)]!;
-      const txId = randomUUID();
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        await client.query(
-          "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, 'minimal:' || $1, 'purchase', $1)",
-          [txId],
-        );
-        await client.query('insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)', [
-          txId,
-          b.available,
-          -MINIMAL_PRICE,
-          sellerAvailable,
-          MINIMAL_PRICE,
-        ]);
-        await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
-          -MINIMAL_PRICE,
-          b.available,
-        ]);
-        await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
-          MINIMAL_PRICE,
-          sellerAvailable,
-        ]);
-        await client.query('commit');
-        return true;
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        console.error(err);
-        return false;
-      } finally {
-        client.release();
-      }
-    };
-    await settle(pool);
-    const pgCpuMin0 = postgresCpuMs();
-    const minimal = await load('minimal transaction through pg (4 statements)', () => k++, minimalSql);
-    const pgCpuPerMinimal = (postgresCpuMs() - pgCpuMin0) / Math.max(1, minimal.done);
-    verifyLedger(`after "${minimal.name}"`);
-
-    // The same four statements through pgbench (a C client), when it is on PATH.
-    let pgbench: Run | null = null;
-    const scriptDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-pgbench-'));
-    try {
-      const script = path.join(scriptDir, 'purchase.sql');
-      writeFileSync(
-        script,
-        [
-          `\\set b random(0, ${BUYERS - 1})`,
-          'BEGIN;',
-          "INSERT INTO ledger_transactions (id, idempotency_key, kind, biz_id) SELECT u, 'minimal:' || u, 'purchase', u FROM (SELECT gen_random_uuid()::text AS u) g RETURNING quote_literal(id) AS tx \\gset",
-          `INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES (:tx, 'bench-avail-' || :b, -${MINIMAL_PRICE}), (:tx, :seller, ${MINIMAL_PRICE});`,
-          `UPDATE ledger_accounts SET balance = balance - ${MINIMAL_PRICE} WHERE id = 'bench-avail-' || :b;`,
-          `UPDATE ledger_accounts SET balance = balance + ${MINIMAL_PRICE} WHERE id = :seller;`,
-          'END;',
-          '',
-        ].join('\n'),
-      );
+    /** Each round's figures, for the summary of BENCH_ROUNDS > 1. */
+    const rounds: { coffer: number; pg: number; pgbench: number | null; serverCpu: number; load: number[] }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      if (ROUNDS > 1) console.log(`\n--- round ${round} of ${ROUNDS}`);
       await settle(pool);
-      const load0 = loadavg();
-      const out = spawnSync(
-        'pgbench',
-        [
-          '-n',
-          '-c',
-          String(CONNECTIONS),
-          '-j',
-          '2',
-          '-T',
-          String(SECONDS),
-          '-r',
-          '-f',
-          script,
-          '-D',
-          `seller='${sellerAvailable}'`,
-          benchUrl.toString(),
-        ],
-        { encoding: 'utf8' },
+      /** Latency of each call of the purchases, ms (`collection/buy`, then `account/order/pay`). */
+      const buyMs: number[] = [];
+      const payMs: number[] = [];
+      const serverCpu0 = cpuMs(server.pid!);
+      const pgCpu0 = postgresCpuMs();
+      const selfCpu0 = selfCpuMs();
+      const http = await load(
+        'Coffer over HTTP (buy + pay)',
+        () => k++,
+        async (i) => {
+          const { buyer, collectionId } = pair(i);
+          const t0 = performance.now();
+          const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
+          if (order.code !== 10000) return false;
+          const t1 = performance.now();
+          const paid = await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id }, buyer.token);
+          buyMs.push(t1 - t0);
+          payMs.push(performance.now() - t1);
+          return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
+        },
       );
-      const tps = /tps = ([\d.]+)/.exec(out.stdout ?? '');
-      const lat = /latency average = ([\d.]+) ms/.exec(out.stdout ?? '');
-      if (out.status === 0 && tps) {
-        const n = Math.round(Number(tps[1]) * SECONDS);
-        pgbench = {
-          name: 'minimal transaction through pgbench',
-          done: n,
-          failed: 0,
-          seconds: SECONDS,
-          latencies: [],
-          load: load0,
-        };
-        console.log(`pgbench: ${tps[1]} tps, latency average ${lat?.[1] ?? '?'} ms`);
-      } else {
-        console.log(`pgbench not run (${out.error?.message ?? out.stderr?.trim() ?? 'no output'})`);
-      }
-    } finally {
-      rmSync(scriptDir, { recursive: true, force: true });
-    }
-    if (pgbench) verifyLedger(`after "${pgbench.name}"`);
+      buyMs.sort((a, b) => a - b);
+      payMs.sort((a, b) => a - b);
 
-    const rate = (r: Run) => r.done / r.seconds;
-    const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-    console.log('');
-    console.log('| run | purchases/s | p50 ms | p99 ms | failed | load average before (1/5/15 min) |');
-    console.log('|---|---:|---:|---:|---:|---|');
-    for (const r of [http, minimal, ...(pgbench ? [pgbench] : [])]) {
-      const p = (q: number) => (r.latencies.length ? percentile(r.latencies, q).toFixed(1) : '-');
-      console.log(`| ${r.name} | ${rate(r).toFixed(0)} | ${p(50)} | ${p(99)} | ${r.failed} | ${la(r.load)} |`);
+      const serverCpuPerPurchase = (cpuMs(server.pid!) - serverCpu0) / Math.max(1, http.done);
+      const pgCpuPerPurchase = (postgresCpuMs() - pgCpu0) / Math.max(1, http.done);
+      const selfCpuPerPurchase = (selfCpuMs() - selfCpu0) / Math.max(1, http.done);
+
+      verifyLedger(`after "${http.name}"`);
+
+      // The minimal purchase transaction (the issue's yardstick): insert the ledger transaction, its
+      // two entries, debit the buyer, credit the seller last; nothing else. Same buyers, same seller.
+      const minimalSql = async () => {
+        const b = buyers[Math.floor(Math.random() * BUYERS)]!;
+        const txId = randomUUID();
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+          await client.query(
+            "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, 'minimal:' || $1, 'purchase', $1)",
+            [txId],
+          );
+          await client.query(
+            'insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)',
+            [txId, b.available, -MINIMAL_PRICE, sellerAvailable, MINIMAL_PRICE],
+          );
+          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
+            -MINIMAL_PRICE,
+            b.available,
+          ]);
+          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
+            MINIMAL_PRICE,
+            sellerAvailable,
+          ]);
+          await client.query('commit');
+          return true;
+        } catch (err) {
+          await client.query('rollback').catch(() => undefined);
+          console.error(err);
+          return false;
+        } finally {
+          client.release();
+        }
+      };
+      await settle(pool);
+      const pgCpuMin0 = postgresCpuMs();
+      const minimal = await load('minimal transaction through pg (4 statements)', () => 0, minimalSql);
+      const pgCpuPerMinimal = (postgresCpuMs() - pgCpuMin0) / Math.max(1, minimal.done);
+      verifyLedger(`after "${minimal.name}"`);
+
+      // The same four statements through pgbench (a C client), when it is on PATH.
+      let pgbench: Run | null = null;
+      const scriptDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-pgbench-'));
+      try {
+        const script = path.join(scriptDir, 'purchase.sql');
+        writeFileSync(
+          script,
+          [
+            `\\set b random(0, ${BUYERS - 1})`,
+            'BEGIN;',
+            "INSERT INTO ledger_transactions (id, idempotency_key, kind, biz_id) SELECT u, 'minimal:' || u, 'purchase', u FROM (SELECT gen_random_uuid()::text AS u) g RETURNING quote_literal(id) AS tx \\gset",
+            `INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES (:tx, 'bench-avail-' || :b, -${MINIMAL_PRICE}), (:tx, :seller, ${MINIMAL_PRICE});`,
+            `UPDATE ledger_accounts SET balance = balance - ${MINIMAL_PRICE} WHERE id = 'bench-avail-' || :b;`,
+            `UPDATE ledger_accounts SET balance = balance + ${MINIMAL_PRICE} WHERE id = :seller;`,
+            'END;',
+            '',
+          ].join('\n'),
+        );
+        await settle(pool);
+        const load0 = loadavg();
+        const out = spawnSync(
+          'pgbench',
+          [
+            '-n',
+            '-c',
+            String(CONNECTIONS),
+            '-j',
+            '2',
+            '-T',
+            String(SECONDS),
+            '-r',
+            '-f',
+            script,
+            '-D',
+            `seller='${sellerAvailable}'`,
+            benchUrl.toString(),
+          ],
+          { encoding: 'utf8' },
+        );
+        const tps = /tps = ([\d.]+)/.exec(out.stdout ?? '');
+        const lat = /latency average = ([\d.]+) ms/.exec(out.stdout ?? '');
+        if (out.status === 0 && tps) {
+          const n = Math.round(Number(tps[1]) * SECONDS);
+          pgbench = {
+            name: 'minimal transaction through pgbench',
+            done: n,
+            failed: 0,
+            seconds: SECONDS,
+            latencies: [],
+            load: load0,
+          };
+          console.log(`pgbench: ${tps[1]} tps, latency average ${lat?.[1] ?? '?'} ms`);
+        } else {
+          console.log(`pgbench not run (${out.error?.message ?? out.stderr?.trim() ?? 'no output'})`);
+        }
+      } finally {
+        rmSync(scriptDir, { recursive: true, force: true });
+      }
+      if (pgbench) verifyLedger(`after "${pgbench.name}"`);
+
+      const rate = (r: Run) => r.done / r.seconds;
+      const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+      console.log('');
+      console.log('| run | purchases/s | p50 ms | p99 ms | failed | load average before (1/5/15 min) |');
+      console.log('|---|---:|---:|---:|---:|---|');
+      for (const r of [http, minimal, ...(pgbench ? [pgbench] : [])]) {
+        const p = (q: number) => (r.latencies.length ? percentile(r.latencies, q).toFixed(1) : '-');
+        console.log(`| ${r.name} | ${rate(r).toFixed(0)} | ${p(50)} | ${p(99)} | ${r.failed} | ${la(r.load)} |`);
+      }
+      console.log('');
+      console.log(`ratio Coffer / minimal transaction (pg): ${(rate(http) / rate(minimal)).toFixed(2)}x`);
+      if (pgbench) console.log(`ratio Coffer / minimal transaction (pgbench): ${(rate(http) / rate(pgbench)).toFixed(2)}x`);
+      console.log(
+        `Coffer's calls, p50 / p99 ms: collection/buy ${percentile(buyMs, 50).toFixed(1)} / ${percentile(buyMs, 99).toFixed(1)}, account/order/pay ${percentile(payMs, 50).toFixed(1)} / ${percentile(payMs, 99).toFixed(1)}`,
+      );
+      console.log(`Coffer server CPU per purchase (buy + pay, user + system): ${serverCpuPerPurchase.toFixed(2)} ms`);
+      console.log(
+        `CPU per purchase elsewhere: PostgreSQL ${pgCpuPerPurchase.toFixed(2)} ms, load generator ${selfCpuPerPurchase.toFixed(2)} ms; PostgreSQL per minimal transaction (pg): ${pgCpuPerMinimal.toFixed(2)} ms`,
+      );
+      console.log(`load average now: ${la(loadavg())}`);
+      rounds.push({
+        coffer: rate(http),
+        pg: rate(minimal),
+        pgbench: pgbench ? rate(pgbench) : null,
+        serverCpu: serverCpuPerPurchase,
+        load: http.load,
+      });
     }
-    console.log('');
-    console.log(`ratio Coffer / minimal transaction (pg): ${(rate(http) / rate(minimal)).toFixed(2)}x`);
-    if (pgbench) console.log(`ratio Coffer / minimal transaction (pgbench): ${(rate(http) / rate(pgbench)).toFixed(2)}x`);
-    console.log(
-      `Coffer's calls, p50 / p99 ms: collection/buy ${percentile(buyMs, 50).toFixed(1)} / ${percentile(buyMs, 99).toFixed(1)}, account/order/pay ${percentile(payMs, 50).toFixed(1)} / ${percentile(payMs, 99).toFixed(1)}`,
-    );
-    console.log(`Coffer server CPU per purchase (buy + pay, user + system): ${serverCpuPerPurchase.toFixed(2)} ms`);
-    console.log(
-      `CPU per purchase elsewhere: PostgreSQL ${pgCpuPerPurchase.toFixed(2)} ms, load generator ${selfCpuPerPurchase.toFixed(2)} ms; PostgreSQL per minimal transaction (pg): ${pgCpuPerMinimal.toFixed(2)} ms`,
-    );
-    console.log(`load average now: ${la(loadavg())}`);
+    if (ROUNDS > 1) {
+      const median = (xs: number[]) => {
+        const v = [...xs].sort((a, b) => a - b);
+        return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
+      };
+      console.log(`\n${ROUNDS} rounds, each Coffer then the minimal transaction (pg, pgbench), ${SECONDS} s per run:`);
+      console.log(
+        '| round | Coffer purchases/s | minimal pg TPS | minimal pgbench TPS | ratio pg | ratio pgbench | server CPU ms / purchase | load before |',
+      );
+      console.log('|---:|---:|---:|---:|---:|---:|---:|---|');
+      rounds.forEach((r, i) =>
+        console.log(
+          `| ${i + 1} | ${r.coffer.toFixed(0)} | ${r.pg.toFixed(0)} | ${r.pgbench?.toFixed(0) ?? '-'} | ${(r.coffer / r.pg).toFixed(2)}x | ${r.pgbench ? `${(r.coffer / r.pgbench).toFixed(2)}x` : '-'} | ${r.serverCpu.toFixed(2)} | ${r.load.map((x) => x.toFixed(2)).join(' ')} |`,
+        ),
+      );
+      const pgRatios = rounds.map((r) => r.coffer / r.pg);
+      const benchRatios = rounds.filter((r) => r.pgbench).map((r) => r.coffer / r.pgbench!);
+      console.log(
+        `ratio Coffer / minimal transaction over ${ROUNDS} rounds: pg median ${median(pgRatios).toFixed(2)}x (min ${Math.min(...pgRatios).toFixed(2)}x)` +
+          (benchRatios.length
+            ? `, pgbench median ${median(benchRatios).toFixed(2)}x (min ${Math.min(...benchRatios).toFixed(2)}x)`
+            : ''),
+      );
+    }
   } finally {
     await pool.end();
     agent.destroy();

@@ -1,6 +1,8 @@
 /**
- * The outbox mail provider (product §11, embedded default): each mail is built by nodemailer's stream
- * transport as a real RFC 5322 message (CRLF line ends, MIME headers, Message-ID) and written to
+ * The outbox mail provider (product §11, embedded default): each mail is built by nodemailer's
+ * MailComposer (the composer its transports use, without the transport's plugin steps, which a
+ * plain-text mail does not need) as a real RFC 5322 message (CRLF line ends, MIME headers,
+ * Message-ID) and written to
  * `<dir>/<time>-<id>.eml`, where `<time>` is the UTC time `YYYYMMDDTHHmmssSSSZ` (file names sort in
  * sending order) and `<id>` a UUIDv7. Any mail client opens these files.
  *
@@ -9,8 +11,8 @@
  * receipts with one {@link MailProvider.sendMany} call.
  */
 import path from 'node:path';
-import nodemailer from 'nodemailer';
-import type StreamTransport from 'nodemailer/lib/stream-transport';
+import type Mail from 'nodemailer/lib/mailer';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { newId } from '../../lib/ids';
 import { createFileWriter, type FileWriter } from './file-writer';
 import type { MailMessage, MailProvider, SentMail } from './index';
@@ -33,20 +35,24 @@ export function outboxStamp(ms: number): string {
 
 export function createOutboxMail(options: OutboxOptions): MailProvider {
   const now = options.now ?? Date.now;
-  // `newline` is a per-message option of nodemailer's composer (missing from its typings): CRLF as RFC 5322 wants.
-  const defaults = { newline: 'windows' } as StreamTransport.Options;
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, defaults);
   const writer = options.writer ?? createFileWriter();
 
   /** Composes every message, then writes them all in one hand-off; one result per message. */
   async function sendMany(messages: MailMessage[]): Promise<(SentMail | Error)[]> {
     const built: (SentMail & { data: Buffer })[] = [];
     for (const m of messages) {
-      const info = await transport.sendMail({ from: options.from, to: m.to, subject: m.subject, text: m.text });
+      // `newline` is an option of nodemailer's composer missing from its typings: CRLF, as RFC 5322 wants.
+      const mime = new MailComposer({
+        from: options.from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        newline: 'windows',
+      } as Mail.Options).compile();
       built.push({
-        messageId: info.messageId,
+        messageId: mime.messageId(),
         location: path.join(options.dir, `${outboxStamp(now())}-${newId()}.eml`),
-        data: info.message as Buffer,
+        data: await mime.build(),
       });
     }
     // Owner-only: a file may hold a reset code. The directory is made when a write finds it missing.
@@ -63,7 +69,6 @@ export function createOutboxMail(options: OutboxOptions): MailProvider {
     },
     sendMany,
     async close() {
-      transport.close();
       await writer.close();
     },
   };
