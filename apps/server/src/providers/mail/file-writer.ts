@@ -7,8 +7,9 @@
  * `writeFileSync` in a worker thread, a batch per message, cost about 55-135 µs each, and the event
  * loop never waits for the disk.
  *
- * The worker is started on the first write, restarted after it dies, and never keeps the process
- * alive (`unref`). Each file is created with the mode asked for; a missing directory is created
+ * The worker is started on the first write and restarted after it dies; it keeps the process alive
+ * only while a write is unanswered (so a shutdown waits for the files in flight, and an idle
+ * writer never holds the process open). Each file is created with the mode asked for; a missing directory is created
  * (recursively) and the write tried once more.
  */
 import { Worker } from 'node:worker_threads';
@@ -82,12 +83,13 @@ export function createFileWriter(): FileWriter {
   };
 
   function start(): Worker {
-    const w = new Worker(WORKER_SOURCE, { eval: true });
-    w.unref();
+    // No flags of this process (`--import`, `--input-type=module`, ...): the source is plain CommonJS.
+    const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
     w.on('message', (msg: { id: number; results: ({ message: string; code?: string } | null)[] }) => {
       const p = pending.get(msg.id);
       if (!p) return;
       pending.delete(msg.id);
+      if (![...pending.values()].some((q) => q.worker === w)) w.unref();
       p.resolve(
         msg.results.map((r) => {
           if (!r) return null;
@@ -105,6 +107,8 @@ export function createFileWriter(): FileWriter {
       if (worker === w) worker = null;
       failAll(w, new Error(`the file writer stopped (exit code ${code})`));
     });
+    // After the listeners (adding a 'message' listener refs the worker again): idle until a write.
+    w.unref();
     return w;
   }
 
@@ -116,6 +120,7 @@ export function createFileWriter(): FileWriter {
         try {
           worker ??= start();
           pending.set(id, { worker, resolve, reject });
+          worker.ref();
           worker.postMessage({ id, files });
         } catch (err) {
           pending.delete(id);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -112,6 +113,28 @@ describe('file writer', () => {
     await writer.close();
     expect(await writer.writeMany([{ path: path.join(root, 'd.eml'), data: Buffer.from('D'), mode: 0o600 }])).toEqual([null]);
     await writer.close();
+  });
+});
+
+describe('file writer lifetime', () => {
+  it('keeps the process alive while a write is unanswered, and lets it exit once answered', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'coffer-writer-'));
+    const writerModule = new URL('./file-writer.ts', import.meta.url).href;
+    // A process whose only work left is a write of 2,000 files (after a first, answered write, which
+    // left the writer idle): it must not exit before the last file is there, nor hang after it.
+    const script = `import(${JSON.stringify(writerModule)}).then(async (m) => {
+      const writer = m.createFileWriter();
+      await writer.writeMany([{ path: ${JSON.stringify(dir)} + '/first.eml', data: Buffer.from('first'), mode: 0o600 }]);
+      const files = Array.from({ length: 2000 }, (_, i) => ({ path: ${JSON.stringify(dir)} + '/' + i + '.eml', data: Buffer.from('mail ' + i), mode: 0o600 }));
+      void writer.writeMany(files);
+    });`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    expect(readdirSync(dir)).toHaveLength(2001);
+    expect(readFileSync(path.join(dir, '1999.eml'), 'utf8')).toBe('mail 1999');
   });
 });
 
