@@ -39,25 +39,32 @@ export function createOutboxMail(options: OutboxOptions): MailProvider {
 
   /** Composes every message, then writes them all in one hand-off; one result per message. */
   async function sendMany(messages: MailMessage[]): Promise<(SentMail | Error)[]> {
-    const built: (SentMail & { data: Buffer })[] = [];
+    // A mail that cannot be composed is that mail's error alone: it must not fail its batch-mates' attempts.
+    const built: ((SentMail & { data: Buffer }) | Error)[] = [];
     for (const m of messages) {
-      // `newline` is an option of nodemailer's composer missing from its typings: CRLF, as RFC 5322 wants.
-      const mime = new MailComposer({
-        from: options.from,
-        to: m.to,
-        subject: m.subject,
-        text: m.text,
-        newline: 'windows',
-      } as Mail.Options).compile();
-      built.push({
-        messageId: mime.messageId(),
-        location: path.join(options.dir, `${outboxStamp(now())}-${newId()}.eml`),
-        data: await mime.build(),
-      });
+      try {
+        // `newline` is an option of nodemailer's composer missing from its typings: CRLF, as RFC 5322 wants.
+        const mime = new MailComposer({
+          from: options.from,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          newline: 'windows',
+        } as Mail.Options).compile();
+        built.push({
+          messageId: mime.messageId(),
+          location: path.join(options.dir, `${outboxStamp(now())}-${newId()}.eml`),
+          data: await mime.build(),
+        });
+      } catch (err) {
+        built.push(err instanceof Error ? err : new Error(String(err)));
+      }
     }
+    const ready = built.filter((b): b is SentMail & { data: Buffer } => !(b instanceof Error));
     // Owner-only: a file may hold a reset code. The directory is made when a write finds it missing.
-    const written = await writer.writeMany(built.map((b) => ({ path: b.location, data: b.data, mode: 0o600 })));
-    return built.map((b, i) => written[i] ?? { messageId: b.messageId, location: b.location });
+    const written = await writer.writeMany(ready.map((b) => ({ path: b.location, data: b.data, mode: 0o600 })));
+    const results = new Map(ready.map((b, i) => [b, written[i] ?? { messageId: b.messageId, location: b.location }]));
+    return built.map((b) => (b instanceof Error ? b : results.get(b)!));
   }
 
   return {
