@@ -54,7 +54,7 @@ describe('auth', () => {
     const username = uniqueName('e2e');
     await page.goto('/register');
     await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Email').fill(`${username}@example.com`);
+    await page.getByLabel('Email', { exact: true }).fill(`${username}@example.com`);
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByLabel('Confirm password').fill('other');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -147,7 +147,10 @@ describe('auth', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
-    await page.getByLabel('Email').fill(user.email);
+    // The URL changes before the lazy page renders (the login page stays up meanwhile, and its
+    // "Username or email" field also matches a loose 'Email'): wait for the page itself.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(user.email);
     await page.getByRole('button', { name: 'Send reset code' }).click();
     const mail = await waitForMail(server.dataDir, user.email);
     const code = resetCode(mail);

@@ -94,7 +94,7 @@ async function docsShot(page: Page, name: string, fullPage: boolean): Promise<vo
 async function registerInUi(page: Page, username: string, nickname: string): Promise<void> {
   await page.goto('/register');
   await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
+  await page.getByLabel('Email', { exact: true }).fill(`${username}@example.com`);
   await page.getByLabel('Nickname (optional)').fill(nickname);
   await page.getByLabel('Password', { exact: true }).fill(DEFAULT_PASSWORD);
   await page.getByLabel('Confirm password').fill(DEFAULT_PASSWORD);
