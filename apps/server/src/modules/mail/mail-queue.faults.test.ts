@@ -83,7 +83,7 @@ function lyingServer(pick: () => Fault, pickBatch?: () => 'ok' | 'crash') {
         if (pickBatch() === 'crash') {
           for (const m of ms) ambiguous.add(m.subject);
           ms.slice(0, Math.ceil(ms.length / 2)).forEach(receive);
-          throw new Error('the file writer stopped (exit code 1)');
+          throw new Error('the outbox writer stopped (exit code 1)');
         }
         const faults = ms.map(() => pick());
         if (faults.some((f) => f === 'late' || f === 'no-answer')) for (const m of ms) ambiguous.add(m.subject);
@@ -204,7 +204,7 @@ describe('mail queue', () => {
     q.sendNow(moreIds);
     await q.settled();
     for (const r of await repo.findMany(db, moreIds)) {
-      expect(r).toMatchObject({ status: 'pending', attempts: 1, lastError: 'the file writer stopped (exit code 1)' });
+      expect(r).toMatchObject({ status: 'pending', attempts: 1, lastError: 'the outbox writer stopped (exit code 1)' });
     }
     batch = 'ok';
     clock.advance(30_000);

@@ -82,7 +82,7 @@ export function createMailQueue(deps: MailQueueDeps) {
     const accepted: { id: string; attempts: number; messageId: string }[] = [];
     const message = (row: repo.ClaimedMail) => ({ to: row.to, subject: row.subject, text: row.body });
     if (mail.sendMany && rows.length > 1) {
-      // One hand-off for the batch (the outbox's file writer, ADR 0038). A batch that fails as a
+      // One hand-off for the batch (the outbox's writer thread, ADR 0038 and 0039). A batch that fails as a
       // whole or times out is a failed attempt for each of its mails: retried, never dropped.
       let results: (SentMail | Error)[];
       try {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailProvider, createOutboxMail, createSmtpMail } from './index';
-import { createFileWriter, type FileWriter } from './file-writer';
+import { createOutboxWriter, type OutboxWriter } from './outbox-writer';
 import { outboxStamp } from './outbox';
 
 const FROM = 'Coffer <no-reply@coffer.local>';
@@ -41,11 +41,11 @@ describe('outbox', () => {
     expect(body).toContain('Your code is 123456.\r\nIt expires in 10 minutes.');
   });
 
-  it('writes a batch of mails with one hand-off to the file writer, one result per mail', async () => {
+  it('writes a batch of mails with one hand-off to the outbox writer, one result per mail', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-mail-')), 'outbox');
-    const real = createFileWriter();
+    const real = createOutboxWriter();
     const handOffs: number[] = [];
-    const writer: FileWriter = {
+    const writer: OutboxWriter = {
       writeMany: (files) => (handOffs.push(files.length), real.writeMany(files)),
       close: () => real.close(),
     };
@@ -64,9 +64,9 @@ describe('outbox', () => {
 
   it('reports a file that cannot be written as that mail’s error, and the others as sent', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'coffer-mail-')), 'outbox');
-    const real = createFileWriter();
+    const real = createOutboxWriter();
     // The second mail's file lands where a directory of that name already stands (EISDIR).
-    const writer: FileWriter = {
+    const writer: OutboxWriter = {
       writeMany: async (files) => {
         if (files.length > 1) mkdirSync(files[1]!.path, { recursive: true });
         return real.writeMany(files);
@@ -93,39 +93,46 @@ describe('outbox', () => {
   });
 });
 
-describe('file writer', () => {
-  it('creates each file with its mode, makes a missing directory, and answers per file', async () => {
+describe('outbox writer', () => {
+  const mailTo = (to: string) => ({ from: FROM, to, subject: 'Receipt', text: `Hello ${to}` });
+
+  it('composes each mail, creates its file with its mode, makes a missing directory, and answers per file', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'coffer-writer-'));
     writeFileSync(path.join(root, 'plain'), 'x');
-    const writer = createFileWriter();
+    const writer = createOutboxWriter();
     const results = await writer.writeMany([
-      { path: path.join(root, 'new', 'deep', 'a.eml'), data: Buffer.from('A'), mode: 0o600 },
-      { path: path.join(root, 'plain', 'b.eml'), data: Buffer.from('B'), mode: 0o600 }, // parent is a file
-      { path: path.join(root, 'c.eml'), data: Buffer.from('C'), mode: 0o644 },
+      { path: path.join(root, 'new', 'deep', 'a.eml'), mode: 0o600, message: mailTo('a@example.com') },
+      { path: path.join(root, 'plain', 'b.eml'), mode: 0o600, message: mailTo('b@example.com') }, // parent is a file
+      { path: path.join(root, 'c.eml'), mode: 0o644, message: mailTo('c@example.com') },
     ]);
-    expect(results[0]).toBeNull();
     expect((results[1] as NodeJS.ErrnoException).code).toBe('ENOTDIR');
-    expect(results[2]).toBeNull();
-    expect(readFileSync(path.join(root, 'new', 'deep', 'a.eml'), 'utf8')).toBe('A');
+    const a = readFileSync(path.join(root, 'new', 'deep', 'a.eml'), 'utf8');
+    expect(a).toMatch(/^To: a@example\.com\r$/m);
+    expect(a).toContain(`Message-ID: ${(results[0] as { messageId: string }).messageId}\r\n`);
+    expect(a).toContain('\r\n\r\nHello a@example.com');
     expect(statSync(path.join(root, 'new', 'deep', 'a.eml')).mode & 0o777).toBe(0o600);
-    expect(readFileSync(path.join(root, 'c.eml'), 'utf8')).toBe('C');
+    expect(readFileSync(path.join(root, 'c.eml'), 'utf8')).toMatch(/^To: c@example\.com\r$/m);
+    expect(statSync(path.join(root, 'c.eml')).mode & 0o777).toBe(0o644);
+    expect(new Set(results.filter((r) => !(r instanceof Error)).map((r) => (r as { messageId: string }).messageId)).size).toBe(2);
     // Closed, it starts a new worker for the next write.
     await writer.close();
-    expect(await writer.writeMany([{ path: path.join(root, 'd.eml'), data: Buffer.from('D'), mode: 0o600 }])).toEqual([null]);
+    const [d] = await writer.writeMany([{ path: path.join(root, 'd.eml'), mode: 0o600, message: mailTo('d@example.com') }]);
+    expect(d).toMatchObject({ messageId: expect.stringMatching(/^<.+@.+>$/) });
     await writer.close();
   });
 });
 
-describe('file writer lifetime', () => {
+describe('outbox writer lifetime', () => {
   it('keeps the process alive while a write is unanswered, and lets it exit once answered', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'coffer-writer-'));
-    const writerModule = new URL('./file-writer.ts', import.meta.url).href;
-    // A process whose only work left is a write of 2,000 files (after a first, answered write, which
+    const writerModule = new URL('./outbox-writer.ts', import.meta.url).href;
+    // A process whose only work left is a write of 2,000 mails (after a first, answered write, which
     // left the writer idle): it must not exit before the last file is there, nor hang after it.
     const script = `import(${JSON.stringify(writerModule)}).then(async (m) => {
-      const writer = m.createFileWriter();
-      await writer.writeMany([{ path: ${JSON.stringify(dir)} + '/first.eml', data: Buffer.from('first'), mode: 0o600 }]);
-      const files = Array.from({ length: 2000 }, (_, i) => ({ path: ${JSON.stringify(dir)} + '/' + i + '.eml', data: Buffer.from('mail ' + i), mode: 0o600 }));
+      const writer = m.createOutboxWriter();
+      const message = (i) => ({ from: 'Coffer <no-reply@coffer.local>', to: 'a@example.com', subject: 'Receipt', text: 'mail ' + i });
+      await writer.writeMany([{ path: ${JSON.stringify(dir)} + '/first.eml', mode: 0o600, message: message('first') }]);
+      const files = Array.from({ length: 2000 }, (_, i) => ({ path: ${JSON.stringify(dir)} + '/' + i + '.eml', mode: 0o600, message: message(i) }));
       void writer.writeMany(files);
     });`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -134,7 +141,7 @@ describe('file writer lifetime', () => {
     });
     expect(child.status, child.stderr).toBe(0);
     expect(readdirSync(dir)).toHaveLength(2001);
-    expect(readFileSync(path.join(dir, '1999.eml'), 'utf8')).toBe('mail 1999');
+    expect(readFileSync(path.join(dir, '1999.eml'), 'utf8')).toContain('\r\n\r\nmail 1999');
   });
 });
 
