@@ -31,7 +31,13 @@ export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
     files.map(async (f) => {
       const raw = await readFile(path.join(dir, f), 'utf8');
       const split = raw.search(/\r?\n\r?\n/);
-      const body = split >= 0 ? raw.slice(split).replace(/=\r?\n/g, '').trim() : '';
+      const body =
+        split >= 0
+          ? raw
+              .slice(split)
+              .replace(/=\r?\n/g, '')
+              .trim()
+          : '';
       return { file: f, to: header(raw, 'To'), subject: header(raw, 'Subject'), body };
     }),
   );
@@ -45,7 +51,8 @@ export async function waitForMail(dataDir: string, email: string, { timeoutMs = 
     if (mails.length > after) return mails[mails.length - 1]!;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`No mail to ${email} within ${timeoutMs} ms`);
+  const present = (await readOutbox(dataDir)).map((m) => `${m.to}: ${m.subject}`);
+  throw new Error(`No mail to ${email} within ${timeoutMs} ms; the outbox holds ${present.length}:\n${present.join('\n')}`);
 }
 
 /** The 6-digit reset code in a mail body. @throws Error when there is none */
