@@ -146,7 +146,7 @@ describe.skipIf(!onPostgres)('fixed statements under a generic plan (ADR 0037)',
       expect.arrayContaining(['orders', 'collections', 'users', 'ledger_accounts', 'records', 'mail_queue']),
     );
     expect(statements.map((s) => s.name)).toEqual(
-      expect.arrayContaining(['orders_buy_many', 'orders_lock_many_for_pay', 'ledger_debit_where_covered']),
+      expect.arrayContaining(['orders_buy_many', 'orders_lock_many_for_pay', 'ledger_post_many']),
     );
     const found: Record<string, string[]> = {};
     for (const st of statements) {

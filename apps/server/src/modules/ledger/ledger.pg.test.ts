@@ -95,4 +95,52 @@ describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
       await pool.end();
     }
   });
+
+  it('a batch whose key a concurrent transaction posts first fails whole, writing nothing, and is a replay when tried again', async () => {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    try {
+      const db = drizzle(pool, { schema, casing: 'snake_case' }) as unknown as Db;
+      const ledger = createLedgerService({ db });
+      const [a, b, seller] = [await createUser(t), await createUser(t), await createUser(t)];
+      await fund(t, a.id, '10');
+      await fund(t, b.id, '10');
+      const item = (key: string, payer: string) => ({
+        key,
+        kind: 'test',
+        bizId: key,
+        debit: { userId: payer, amount: 100n },
+        credits: [{ account: { userId: seller.id, kind: 'available' as const }, amount: 100n }],
+      });
+      const [shared, own] = [`test-race:${uniq()}`, `test-race:${uniq()}`];
+      // The first transaction posts `shared` and stays open; the second batch, holding `shared` and
+      // its own key, reads no such key yet, so it debits and then waits on the key's unique index.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let postedFirst!: () => void;
+      const firstPosted = new Promise<void>((r) => (postedFirst = r));
+      const first = db.transaction(async (tx) => {
+        await ledger.postBatch(tx, [item(shared, a.id)]);
+        postedFirst();
+        await held;
+      });
+      await firstPosted;
+      const second = db.transaction((tx) => ledger.postBatch(tx, [item(own, b.id), item(shared, a.id)]));
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      await first;
+      await expect(second).rejects.toMatchObject({ code: '23505' });
+      expect((await ledger.balances(a.id)).available).toBe(900n);
+      expect((await ledger.balances(b.id)).available).toBe(1_000n);
+      expect((await ledger.balances(seller.id)).available).toBe(100n);
+
+      const again = await db.transaction((tx) => ledger.postBatch(tx, [item(own, b.id), item(shared, a.id)]));
+      expect(again).toEqual(['posted', 'replayed']);
+      expect((await ledger.balances(a.id)).available).toBe(900n);
+      expect((await ledger.balances(b.id)).available).toBe(900n);
+      expect((await ledger.balances(seller.id)).available).toBe(200n);
+      expect((await verifyLedger(db)).violations).toEqual([]);
+    } finally {
+      await pool.end();
+    }
+  });
 });

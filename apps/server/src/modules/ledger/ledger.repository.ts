@@ -133,56 +133,83 @@ export async function userAccountIds(db: DbOrTx, userIds: string[]): Promise<Map
   return out;
 }
 
-/**
- * Inserts many transaction rows, skipping keys that exist. @returns the keys inserted now (the
- * others are replays).
- */
-export async function insertTransactions(
-  db: DbOrTx,
-  rows: { id: string; idempotencyKey: string; kind: string; bizId: string }[],
-): Promise<Set<string>> {
-  if (!rows.length) return new Set();
-  const json = JSON.stringify(rows.map((r) => ({ id: r.id, key: r.idempotencyKey, kind: r.kind, biz_id: r.bizId })));
-  const { rows: inserted } = await run<{ key: string }>(db, insertTransactionsSql, [json]);
-  return new Set(inserted.map((r) => r.key));
-}
-
-const insertTransactionsSql = statement(
-  'ledger_insert_transactions',
-  `insert into ledger_transactions (id, idempotency_key, kind, biz_id)
-   select d.id, d.key, d.kind, d.biz_id from jsonb_to_recordset($1::jsonb) as d(id text, key text, kind text, biz_id text)
-   on conflict (idempotency_key) do nothing
-   returning idempotency_key as key`,
-);
-
-/** Deletes transaction rows (without entries) by id: the postings of a batch whose debit was refused. */
-export async function deleteTransactions(db: DbOrTx, ids: string[]): Promise<void> {
-  if (ids.length) await db.delete(ledgerTransactions).where(inArray(ledgerTransactions.id, ids));
-}
-
 type Delta = { accountId: string; amount: bigint };
 const deltasJson = (deltas: Delta[]) => JSON.stringify(deltas.map((d) => ({ id: d.accountId, amount: d.amount.toString() })));
 
-/**
- * Debits many user accounts in one statement, each only if its balance covers the debit (`FOR NO
- * KEY UPDATE` locks, as {@link creditMany}, taken in account-id order first). `amount` is the
- * positive minor units to subtract; one delta per account.
- * @returns the ids of the accounts debited (the others are unchanged: insufficient balance).
- */
-export async function debitWhereCovered(db: DbOrTx, deltas: Delta[]): Promise<Set<string>> {
-  if (!deltas.length) return new Set();
-  const { rows } = await run<{ id: string }>(db, debitWhereCoveredSql, [deltasJson(deltas)]);
-  return new Set(rows.map((r) => r.id));
+/** One posting of {@link postMany}: its transaction row and the user account it debits. */
+export interface DebitPosting {
+  /** The transaction id (UUIDv7). */
+  id: string;
+  idempotencyKey: string;
+  kind: string;
+  bizId: string;
+  /** The ledger account debited (a user's `available`). */
+  accountId: string;
+  /** Positive minor units debited. */
+  amount: bigint;
 }
 
-const debitWhereCoveredSql = statement(
-  'ledger_debit_where_covered',
-  `with d as (select * from jsonb_to_recordset($1::jsonb) as d(id text, amount bigint)),
-   locked as (select a.id from ledger_accounts a where a.id = any(array(select id from d)) order by a.id for no key update)
-   update ledger_accounts a set balance = a.balance - d.amount
-   from d
-   where a.id = d.id and a.id = any(array(select id from locked)) and a.balance >= d.amount
-   returning a.id`,
+/**
+ * Posts many debit-led transactions in one statement (docs/decisions/0021-purchases-group-commit.md,
+ * 0040-ledger-batch-in-one-statement.md):
+ * 1. a posting whose key exists already is a replay: nothing is written for it;
+ * 2. the other postings' debits, summed per account, are taken from each account only where its
+ *    balance covers the sum (`FOR NO KEY UPDATE` locks in account-id order first, as
+ *    {@link creditMany}); an account that does not cover it is unchanged;
+ * 3. the transaction rows and the `entries` of the postings whose account was debited.
+ * Each list is read by key (ADR 0037). A key inserted by a concurrent transaction after this
+ * statement's snapshot makes the statement fail (unique violation): nothing of it is written.
+ * @param entries every posting's entries (its debit included), by transaction id; those of postings
+ *   that are not written are left out
+ * @returns the keys posted now and the keys replayed; the other postings were refused (balance)
+ */
+export async function postMany(
+  db: DbOrTx,
+  postings: DebitPosting[],
+  entries: { transactionId: string; accountId: string; amount: bigint }[],
+): Promise<{ posted: Set<string>; replayed: Set<string> }> {
+  const posted = new Set<string>();
+  const replayed = new Set<string>();
+  if (!postings.length) return { posted, replayed };
+  const p = JSON.stringify(
+    postings.map((x) => ({
+      id: x.id,
+      key: x.idempotencyKey,
+      kind: x.kind,
+      biz_id: x.bizId,
+      a: x.accountId,
+      amount: x.amount.toString(),
+    })),
+  );
+  const e = JSON.stringify(entries.map((x) => ({ t: x.transactionId, a: x.accountId, amount: x.amount.toString() })));
+  const { rows } = await run<{ outcome: 'posted' | 'replayed'; key: string }>(db, postManySql, [p, e]);
+  for (const r of rows) (r.outcome === 'posted' ? posted : replayed).add(r.key);
+  return { posted, replayed };
+}
+
+const postManySql = statement(
+  'ledger_post_many',
+  `with p as (select * from jsonb_to_recordset($1::jsonb) as p(id text, key text, kind text, biz_id text, a text, amount bigint)),
+   seen as (select t.idempotency_key as key from ledger_transactions t where t.idempotency_key = any(array(select key from p))),
+   fresh as (select p.* from p where not (p.key = any(array(select key from seen)))),
+   sums as (select fresh.a as id, sum(fresh.amount)::bigint as amount from fresh group by fresh.a),
+   locked as (select a.id from ledger_accounts a where a.id = any(array(select id from sums)) order by a.id for no key update),
+   debited as (
+     update ledger_accounts a set balance = a.balance - s.amount
+     from sums s
+     where a.id = s.id and a.id = any(array(select id from locked)) and a.balance >= s.amount
+     returning a.id),
+   tx as (
+     insert into ledger_transactions (id, idempotency_key, kind, biz_id)
+     select f.id, f.key, f.kind, f.biz_id from fresh f where f.a = any(array(select id from debited))
+     returning id, idempotency_key),
+   entries as (
+     insert into ledger_entries (transaction_id, account_id, amount)
+     select e.t, e.a, e.amount from jsonb_to_recordset($2::jsonb) as e(t text, a text, amount bigint)
+     where e.t = any(array(select id from tx)))
+   select 'posted' as outcome, tx.idempotency_key as key from tx
+   union all
+   select 'replayed', seen.key from seen`,
 );
 
 /**
@@ -206,22 +233,6 @@ const creditManySql = statement(
    from d
    where a.id = d.id and a.id = any(array(select id from locked))
    returning a.id`,
-);
-
-/** Inserts the entries of many transactions in one statement. */
-export async function insertEntriesMany(
-  db: DbOrTx,
-  entries: { transactionId: string; accountId: string; amount: bigint }[],
-): Promise<void> {
-  if (!entries.length) return;
-  const json = JSON.stringify(entries.map((e) => ({ t: e.transactionId, a: e.accountId, amount: e.amount.toString() })));
-  await run(db, insertEntriesSql, [json]);
-}
-
-const insertEntriesSql = statement(
-  'ledger_insert_entries',
-  `insert into ledger_entries (transaction_id, account_id, amount)
-   select d.t, d.a, d.amount from jsonb_to_recordset($1::jsonb) as d(t text, a text, amount bigint)`,
 );
 
 /**

@@ -209,11 +209,11 @@ export function createLedgerService(deps: { db: Db }) {
     /**
      * Posts many transactions in the caller's transaction with a fixed number of statements (group
      * commit, docs/decisions/0021-purchases-group-commit.md), each all-or-nothing on its own:
-     * 1. the transaction rows (a key posted before is a replay: nothing else is written for it);
-     * 2. one conditional debit of every payer's `available` (locks in account-id order): a payer
-     *    whose balance does not cover the debit is left unchanged, its posting is `insufficient` and
-     *    its transaction row is deleted again;
-     * 3. the entries of the posted ones;
+     * 1-3. one statement ({@link repo.postMany}, docs/decisions/0040-ledger-batch-in-one-statement.md):
+     *    a key posted before is a replay (nothing is written for it); one conditional debit of every
+     *    other payer's `available` (locks in account-id order): a payer whose balance does not cover
+     *    the debit is left unchanged and its posting is `insufficient`; the transaction rows and
+     *    entries of the debited ones;
      * 4. `beforeLast(outcomes)` (the caller's own writes, its hot rows last);
      * 5. the credits of user accounts summed per account (locks in account-id order) — the last
      *    statement, so a hot seller row is locked once per batch and only until COMMIT. Platform
@@ -244,43 +244,37 @@ export function createLedgerService(deps: { db: Db }) {
         'platform' in ref ? platformId(tx, ref.platform) : accounts.get(ref.userId)![ref.kind];
 
       const txIds = items.map(() => newId());
-      const inserted = await repo.insertTransactions(
-        tx,
-        items.map((it, i) => ({ id: txIds[i]!, idempotencyKey: it.key, kind: it.kind, bizId: it.bizId })),
-      );
-      const outcomes: BatchOutcome[] = items.map((it) => (inserted.has(it.key) ? 'posted' : 'replayed'));
-
-      const debits = new Map<string, bigint>();
-      items.forEach((it, i) => {
-        if (outcomes[i] !== 'posted') return;
-        const id = accounts.get(it.debit.userId)!.available;
-        debits.set(id, (debits.get(id) ?? 0n) + it.debit.amount);
-      });
-      const debited = await repo.debitWhereCovered(
-        tx,
-        [...debits].map(([accountId, amount]) => ({ accountId, amount })),
-      );
-      const refused: string[] = [];
-      items.forEach((it, i) => {
-        if (outcomes[i] === 'posted' && !debited.has(accounts.get(it.debit.userId)!.available)) {
-          outcomes[i] = 'insufficient';
-          refused.push(txIds[i]!);
-        }
-      });
-      await repo.deleteTransactions(tx, refused);
-
       const entries: { transactionId: string; accountId: string; amount: bigint }[] = [];
+      for (const [i, it] of items.entries()) {
+        entries.push({ transactionId: txIds[i]!, accountId: accounts.get(it.debit.userId)!.available, amount: -it.debit.amount });
+        for (const c of it.credits)
+          entries.push({ transactionId: txIds[i]!, accountId: await idOf(c.account), amount: c.amount });
+      }
+      const { posted, replayed } = await repo.postMany(
+        tx,
+        items.map((it, i) => ({
+          id: txIds[i]!,
+          idempotencyKey: it.key,
+          kind: it.kind,
+          bizId: it.bizId,
+          accountId: accounts.get(it.debit.userId)!.available,
+          amount: it.debit.amount,
+        })),
+        entries,
+      );
+      const outcomes: BatchOutcome[] = items.map((it) =>
+        posted.has(it.key) ? 'posted' : replayed.has(it.key) ? 'replayed' : 'insufficient',
+      );
+
       const credits = new Map<string, bigint>();
       for (const [i, it] of items.entries()) {
         if (outcomes[i] !== 'posted') continue;
-        entries.push({ transactionId: txIds[i]!, accountId: accounts.get(it.debit.userId)!.available, amount: -it.debit.amount });
         for (const c of it.credits) {
-          const accountId = await idOf(c.account);
-          entries.push({ transactionId: txIds[i]!, accountId, amount: c.amount });
-          if (!('platform' in c.account)) credits.set(accountId, (credits.get(accountId) ?? 0n) + c.amount);
+          if ('platform' in c.account) continue;
+          const accountId = accounts.get(c.account.userId)![c.account.kind];
+          credits.set(accountId, (credits.get(accountId) ?? 0n) + c.amount);
         }
       }
-      await repo.insertEntriesMany(tx, entries);
       if (beforeLast) await beforeLast(outcomes);
       await repo.creditMany(
         tx,
