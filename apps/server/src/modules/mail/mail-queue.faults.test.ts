@@ -157,6 +157,29 @@ describe('mail queue', () => {
     expect((await repo.findMany(db, ids))[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('sends a held mail without claiming it again, and leaves one whose lease no longer covers an attempt to the worker', async () => {
+    const server = lyingServer(() => 'ok');
+    const clock = new ManualClock();
+    const q = createMailQueue({ db, clock, mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS });
+    const [fresh, late] = [mailOf(`h-${uniq()}`), mailOf(`l-${uniq()}`)];
+    const [freshId] = await db.transaction((tx) => q.enqueue(tx, [fresh]));
+    q.sendNow([freshId!]);
+    await q.settled();
+    expect(server.got.get(fresh.subject)).toBe(1);
+    // Sent as inserted: attempt 1, the insert's claim.
+    expect((await repo.findMany(db, [freshId!]))[0]).toMatchObject({ status: 'sent', attempts: 1 });
+
+    const [lateId] = await db.transaction((tx) => q.enqueue(tx, [late]));
+    clock.advance(30_000); // the lease (timeout + 30 s) now leaves less than the timeout
+    q.sendNow([lateId!]);
+    await q.settled();
+    expect(server.got.has(late.subject)).toBe(false); // not due yet: no attempt of its own either
+    clock.advance(1_000);
+    await q.deliverDue();
+    expect(server.got.get(late.subject)).toBe(1);
+    expect((await repo.findMany(db, [lateId!]))[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
   it('sends the mails of many calls after the current turn, together, and records each accepted one once', async () => {
     const server = lyingServer(() => 'ok');
     const q = createMailQueue({ db, clock: new ManualClock(), mail: server.provider, log: quiet, timeoutMs: TIMEOUT_MS });
@@ -223,16 +246,18 @@ describe('mail queue', () => {
     });
     const [a, b, c] = [mailOf(`f-${uniq()}`), mailOf(`f-${uniq()}`), mailOf(`f-${uniq()}`)];
     const ids = await db.transaction((tx) => q.enqueue(tx, [a, b, c]));
-    const now = new Date();
+    // Inserted holding attempt 1's lease: nothing to claim until it runs out (the instance never sent).
+    expect(await repo.claimIds(db, ids, new Date(), new Date(Date.now() + 60_000))).toEqual([]);
+    const now = new Date(Date.now() + 10 * 60_000);
     const claimed = await repo.claimIds(db, ids, now, new Date(now.getTime() + 60_000));
-    expect(claimed.map((r) => r.attempts)).toEqual([1, 1, 1]);
+    expect(claimed.map((r) => r.attempts)).toEqual([2, 2, 2]);
     const [ra, rb, rc] = ids.map((id) => claimed.find((r) => r.id === id)!);
     // b's lease was taken over by a second attempt; c was recorded as failed meanwhile.
     expect(await repo.claimIds(db, [rb!.id], new Date(now.getTime() + 120_000), new Date(now.getTime() + 180_000))).toHaveLength(
       1,
     );
     expect(
-      await repo.finishAttempt(db, rc!.id, 1, { status: 'failed', nextAttemptAt: null, lastError: 'x', updatedAt: now }),
+      await repo.finishAttempt(db, rc!.id, 2, { status: 'failed', nextAttemptAt: null, lastError: 'x', updatedAt: now }),
     ).toBe(true);
     const kept = await repo.finishSent(
       db,
@@ -242,7 +267,7 @@ describe('mail queue', () => {
     expect([...kept]).toEqual([ra!.id]);
     const rows = new Map((await repo.findMany(db, ids)).map((r) => [r.id, r]));
     expect(rows.get(ra!.id)).toMatchObject({ status: 'sent', messageId: `<${ra!.id}@test>`, nextAttemptAt: null });
-    expect(rows.get(rb!.id)).toMatchObject({ status: 'pending', attempts: 2, messageId: null });
+    expect(rows.get(rb!.id)).toMatchObject({ status: 'pending', attempts: 3, messageId: null });
     expect(rows.get(rc!.id)).toMatchObject({ status: 'failed', messageId: null });
   });
 

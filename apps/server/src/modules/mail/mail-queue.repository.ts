@@ -59,17 +59,32 @@ const claimIdsSql = statement(
   'mail_claim_ids',
   `update mail_queue set attempts = attempts + 1, next_attempt_at = $3, updated_at = $2
    where id = any(array(select jsonb_array_elements_text($1::jsonb))) and status = 'pending'
-     and (attempts = 0 or next_attempt_at <= $2)
+     and next_attempt_at <= $2
    returning id, key, "to", subject, body, attempts`,
 );
 
 /**
- * Claims the pending rows of `ids` that no attempt holds (due, or never tried) in one statement:
- * attempts + 1, lease until `leaseUntil`. @returns the claimed rows
+ * Claims the pending rows of `ids` that no attempt holds (due: a row is inserted holding its first
+ * attempt's lease) in one statement: attempts + 1, lease until `leaseUntil`. @returns the claimed rows
  */
 export async function claimIds(db: DbOrTx, ids: string[], now: Date, leaseUntil: Date): Promise<ClaimedMail[]> {
   if (!ids.length) return [];
   return (await run<ClaimedMail>(db, claimIdsSql, [JSON.stringify(ids), now, leaseUntil])).rows;
+}
+
+const stillHeldSql = statement(
+  'mail_still_held',
+  `select id from mail_queue
+   where id = any(array(select jsonb_array_elements_text($1::jsonb))) and status = 'pending' and attempts = 1`,
+);
+
+/**
+ * Which of `ids` exist (their transaction committed) and are still pending at attempt 1, the
+ * attempt their insert claimed: read, not locked (the lease keeps other attempts away).
+ */
+export async function stillHeld(db: DbOrTx, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  return new Set((await run<{ id: string }>(db, stillHeldSql, [JSON.stringify(ids)])).rows.map((r) => r.id));
 }
 
 /**

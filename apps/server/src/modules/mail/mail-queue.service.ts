@@ -4,12 +4,14 @@
  * accepts them.
  *
  * - {@link MailQueue.enqueue} inserts the mails in the caller's transaction (a mail whose `key` was
- *   queued before is skipped), each leased to this instance for one attempt's time.
+ *   queued before is skipped), each already claimed for its first attempt by this instance (attempt
+ *   1, leased for the mail server's timeout plus 30 s); the instance keeps what it inserted.
  * - After COMMIT the caller passes the ids to {@link MailQueue.sendNow}: this instance sends them
  *   in the background right after the current turn of the event loop, the mails of many calls
- *   together (one UPDATE claims a batch, one UPDATE records the accepted sends;
- *   docs/decisions/0033-purchase-hot-path.md). A mail of a transaction that rolled back does not
- *   exist, so it is never sent.
+ *   together: one read confirms that the rows exist and are still held by that first attempt, the
+ *   mails are sent from what was kept, and one UPDATE records the accepted sends
+ *   (docs/decisions/0033-purchase-hot-path.md, 0041-receipts-without-a-claiming-update.md). A mail
+ *   of a transaction that rolled back does not exist, so it is never sent.
  * - The `mail` worker ({@link MailQueue.deliverDue}) takes every due mail: leases that ran out (an
  *   instance stopped mid-send) and retries, after {@link MAIL_RETRY_DELAYS_MS}; after
  *   {@link MAIL_MAX_ATTEMPTS} failed attempts a mail is `failed` and logged at error level.
@@ -129,15 +131,31 @@ export function createMailQueue(deps: MailQueueDeps) {
     return final ? 'failed' : 'retry';
   }
 
-  /** Ids handed to {@link MailQueue.sendNow} and not claimed yet. */
+  /** Ids handed to {@link MailQueue.sendNow} and not sent yet. */
   const waiting: string[] = [];
+  /**
+   * What this instance inserted, holding its first attempt, by id in insertion order: what
+   * {@link sendNow} sends without reading it back. An entry leaves when its id is taken by the
+   * sender, or at the next {@link enqueue} once its lease has less than an attempt's time left
+   * (the mails of a transaction that rolled back, whose ids never reach `sendNow`).
+   */
+  const held = new Map<string, { mail: repo.ClaimedMail; leaseUntil: number }>();
+  const pruneHeld = (now: number) => {
+    for (const [id, h] of held) {
+      if (now + deps.timeoutMs < h.leaseUntil) return;
+      held.delete(id);
+    }
+  };
   /** True while the sender loop runs (at most one per instance). */
   let sending = false;
 
   /**
    * The sender loop: after the current turn of the event loop (so the requests that queued the
-   * mails are answered first), claims up to {@link SEND_BATCH} waiting ids in one statement, sends
-   * them, records them, and repeats while ids wait.
+   * mails are answered first), takes up to {@link SEND_BATCH} waiting ids, sends them, records
+   * them, and repeats while ids wait. A mail this instance holds, whose lease still leaves a whole
+   * attempt's time, is sent from what was kept once one read ({@link repo.stillHeld}) has found its
+   * row committed and still at attempt 1; any other id is claimed in one statement, which takes it
+   * only when it is due (an attempt another instance or the worker holds is left alone).
    */
   async function sendWaiting(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
@@ -145,7 +163,22 @@ export function createMailQueue(deps: MailQueueDeps) {
       const ids = waiting.splice(0, SEND_BATCH);
       try {
         const now = clock.now();
-        await attemptAll(await repo.claimIds(db, ids, new Date(now), new Date(now + leaseMs)));
+        const kept: repo.ClaimedMail[] = [];
+        const others: string[] = [];
+        for (const id of ids) {
+          const h = held.get(id);
+          held.delete(id);
+          if (h && now + deps.timeoutMs < h.leaseUntil) kept.push(h.mail);
+          else others.push(id);
+        }
+        const committed = kept.length
+          ? await repo.stillHeld(
+              db,
+              kept.map((m) => m.id),
+            )
+          : new Set<string>();
+        const claimed = others.length ? await repo.claimIds(db, others, new Date(now), new Date(now + leaseMs)) : [];
+        await attemptAll([...kept.filter((m) => committed.has(m.id)), ...claimed]);
       } catch (err) {
         log.error({ err, mails: ids.length }, 'mail queue: sending failed; the worker retries');
       }
@@ -162,28 +195,37 @@ export function createMailQueue(deps: MailQueueDeps) {
     async enqueue(tx: Tx, mails: QueuedMail[]): Promise<string[]> {
       if (!mails.length) return [];
       const now = clock.now();
-      return repo.insertMany(
-        tx,
-        mails.map((m) => ({
-          id: newId(),
-          key: m.key,
-          to: m.to,
-          subject: m.subject,
-          body: m.text,
-          status: 'pending',
-          attempts: 0,
-          // Held for this instance's first attempt: the worker takes it only if that never happens.
-          nextAttemptAt: new Date(now + leaseMs),
-          createdAt: new Date(now),
-          updatedAt: new Date(now),
-        })),
-      );
+      const rows = mails.map((m) => ({
+        id: newId(),
+        key: m.key,
+        to: m.to,
+        subject: m.subject,
+        body: m.text,
+        status: 'pending',
+        // Claimed for this instance's first attempt: the worker takes it only if that never happens.
+        attempts: 1,
+        nextAttemptAt: new Date(now + leaseMs),
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
+      }));
+      const inserted = await repo.insertMany(tx, rows);
+      pruneHeld(now);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const id of inserted) {
+        const r = byId.get(id)!;
+        held.set(id, {
+          mail: { id, key: r.key, to: r.to, subject: r.subject, body: r.body, attempts: 1 },
+          leaseUntil: now + leaseMs,
+        });
+      }
+      return inserted;
     },
 
     /**
      * Sends the committed mails `ids` from this instance, in the background: after the current turn
-     * of the event loop, mails of many calls together, claimed and recorded a batch at a time (one
-     * UPDATE to claim, the sends, one UPDATE for the accepted ones); {@link settled} waits for them.
+     * of the event loop, mails of many calls together, a batch at a time (one read confirming the
+     * rows, the sends, one UPDATE for the accepted ones; an id this instance no longer holds is
+     * claimed by an UPDATE once due); {@link settled} waits for them.
      * Never throws: a failure is retried by the worker.
      */
     sendNow(ids: string[]): void {
