@@ -122,6 +122,24 @@ describe('outbox writer', () => {
   });
 });
 
+describe('outbox writer, stopped with a batch in flight', () => {
+  it('rejects the unanswered batch (its mails are then failed attempts, retried) and starts a new worker for the next', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'coffer-writer-'));
+    const writer = createOutboxWriter();
+    const message = { from: FROM, to: 'a@example.com', subject: 'Receipt', text: 'hello' };
+    // 3,000 mails take the worker far longer than the terminate below: the batch is unanswered.
+    const big = writer.writeMany(
+      Array.from({ length: 3000 }, (_, i) => ({ path: path.join(dir, `${i}.eml`), mode: 0o600, message })),
+    );
+    await writer.close();
+    await expect(big).rejects.toThrow('the outbox writer was closed');
+    const [next] = await writer.writeMany([{ path: path.join(dir, 'next.eml'), mode: 0o600, message }]);
+    expect(next).toMatchObject({ messageId: expect.stringMatching(/^<.+>$/) });
+    expect(readFileSync(path.join(dir, 'next.eml'), 'utf8')).toMatch(/^To: a@example\.com\r$/m);
+    await writer.close();
+  });
+});
+
 describe('outbox writer lifetime', () => {
   it('keeps the process alive while a write is unanswered, and lets it exit once answered', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'coffer-writer-'));

@@ -172,8 +172,9 @@ export function createOutboxWriter(): OutboxWriter {
       const w = worker;
       worker = null;
       if (!w) return;
-      await w.terminate();
+      // Before the worker's exit event, which would otherwise report the stop as an exit code.
       failAll(w, new Error('the outbox writer was closed'));
+      await w.terminate();
     },
   };
 }
