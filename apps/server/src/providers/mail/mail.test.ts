@@ -131,8 +131,10 @@ describe('outbox writer, stopped with a batch in flight', () => {
     const big = writer.writeMany(
       Array.from({ length: 3000 }, (_, i) => ({ path: path.join(dir, `${i}.eml`), mode: 0o600, message })),
     );
+    // The expectation is attached before the rejection happens (else it is an unhandled rejection).
+    const rejected = expect(big).rejects.toThrow('the outbox writer was closed');
     await writer.close();
-    await expect(big).rejects.toThrow('the outbox writer was closed');
+    await rejected;
     const [next] = await writer.writeMany([{ path: path.join(dir, 'next.eml'), mode: 0o600, message }]);
     expect(next).toMatchObject({ messageId: expect.stringMatching(/^<.+>$/) });
     expect(readFileSync(path.join(dir, 'next.eml'), 'utf8')).toMatch(/^To: a@example\.com\r$/m);
