@@ -1,7 +1,8 @@
 /**
  * npm run bench:web — what a phone pays to open Coffer:
  * 1. the gzip size of the JavaScript the home route needs: the entry chunk of apps/web/dist, its
- *    modulepreloads and static imports, plus the lazy home chunk and its static imports;
+ *    modulepreloads and static imports, plus the home page's chunks (dist/route-preloads.json, as the
+ *    server links them in the document of `/`) and their static imports;
  * 2. Lighthouse 12 (mobile preset: simulated slow 4G and 4x CPU slowdown) in Debian's Chromium on
  *    /, /collection/{id} and /mycollections, served by the real server (the built app, as `npm
  *    start` serves it) on a fresh data dir with demo data: a seller with 8 published collections,
@@ -43,9 +44,10 @@ async function homeRouteJs(): Promise<{
     [...code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+\.js)["']/g)].map((m) =>
       path.posix.join(path.posix.dirname(from), m[1]!),
     );
-  const entryCode = await readFile(path.join(dist, entry), 'utf8');
-  const home = /["'](?:\.\/|\/?assets\/)(home-[\w-]+\.js)["']/.exec(entryCode)?.[1];
-  if (home) queue.push(`assets/${home}`);
+  // The home page's chunks, as the server links them in the document of `/` (ADR 0035).
+  const preloads = JSON.parse(await readFile(path.join(dist, 'route-preloads.json'), 'utf8')) as Record<string, string[]>;
+  if (!preloads['/']?.length) throw new Error('dist/route-preloads.json lists no chunk for /');
+  queue.push(...preloads['/'].map((f) => f.replace(/^\//, '')));
   while (queue.length) {
     const file = queue.shift()!;
     if (seen.has(file)) continue;
