@@ -158,7 +158,10 @@ async function audit(url: string, label: string, session?: { token: string; stat
     const { lhr } = result;
     if (process.env.BENCH_LHR_DIR) {
       await mkdir(process.env.BENCH_LHR_DIR, { recursive: true });
-      await writeFile(path.join(process.env.BENCH_LHR_DIR, `${label.replace(/[^a-z]+/gi, '_')}-${Date.now()}.json`), JSON.stringify(lhr));
+      await writeFile(
+        path.join(process.env.BENCH_LHR_DIR, `${label.replace(/[^a-z]+/gi, '_')}-${Date.now()}.json`),
+        JSON.stringify(lhr),
+      );
     }
     if (lhr.runtimeError) throw new Error(`${label}: ${lhr.runtimeError.message}`);
     if (process.env.BENCH_VERBOSE) {
@@ -244,7 +247,12 @@ try {
     };
     console.log(line(m, runs > 1 ? `${m.page} median` : m.page));
   }
-  console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await server.stop();
 }

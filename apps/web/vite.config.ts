@@ -93,7 +93,10 @@ function groupByRoute(
   for (const module of Object.values(ROUTE_MODULES)) {
     const page = all.find((id) => id.endsWith(`/apps/web/${module}`));
     if (!page) continue;
-    const name = `route-${module.replace(/^src\/app\/routes\//, '').replace(/\.tsx$/, '').replace(/\//g, '-')}`;
+    const name = `route-${module
+      .replace(/^src\/app\/routes\//, '')
+      .replace(/\.tsx$/, '')
+      .replace(/\//g, '-')}`;
     for (const id of closure([page])) {
       if (taken.has(id) || id.startsWith('\0') || /\.css($|\?)/.test(id)) continue;
       groups.set(id, name);

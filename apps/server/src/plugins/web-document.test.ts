@@ -120,6 +120,27 @@ describe('web document', () => {
     expect(html).not.toContain('/assets/collection-3.js');
   });
 
+  it("lists My Collections' first call before the theme script on /mycollections (signed-in, started by that script), and nowhere else", async () => {
+    asked.length = 0;
+    const doc = loadWebDocument(dir, reads, log)!;
+    const html = await doc.render('/mycollections');
+    const list =
+      '<script type="application/json" id="coffer-early-calls">[{"path":"/sl/v1/my/collections","body":{"paginator":{"page":0,"size":10}},"image":"collections.0.banner"}]</script>';
+    expect(html).toContain(list);
+    // In the head, before the inline script that starts it; nothing is read on the server for it.
+    expect(html.indexOf(list)).toBeLessThan(html.indexOf(`<script>${THEME}</script>`));
+    expect(html.indexOf(list)).toBeLessThan(html.indexOf('</head>'));
+    expect(asked).toEqual([]);
+    expect(initialData(html)).toBeNull();
+    for (const other of ['/', '/terms', '/mycollections?page=2', '/mycollections/x']) {
+      const h = await doc.render(other);
+      expect(h).not.toContain('coffer-early-calls');
+      expect(h).toContain(`<script>${THEME}</script>`);
+    }
+    // The theme script's hash is unchanged by the list (it is data, not code).
+    expect(doc.scriptHashes).toEqual([`'sha256-${createHash('sha256').update(THEME).digest('base64')}'`]);
+  });
+
   it('answers / with a search or another page without data (only the default first page is inline)', async () => {
     asked.length = 0;
     const html = await loadWebDocument(dir, reads, log)!.render('/?q=textures');

@@ -12,6 +12,13 @@
  *   apps/web/src/lib/initial-data.ts), and the first banner preloaded with `fetchpriority=high`, so
  *   the largest image no longer waits for the JavaScript and then for the call.
  *
+ * - On `/mycollections` (signed in; the document request carries no session): the signed-in call
+ *   the page makes first, as `<script type="application/json" id="coffer-early-calls">`
+ *   (`[{path, body}]`) in the head before the inline theme script, which starts it with the token
+ *   the browser keeps, before the JavaScript has loaded; the web app's API client takes that
+ *   response instead of sending the same call again
+ *   (docs/decisions/0043-signed-in-first-call-from-the-document.md).
+ *
  * The inline answers are the calls' own reads (the same service methods, the same read cache and
  * its bound, encoded by the same response schema); a read that fails leaves the document without
  * them and never fails it. Every document is `no-cache` and compressed per request (br or gzip).
@@ -20,8 +27,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { ENDPOINT_SCHEMAS, type EndpointKey } from '@coffer/contract';
-import { MARKET_PAGE_SIZES } from '@coffer/contract/constants';
+import { ENDPOINT_SCHEMAS, endpointPath, type EndpointKey } from '@coffer/contract';
+import { COLLECTIONS_PAGE_SIZE, MARKET_PAGE_SIZES } from '@coffer/contract/constants';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../lib/errors';
@@ -54,6 +61,33 @@ export interface WebDocument {
 }
 
 const THEME_SCRIPT_TAG = '<script src="/theme-init.js"></script>';
+/** Where a document's early calls go: just before the inline theme script, which starts them. */
+const EARLY_CALLS_MARK = '<!--coffer-early-calls-->';
+
+/**
+ * A signed-in call a first screen makes, as the web app sends it (`path`, JSON `body`), and where in
+ * the envelope's `data` its answer names the image the screen shows largest (`image`, a dotted path
+ * such as `collections.0.banner`): the inline script preloads that image as soon as the answer is in.
+ */
+export interface EarlyCall {
+  path: string;
+  body: Record<string, unknown>;
+  image?: string;
+}
+
+/**
+ * The signed-in calls started from the document, per path (no query): My Collections' first page at
+ * the first page size, the call and body `src/app/router.tsx` prefetches for it.
+ */
+export const EARLY_CALLS: Record<string, EarlyCall[]> = {
+  '/mycollections': [
+    {
+      path: endpointPath('myCollections'),
+      body: { paginator: { page: 0, size: COLLECTIONS_PAGE_SIZE } },
+      image: 'collections.0.banner',
+    },
+  ],
+};
 const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 
 /** `"` `&` `<` `>` escaped for an HTML attribute value. */
@@ -63,7 +97,10 @@ function attr(value: string): string {
 
 /** JSON safe inside a `<script>` element: no `</script>`, no `<!--`, no line separators. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** `/collection/:id` -> a RegExp matching one path of that shape (`:x` is one non-empty segment). */
@@ -92,7 +129,7 @@ export function loadWebDocument(webDist: string, reads: FirstScreenReads, log: F
   const themeFile = path.join(webDist, 'theme-init.js');
   if (template.includes(THEME_SCRIPT_TAG) && existsSync(themeFile)) {
     const code = readFileSync(themeFile, 'utf8');
-    template = template.replace(THEME_SCRIPT_TAG, () => `<script>${code}</script>`);
+    template = template.replace(THEME_SCRIPT_TAG, () => `${EARLY_CALLS_MARK}<script>${code}</script>`);
     scriptHashes.push(`'sha256-${createHash('sha256').update(code).digest('base64')}'`);
   }
   const routes: { pattern: RegExp; files: string[] }[] = [];
@@ -141,6 +178,13 @@ export function loadWebDocument(webDist: string, reads: FirstScreenReads, log: F
       head.push(`<link rel="modulepreload" crossorigin href="${attr(file)}">`);
     }
     let html = head.length ? template.replace('</head>', () => `${head.join('\n    ')}\n  </head>`) : template;
+    const early =
+      [...parsed.searchParams.keys()].length === 0 && Object.hasOwn(EARLY_CALLS, parsed.pathname)
+        ? EARLY_CALLS[parsed.pathname]
+        : undefined;
+    html = html.replace(EARLY_CALLS_MARK, () =>
+      early ? `<script type="application/json" id="coffer-early-calls">${scriptJson(early)}</script>\n    ` : '',
+    );
     if (calls.length) {
       html = html.replace(
         '<div id="root"></div>',

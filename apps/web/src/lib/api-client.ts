@@ -153,20 +153,49 @@ export function callApi<K extends EndpointKey>(
   return postEnvelope(endpointPath(key), body, options) as Promise<EndpointData<K>>;
 }
 
+/**
+ * A signed-in call the document's inline script started before the JavaScript loaded
+ * (public/theme-init.js, docs/decisions/0043-signed-in-first-call-from-the-document.md): `body` is
+ * the JSON it sent, `response` null when the request failed.
+ */
+interface EarlyCall {
+  path: string;
+  body: string;
+  token: string;
+  response: Promise<Response | null>;
+}
+
+/**
+ * Takes (once) the early call of the same path, JSON body and token, when the API is this origin
+ * (`VITE_API_BASE` unset, as the server that wrote the document serves it).
+ * @returns its response, or null when there is none (or it failed): then the caller sends the call
+ */
+async function takeEarlyResponse(path: string, body: string, token: string | null): Promise<Response | null> {
+  const calls = typeof window === 'undefined' ? undefined : (window as { __cofferEarlyCalls?: EarlyCall[] }).__cofferEarlyCalls;
+  if (!calls?.length || !token || baseUrl) return null;
+  const i = calls.findIndex((c) => c.path === path && c.body === body && c.token === token);
+  if (i < 0) return null;
+  const [call] = calls.splice(i, 1);
+  return (await call!.response.catch(() => null)) ?? null;
+}
+
 /** POSTs `body` to `path`; resolves with the envelope's `data` (see {@link callApi}). */
 async function postEnvelope(path: string, body: unknown, options: RequestOptions): Promise<unknown> {
   const token = options.token !== undefined ? options.token : getAccessToken();
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
+  const json = JSON.stringify(body ?? {});
 
   let response: Response;
   try {
-    response = await fetch(resolveUrl(path), {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body ?? {}),
-      signal: options.signal,
-    });
+    response =
+      (await takeEarlyResponse(path, json, token)) ??
+      (await fetch(resolveUrl(path), {
+        method: 'POST',
+        headers,
+        body: json,
+        signal: options.signal,
+      }));
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     const message = err instanceof Error && err.message ? err.message : ErrorMessages.unexpected;
