@@ -168,15 +168,35 @@ interface EarlyCall {
 /**
  * Takes (once) the early call of the same path, JSON body and token, when the API is this origin
  * (`VITE_API_BASE` unset, as the server that wrote the document serves it).
+ * @param signal the caller's: when it aborts first, this rejects with its AbortError, as the
+ *   caller's own fetch would (the early request itself, a read, is left to finish unread)
  * @returns its response, or null when there is none (or it failed): then the caller sends the call
  */
-async function takeEarlyResponse(path: string, body: string, token: string | null): Promise<Response | null> {
+async function takeEarlyResponse(
+  path: string,
+  body: string,
+  token: string | null,
+  signal?: AbortSignal,
+): Promise<Response | null> {
   const calls = typeof window === 'undefined' ? undefined : (window as { __cofferEarlyCalls?: EarlyCall[] }).__cofferEarlyCalls;
   if (!calls?.length || !token || baseUrl) return null;
   const i = calls.findIndex((c) => c.path === path && c.body === body && c.token === token);
   if (i < 0) return null;
   const [call] = calls.splice(i, 1);
-  return (await call!.response.catch(() => null)) ?? null;
+  const early = call!.response.catch(() => null);
+  if (!signal) return (await early) ?? null;
+  const abortError = () => (signal.reason instanceof DOMException ? signal.reason : new DOMException('Aborted', 'AbortError'));
+  if (signal.aborted) throw abortError();
+  let onAbort = () => undefined as void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return (await Promise.race([early, aborted])) ?? null;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** POSTs `body` to `path`; resolves with the envelope's `data` (see {@link callApi}). */
@@ -189,7 +209,7 @@ async function postEnvelope(path: string, body: unknown, options: RequestOptions
   let response: Response;
   try {
     response =
-      (await takeEarlyResponse(path, json, token)) ??
+      (await takeEarlyResponse(path, json, token, options.signal)) ??
       (await fetch(resolveUrl(path), {
         method: 'POST',
         headers,

@@ -114,6 +114,19 @@ describe('early signed-in calls', () => {
     expect(seen.map((s) => s.auth)).toEqual(['Bearer tok-early', 'Bearer tok-early', 'Bearer tok-other']);
   });
 
+  it('a call aborted while the early answer is still out rejects with AbortError at once (it does not wait for that answer)', async () => {
+    setAccessToken('tok-early');
+    // The early request never answers (a server that hangs).
+    vi.spyOn(window, 'fetch').mockImplementationOnce(() => new Promise<Response>(() => undefined));
+    runDocumentScript([{ path: '/sl/v1/my/collections', body: BODY }]);
+    vi.restoreAllMocks();
+    const controller = new AbortController();
+    const call = callApi('myCollections', BODY, { signal: controller.signal });
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    expect(early()).toHaveLength(0);
+  });
+
   it('an early request that failed leaves the call to the client', async () => {
     setAccessToken('tok-early');
     const seen = myCollections({ collections: [], count: 3 });
