@@ -163,6 +163,13 @@ async function audit(url: string, label: string, session?: { token: string; stat
         JSON.stringify(lhr),
       );
     }
+    if (process.env.BENCH_TRACE_DIR) {
+      await mkdir(process.env.BENCH_TRACE_DIR, { recursive: true });
+      await writeFile(
+        path.join(process.env.BENCH_TRACE_DIR, `${label.replace(/[^a-z]+/gi, '_')}-${Date.now()}.trace.json`),
+        JSON.stringify((result.artifacts as { Trace?: unknown }).Trace ?? null),
+      );
+    }
     if (lhr.runtimeError) throw new Error(`${label}: ${lhr.runtimeError.message}`);
     if (process.env.BENCH_VERBOSE) {
       for (const id of [

@@ -146,6 +146,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         {
           market: (body) => services.collections.market(body),
           detail: (id) => services.collections.detail(null, id),
+          reviews: (id, paginator) => services.reviews.list(null, id, paginator),
         },
         app.log,
       )

@@ -9,6 +9,9 @@
 //    sending the call again. A failed request leaves `response` null (the client then sends it).
 //    When the list names the answer's largest image (`image`, a dotted path into the envelope's
 //    `data`), it is preloaded as soon as the answer is in, before the page has rendered its <img>.
+//    Body fields named in `session` (field -> dotted path, e.g. user_id -> user.id) are taken from
+//    the persisted auth state (`coffer-auth`, src/features/auth/stores/auth-store.ts); a call whose
+//    field is missing there is not started.
 (function () {
   try {
     var saved = localStorage.getItem('coffer-theme');
@@ -21,34 +24,53 @@
     var list = document.getElementById('coffer-early-calls');
     var token = list && localStorage.getItem('accessToken');
     if (!token || typeof fetch !== 'function') return;
-    window.__cofferEarlyCalls = JSON.parse(list.textContent).map(function (call) {
-      var body = JSON.stringify(call.body);
-      var response = fetch(call.path, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: 'Bearer ' + token },
-        body: body,
-      })
-        .then(function (r) {
-          if (call.image && r.ok) preloadImage(r.clone(), call.image);
-          return r;
+    var session = null;
+    try {
+      session = JSON.parse(localStorage.getItem('coffer-auth') || 'null');
+      session = session && session.state;
+    } catch {
+      session = null;
+    }
+    window.__cofferEarlyCalls = JSON.parse(list.textContent)
+      .map(function (call) {
+        var fields = {};
+        for (var key in call.session || {}) {
+          var value = pick(session, call.session[key]);
+          if (typeof value !== 'string' && typeof value !== 'number') return null;
+          fields[key] = value;
+        }
+        var body = JSON.stringify(Object.assign({}, call.body, fields));
+        var response = fetch(call.path, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: 'Bearer ' + token },
+          body: body,
         })
-        .catch(function () {
-          return null;
-        });
-      return { path: call.path, body: body, token: token, response: response };
-    });
+          .then(function (r) {
+            if (call.image && r.ok) preloadImage(r.clone(), call.image);
+            return r;
+          })
+          .catch(function () {
+            return null;
+          });
+        return { path: call.path, body: body, token: token, response: response };
+      })
+      .filter(Boolean);
   } catch {
     /* no list, no storage or a malformed list: the app sends its calls itself */
+  }
+
+  function pick(value, where) {
+    where.split('.').forEach(function (key) {
+      value = value == null ? value : value[key];
+    });
+    return value;
   }
 
   function preloadImage(response, where) {
     response
       .json()
       .then(function (envelope) {
-        var url = envelope && envelope.code === 10000 ? envelope.data : null;
-        where.split('.').forEach(function (key) {
-          url = url == null ? url : url[key];
-        });
+        var url = pick(envelope && envelope.code === 10000 ? envelope.data : null, where);
         if (typeof url !== 'string' || !/^(https?:\/\/|\/(?!\/))/.test(url)) return;
         var link = document.createElement('link');
         link.rel = 'preload';

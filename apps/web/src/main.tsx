@@ -5,6 +5,7 @@ import { preloadPagesFor } from './app/lazy-page';
 import { AppProvider } from './app/provider';
 import { routes } from './app/router';
 import { seedInitialData } from './features/collections/api/initial-data';
+import { loadAfterFirstScreen } from './lib/fonts';
 import { createQueryClient } from './lib/query-client';
 
 const queryClient = createQueryClient();
@@ -24,3 +25,5 @@ void preloadPagesFor(routes, window.location.pathname, queryClient).then(() =>
     ),
   ),
 );
+// The web font once the first screen is on screen, not beside it (ADR 0044).
+loadAfterFirstScreen();

@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors } from '../lib/errors';
-import { loadWebDocument, MARKET_FIRST_PAGE, scriptJson, type FirstScreenReads } from './web-document';
+import { loadWebDocument, MARKET_FIRST_PAGE, REVIEWS_FIRST_PAGE, scriptJson, type FirstScreenReads } from './web-document';
 
 const THEME = "document.documentElement.classList.toggle('dark', false);\n";
 const INDEX = `<!doctype html>
@@ -69,7 +69,32 @@ const reads: FirstScreenReads = {
       purchased: false,
     };
   },
+  async reviews(id, paginator) {
+    asked.push(`reviews ${id} ${JSON.stringify(paginator)}`);
+    if (id !== COLLECTION_ID) throw errors.notFound('The collection does not exist');
+    return {
+      reviews: [],
+      mine: null,
+      can_review: false,
+      count: 0,
+      page: paginator.page,
+      size: paginator.size,
+      totalCount: 0,
+      totalPages: 0,
+      hasNextPage: false,
+    };
+  },
 };
+
+/** The document's early-call list, or null. */
+function earlyCalls(html: string): unknown {
+  const m = /<script type="application\/json" id="coffer-early-calls">([^<]*)<\/script>/.exec(html);
+  return m ? JSON.parse(m[1]!) : null;
+}
+const SIGNED_IN = [
+  { path: '/api/uc/v1/account/get/me', body: {} },
+  { path: '/api/uc/v1/account/assets', body: {}, session: { user_id: 'user.id' } },
+];
 
 function initialData(html: string): unknown {
   const m = /<script type="application\/json" id="coffer-initial-data">([^<]*)<\/script>/.exec(html);
@@ -120,12 +145,12 @@ describe('web document', () => {
     expect(html).not.toContain('/assets/collection-3.js');
   });
 
-  it("lists My Collections' first call before the theme script on /mycollections (signed-in, started by that script), and nowhere else", async () => {
+  it("lists the top bar's signed-in calls on every page and My Collections' first call on /mycollections only, before the theme script that starts them", async () => {
     asked.length = 0;
     const doc = loadWebDocument(dir, reads, log)!;
     const html = await doc.render('/mycollections');
     const list =
-      '<script type="application/json" id="coffer-early-calls">[{"path":"/sl/v1/my/collections","body":{"paginator":{"page":0,"size":10}},"image":"collections.0.banner"}]</script>';
+      '<script type="application/json" id="coffer-early-calls">[{"path":"/api/uc/v1/account/get/me","body":{}},{"path":"/api/uc/v1/account/assets","body":{},"session":{"user_id":"user.id"}},{"path":"/sl/v1/my/collections","body":{"paginator":{"page":0,"size":10}},"image":"collections.0.banner"}]</script>';
     expect(html).toContain(list);
     // In the head, before the inline script that starts it; nothing is read on the server for it.
     expect(html.indexOf(list)).toBeLessThan(html.indexOf(`<script>${THEME}</script>`));
@@ -134,8 +159,8 @@ describe('web document', () => {
     expect(initialData(html)).toBeNull();
     for (const other of ['/', '/terms', '/mycollections?page=2', '/mycollections/x']) {
       const h = await doc.render(other);
-      expect(h).not.toContain('coffer-early-calls');
-      expect(h).toContain(`<script>${THEME}</script>`);
+      expect(earlyCalls(h)).toEqual(SIGNED_IN);
+      expect(h.indexOf('coffer-early-calls')).toBeLessThan(h.indexOf(`<script>${THEME}</script>`));
     }
     // The theme script's hash is unchanged by the list (it is data, not code).
     expect(doc.scriptHashes).toEqual([`'sha256-${createHash('sha256').update(THEME).digest('base64')}'`]);
@@ -149,13 +174,18 @@ describe('web document', () => {
     expect(html).toContain('/assets/home-1.js');
   });
 
-  it('answers /collection/:id as a visitor sees it, with its text escaped inside the script', async () => {
+  it('answers /collection/:id as a visitor sees it, with its first page of reviews, and its text escaped inside the script', async () => {
+    asked.length = 0;
     const html = await loadWebDocument(dir, reads, log)!.render(`/collection/${COLLECTION_ID}`);
-    expect(html.match(/<\/script>/g)).toHaveLength(3); // theme, entry, initial data: the title cannot close a tag
-    const calls = initialData(html) as { call: string; body: unknown; data: { collection: { title: string } } }[];
-    expect(calls[0]!.call).toBe('collectionDetail');
+    // early calls, theme, entry, initial data: the title cannot close a tag
+    expect(html.match(/<\/script>/g)).toHaveLength(4);
+    const calls = initialData(html) as { call: string; body: unknown; data: Record<string, any> }[];
+    expect(calls.map((c) => c.call)).toEqual(['collectionDetail', 'reviewList']);
     expect(calls[0]!.body).toEqual({ collection_id: COLLECTION_ID });
     expect(calls[0]!.data.collection.title).toBe('Evil </script><script>alert(1)</script>');
+    expect(calls[1]!.body).toEqual({ collection_id: COLLECTION_ID, paginator: { page: 0, size: 10 } });
+    expect(calls[1]!.data).toMatchObject({ reviews: [], mine: null, can_review: false, totalCount: 0 });
+    expect(asked.sort()).toEqual([`detail ${COLLECTION_ID}`, `reviews ${COLLECTION_ID} ${JSON.stringify(REVIEWS_FIRST_PAGE)}`]);
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/collection-3.js">');
     expect(html).toContain('rel="preload" as="image"');
   });
@@ -174,10 +204,16 @@ describe('web document', () => {
     const broken: FirstScreenReads = {
       market: () => Promise.reject(new Error('database down')),
       detail: () => Promise.reject(new Error('database down')),
+      reviews: () => Promise.reject(new Error('database down')),
     };
     const html = await loadWebDocument(dir, broken, log)!.render('/');
     expect(initialData(html)).toBeNull();
     expect(html).toContain('<div id="root"></div>');
+    // Only the reviews failing: the collection is still inline, the reviews are left out.
+    const detailOnly = await loadWebDocument(dir, { ...reads, reviews: broken.reviews }, log)!.render(
+      `/collection/${COLLECTION_ID}`,
+    );
+    expect((initialData(detailOnly) as { call: string }[]).map((c) => c.call)).toEqual(['collectionDetail']);
   });
 
   it('sends the document no-cache, compressed as the client accepts', async () => {

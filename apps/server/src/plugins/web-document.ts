@@ -12,12 +12,16 @@
  *   apps/web/src/lib/initial-data.ts), and the first banner preloaded with `fetchpriority=high`, so
  *   the largest image no longer waits for the JavaScript and then for the call.
  *
- * - On `/mycollections` (signed in; the document request carries no session): the signed-in call
- *   the page makes first, as `<script type="application/json" id="coffer-early-calls">`
- *   (`[{path, body}]`) in the head before the inline theme script, which starts it with the token
- *   the browser keeps, before the JavaScript has loaded; the web app's API client takes that
- *   response instead of sending the same call again
- *   (docs/decisions/0043-signed-in-first-call-from-the-document.md).
+ *   On `/collection/:id` also the first page of its reviews as a visitor sees them: the section
+ *   is below the banner, and its call would otherwise still be out when the first screen is painted
+ *   (docs/decisions/0044-first-screen-before-the-font.md).
+ * - For a signed-in reader (the document request carries no session): the signed-in calls the page
+ *   makes first, as `<script type="application/json" id="coffer-early-calls">` (`[{path, body}]`)
+ *   in the head before the inline theme script, which starts them with the token the browser
+ *   keeps, before the JavaScript has loaded; the web app's API client takes each response instead
+ *   of sending the same call again (docs/decisions/0043-signed-in-first-call-from-the-document.md):
+ *   on every page the top bar's user and balance ({@link SIGNED_IN_CALLS}), on `/mycollections`
+ *   also its first page ({@link EARLY_CALLS}).
  *
  * The inline answers are the calls' own reads (the same service methods, the same read cache and
  * its bound, encoded by the same response schema); a read that fails leaves the document without
@@ -28,7 +32,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { ENDPOINT_SCHEMAS, endpointPath, type EndpointKey } from '@coffer/contract';
-import { COLLECTIONS_PAGE_SIZE, MARKET_PAGE_SIZES } from '@coffer/contract/constants';
+import { COLLECTIONS_PAGE_SIZE, MARKET_PAGE_SIZES, REVIEWS_PAGE_SIZE } from '@coffer/contract/constants';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../lib/errors';
@@ -46,10 +50,14 @@ export interface FirstScreenReads {
   market(body: typeof MARKET_FIRST_PAGE): Promise<unknown>;
   /** `collection/detail` as a visitor (no session) sees it; throws NOT_FOUND like the call. */
   detail(collectionId: string): Promise<unknown>;
+  /** `review/list` as a visitor sees it, with `paginator` (see {@link REVIEWS_FIRST_PAGE}). */
+  reviews(collectionId: string, paginator: typeof REVIEWS_FIRST_PAGE): Promise<unknown>;
 }
 
 /** The storefront's default first page (apps/web storefront: page 0, the first page size, newest first). */
 export const MARKET_FIRST_PAGE = { paginator: { page: 0, size: MARKET_PAGE_SIZES[0] }, sort: 'newest' } as const;
+/** The reviews section's first page (apps/web reviews-section: page 0, REVIEWS_PAGE_SIZE). */
+export const REVIEWS_FIRST_PAGE = { page: 0, size: REVIEWS_PAGE_SIZE } as const;
 
 export interface WebDocument {
   /** CSP sources (`'sha256-…'`) of the inline scripts the documents carry. */
@@ -73,11 +81,27 @@ export interface EarlyCall {
   path: string;
   body: Record<string, unknown>;
   image?: string;
+  /**
+   * Body fields taken from the signed-in session the browser keeps: field name -> dotted path into
+   * the persisted auth state (`coffer-auth`'s `state`, apps/web auth-store), e.g. `user.id`. A call
+   * whose field is not there is not started.
+   */
+  session?: Record<string, string>;
 }
 
 /**
- * The signed-in calls started from the document, per path (no query): My Collections' first page at
- * the first page size, the call and body `src/app/router.tsx` prefetches for it.
+ * The signed-in calls every page makes first, in the top bar: the user (`get/me`, refetched on every
+ * load by the layout) and the balance (`account/assets` with the user's id).
+ */
+export const SIGNED_IN_CALLS: EarlyCall[] = [
+  { path: endpointPath('getMe'), body: {} },
+  { path: endpointPath('assets'), body: {}, session: { user_id: 'user.id' } },
+];
+
+/**
+ * The signed-in calls started from the document per path (no query), beside {@link SIGNED_IN_CALLS}:
+ * My Collections' first page at the first page size, the call and body `src/app/router.tsx`
+ * prefetches for it.
  */
 export const EARLY_CALLS: Record<string, EarlyCall[]> = {
   '/mycollections': [
@@ -157,10 +181,26 @@ export function loadWebDocument(webDist: string, reads: FirstScreenReads, log: F
         // Not an id the call would take: the page shows the call's own error.
         if (!body.success) return { calls: [] };
         const id = body.data.collection_id;
-        const data = z.encode(ENDPOINT_SCHEMAS.collectionDetail.data, (await reads.detail(id)) as never) as {
+        // The reviews are read beside the collection; a failed reviews read only leaves them out.
+        const [detailData, reviewsData] = await Promise.all([
+          reads.detail(id),
+          reads.reviews(id, REVIEWS_FIRST_PAGE).catch((err: unknown) => {
+            if (!(err instanceof AppError)) log.warn({ err, pathname }, 'first-screen reviews read failed');
+            return undefined;
+          }),
+        ]);
+        const data = z.encode(ENDPOINT_SCHEMAS.collectionDetail.data, detailData as never) as {
           collection?: { banner?: string };
         };
-        return { calls: [{ call: 'collectionDetail', body: { collection_id: id }, data }], image: data.collection?.banner };
+        const calls: InitialCall[] = [{ call: 'collectionDetail', body: { collection_id: id }, data }];
+        if (reviewsData !== undefined) {
+          calls.push({
+            call: 'reviewList',
+            body: { collection_id: id, paginator: { ...REVIEWS_FIRST_PAGE } },
+            data: z.encode(ENDPOINT_SCHEMAS.reviewList.data, reviewsData as never),
+          });
+        }
+        return { calls, image: data.collection?.banner };
       }
     } catch (err) {
       // NOT_FOUND and friends: the page asks again and shows the call's own error.
@@ -178,12 +218,15 @@ export function loadWebDocument(webDist: string, reads: FirstScreenReads, log: F
       head.push(`<link rel="modulepreload" crossorigin href="${attr(file)}">`);
     }
     let html = head.length ? template.replace('</head>', () => `${head.join('\n    ')}\n  </head>`) : template;
-    const early =
-      [...parsed.searchParams.keys()].length === 0 && Object.hasOwn(EARLY_CALLS, parsed.pathname)
-        ? EARLY_CALLS[parsed.pathname]
-        : undefined;
-    html = html.replace(EARLY_CALLS_MARK, () =>
-      early ? `<script type="application/json" id="coffer-early-calls">${scriptJson(early)}</script>\n    ` : '',
+    const early = [
+      ...SIGNED_IN_CALLS,
+      ...([...parsed.searchParams.keys()].length === 0 && Object.hasOwn(EARLY_CALLS, parsed.pathname)
+        ? EARLY_CALLS[parsed.pathname]!
+        : []),
+    ];
+    html = html.replace(
+      EARLY_CALLS_MARK,
+      () => `<script type="application/json" id="coffer-early-calls">${scriptJson(early)}</script>\n    `,
     );
     if (calls.length) {
       html = html.replace(

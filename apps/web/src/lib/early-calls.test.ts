@@ -65,6 +65,32 @@ describe('early signed-in calls', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it("fills body fields from the stored session (the balance call's user id) and starts no call whose field is missing", async () => {
+    setAccessToken('tok-early');
+    const seen: unknown[] = [];
+    server.use(
+      http.post('*/api/uc/v1/account/assets', async ({ request }) => {
+        seen.push(await request.json());
+        return HttpResponse.json({ code: 10000, msg: 'success', data: { asset: { available: '5', freeze: '0' } } });
+      }),
+    );
+    const list = [
+      { path: '/api/uc/v1/account/get/me', body: {} },
+      { path: '/api/uc/v1/account/assets', body: {}, session: { user_id: 'user.id' } },
+    ];
+    // No persisted user: only the call without session fields starts.
+    runDocumentScript(list);
+    expect(early()!.map((c) => [c.path, c.body])).toEqual([['/api/uc/v1/account/get/me', '{}']]);
+
+    localStorage.setItem('coffer-auth', JSON.stringify({ state: { user: { id: 'u-7' }, token: 'tok-early' }, version: 0 }));
+    runDocumentScript(list);
+    expect(early()!.map((c) => c.body)).toEqual(['{}', '{"user_id":"u-7"}']);
+    // The client sends the same body for the balance, so it takes the early answer.
+    await expect(callApi('assets', { user_id: 'u-7' })).resolves.toEqual({ asset: { available: '5', freeze: '0' } });
+    expect(seen).toEqual([{ user_id: 'u-7' }]);
+    expect(early()!.map((c) => c.path)).toEqual(['/api/uc/v1/account/get/me']);
+  });
+
   it('preloads the image the list names in the early answer, before the page renders it; none for an error or a path that is not a URL', async () => {
     setAccessToken('tok-early');
     const banner = 'http://127.0.0.1:8080/media/01a21cac-4827-7334-bf31-b468d8a23476';

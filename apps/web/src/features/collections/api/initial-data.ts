@@ -2,7 +2,8 @@
  * The answers the server put in the document for the first screen (apps/server/src/plugins/web-document.ts:
  * `<script type="application/json" id="coffer-initial-data">[{call, body, data}]</script>`), seeded into
  * the query cache before the first render, under the keys the pages ask with: the storefront's default
- * first page (`market/collections`) and a collection as a visitor sees it (`collection/detail`).
+ * first page (`market/collections`), a collection as a visitor sees it (`collection/detail`) and its
+ * first page of reviews (`review/list`, docs/decisions/0044-first-screen-before-the-font.md).
  * The page then renders its data (and its banner, already preloaded) without waiting for a call
  * (issue 16, docs/decisions/0035-first-screen-in-the-document.md). Anything unexpected is ignored:
  * the page then calls as before.
@@ -35,6 +36,11 @@ export function initialDataKey({ call, body }: InitialCall): QueryKey | null {
   if (call === 'collectionDetail' && typeof body.collection_id === 'string') {
     // The server reads as a visitor (the document request carries no session).
     return [...collectionKeys.detail(body.collection_id), 'visitor'];
+  }
+  if (call === 'reviewList' && typeof body.collection_id === 'string' && isRecord(body.paginator)) {
+    const { page, size } = body.paginator;
+    if (typeof page !== 'number' || typeof size !== 'number') return null;
+    return collectionKeys.reviewsPage(body.collection_id, { page, size }, 'visitor');
   }
   return null;
 }

@@ -1,7 +1,7 @@
 import { SKELETON_CARD_COUNT } from '@coffer/contract/constants';
 import type { ComponentType, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
-import { CollectionCardSkeleton } from './my-collection-card';
+import { CollectionCardSkeleton } from './collection-card-skeleton';
 
 /** The grid of product §21 / §9: 1 column on phones, 2 from sm, 3 from lg, 4 from xl. */
 export const gridClasses = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';

@@ -7,7 +7,6 @@ import type { Collection } from '@coffer/contract';
 import { ArrowRight, Clock } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
 import { formatRelative } from '@/lib/format';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
@@ -62,25 +61,6 @@ export function MyCollectionCard({ collection, eager }: { collection: Collection
             View Details
             <ArrowRight className="size-3.5" aria-hidden="true" />
           </Link>
-        </div>
-      </div>
-    </Card>
-  );
-}
-
-/** The loading placeholder of one card. */
-export function CollectionCardSkeleton() {
-  return (
-    <Card className="overflow-hidden" data-testid="collection-card-skeleton">
-      <Skeleton className="aspect-[16/9] w-full rounded-none" />
-      <div className="space-y-3 p-4">
-        <Skeleton className="h-5 w-2/3" />
-        <Skeleton className="h-4 w-full" />
-        <Skeleton className="h-4 w-4/5" />
-        <div className="grid grid-cols-3 gap-2 pt-2">
-          <Skeleton className="h-8" />
-          <Skeleton className="h-8" />
-          <Skeleton className="h-8" />
         </div>
       </div>
     </Card>

@@ -98,9 +98,11 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
       ) : collections.length > 0 ? (
         <CollectionGrid label="My collections">
           {collections.map((c, i) => (
+            // Only the first banner is eager: on a phone it is the only one on the first screen (ADR 0044);
+            // the others are lazy, and those in view on a wide screen start at the first layout.
             <li key={c.id} className="flex">
               <div className="w-full">
-                <MyCollectionCard collection={c} eager={i < 4} />
+                <MyCollectionCard collection={c} eager={i === 0} />
               </div>
             </li>
           ))}

@@ -180,8 +180,10 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
         ) : (
           <CollectionGrid label="Collections">
             {query.data.collections.map((c, i) => (
+              // Only the first banner is eager: on a phone it is the only one on the first screen (ADR 0044);
+              // the others are lazy, and those in view on a wide screen start at the first layout.
               <li key={c.id}>
-                <MarketCard collection={c} eager={i < 4} />
+                <MarketCard collection={c} eager={i === 0} />
               </li>
             ))}
           </CollectionGrid>

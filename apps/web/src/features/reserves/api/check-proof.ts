@@ -4,7 +4,7 @@
  * code against the publication the page shows — the server's word is not taken for it.
  */
 import type { Publication, ReservesProofData } from '@coffer/contract';
-import { verifyWireProof } from '@coffer/contract/constants';
+import { verifyWireProof } from '@coffer/contract/merkle-sum';
 import { useMutation } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
 
