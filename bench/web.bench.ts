@@ -169,6 +169,11 @@ async function audit(url: string, label: string, session?: { token: string; stat
         path.join(process.env.BENCH_TRACE_DIR, `${label.replace(/[^a-z]+/gi, '_')}-${Date.now()}.trace.json`),
         JSON.stringify((result.artifacts as { Trace?: unknown }).Trace ?? null),
       );
+      const a = result.artifacts as Record<string, unknown>;
+      await writeFile(
+        path.join(process.env.BENCH_TRACE_DIR, `${label.replace(/[^a-z]+/gi, '_')}-${Date.now()}.artifacts.json`),
+        JSON.stringify({ DevtoolsLog: a.DevtoolsLog, GatherContext: a.GatherContext, URL: a.URL, settings: lhr.configSettings }),
+      );
     }
     if (lhr.runtimeError) throw new Error(`${label}: ${lhr.runtimeError.message}`);
     if (process.env.BENCH_VERBOSE) {

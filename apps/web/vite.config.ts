@@ -67,8 +67,9 @@ function routePreloads(): Plugin {
  * `react` and one or two group files instead of a dozen small shared chunks: on a phone's link
  * (HTTP/1.1, six connections, a round trip per file on each) `/` went from 17 files to 3 and its
  * first paint in Lighthouse's simulation from 2.27 s to 2.00 s (bench/README.md, issue 16). A later
- * route's page loads the earlier groups it shares modules with. Dynamic imports start their own
- * chunks as before.
+ * route's page loads the earlier groups it shares modules with, except that what `/collection/:id`
+ * and `/mycollections` share is its own group ({@link SHARED_FIRST_SCREENS}). Dynamic imports start
+ * their own chunks as before.
  * @returns module id -> chunk name, for `manualChunks`
  */
 function groupByRoute(
@@ -90,22 +91,46 @@ function groupByRoute(
   // The entry's own modules are named too: Rollup adds a manual chunk's unnamed static dependencies
   // to that chunk, which would move the entry's code into the first route's group.
   const groups = new Map<string, string>([...taken].filter((id) => !id.startsWith('\0')).map((id) => [id, 'index']));
-  for (const module of Object.values(ROUTE_MODULES)) {
-    const page = all.find((id) => id.endsWith(`/apps/web/${module}`));
-    if (!page) continue;
-    const name = `route-${module
-      .replace(/^src\/app\/routes\//, '')
-      .replace(/\.tsx$/, '')
-      .replace(/\//g, '-')}`;
-    for (const id of closure([page])) {
+  const pageOf = (module: string) => all.find((id) => id.endsWith(`/apps/web/${module}`));
+  const assign = (ids: Iterable<string>, name: string) => {
+    for (const id of ids) {
       if (taken.has(id) || id.startsWith('\0') || /\.css($|\?)/.test(id)) continue;
       groups.set(id, name);
       taken.add(id);
     }
+  };
+  const [first, ...others] = Object.entries(ROUTE_MODULES);
+  const home = pageOf(first![1]);
+  if (home) assign(closure([home]), routeGroupName(first![1]));
+  // What two of the other first screens opened from outside share goes in one group of its own, so
+  // that neither loads the other's whole group for it (ADR 0044).
+  const [a, b] = SHARED_FIRST_SCREENS.map((route) => pageOf(ROUTE_MODULES[route]!));
+  if (a && b) {
+    const inB = closure([b]);
+    assign([...closure([a])].filter((id) => inB.has(id)), 'route-shared');
+  }
+  for (const [, module] of others) {
+    const page = pageOf(module);
+    if (page) assign(closure([page]), routeGroupName(module));
   }
   return groups;
 }
 let routeGroups: Map<string, string> | undefined;
+
+/** `src/app/routes/auth/login.tsx` -> `route-auth-login`. */
+function routeGroupName(module: string): string {
+  return `route-${module
+    .replace(/^src\/app\/routes\//, '')
+    .replace(/\.tsx$/, '')
+    .replace(/\//g, '-')}`;
+}
+
+/**
+ * The two first screens besides the storefront that readers open from outside (a shared link, a
+ * bookmark): the modules both reach and the storefront does not travel as `route-shared`, which
+ * both load; without it `/mycollections` loaded all of `route-collection` for a fifth of it.
+ */
+const SHARED_FIRST_SCREENS = ['/collection/:id', '/mycollections'] as const;
 
 export default defineConfig({
   // Precompressed .br and .gz files beside each asset: the server sends them as they are (no per-request CPU).

@@ -5,7 +5,8 @@ import { preloadPagesFor } from './app/lazy-page';
 import { AppProvider } from './app/provider';
 import { routes } from './app/router';
 import { seedInitialData } from './features/collections/api/initial-data';
-import { loadAfterFirstScreen } from './lib/fonts';
+import { afterFirstScreen, markFirstScreenShown } from './lib/after-first-screen';
+import { loadFontsAfterFirstScreen } from './lib/fonts';
 import { createQueryClient } from './lib/query-client';
 
 const queryClient = createQueryClient();
@@ -25,5 +26,7 @@ void preloadPagesFor(routes, window.location.pathname, queryClient).then(() =>
     ),
   ),
 );
-// The web font once the first screen is on screen, not beside it (ADR 0044).
-loadAfterFirstScreen();
+// Once the first screen is on screen, not beside it (ADR 0044): the web font, and the banners below
+// the first one (BannerImage).
+loadFontsAfterFirstScreen();
+afterFirstScreen(markFirstScreenShown);

@@ -1,5 +1,7 @@
+import { format } from 'date-fns';
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatFileSize, formatRelative, formatShortDate, toDate } from './format';
+import { formatDate, formatDateTime, formatFileSize, formatShortDate, toDate } from './format';
+import { formatRelative } from './format-relative';
 
 // 2026-03-05T14:07:09Z
 const MS = 1_772_719_629_000;
@@ -9,6 +11,18 @@ describe('date formatting (product §3)', () => {
   it("formats a millisecond number as 'MMM dd, yyyy' and 'MMM dd, yyyy HH:mm'", () => {
     expect(formatDate(MS)).toBe('Mar 05, 2026');
     expect(formatDateTime(MS)).toBe('Mar 05, 2026 14:07');
+  });
+
+  it("agrees with date-fns' format for the spec's patterns across years, months, days and hours", () => {
+    // A fixed pseudo-random walk over 1970-2100 (no Math.random: the test is the same every run).
+    let x = 1;
+    for (let i = 0; i < 2000; i++) {
+      x = (x * 69069 + 1) % 4_294_967_296;
+      const t = new Date(x * 955); // up to about 4.1e12 ms, the year 2100
+      expect(formatDate(t)).toBe(format(t, 'MMM dd, yyyy'));
+      expect(formatDateTime(t)).toBe(format(t, 'MMM dd, yyyy HH:mm'));
+      expect(formatShortDate(t)).toBe(format(t, 'MM/dd/yyyy'));
+    }
   });
 
   it('reads a digit string as a timestamp: above 1e12 milliseconds, otherwise seconds', () => {

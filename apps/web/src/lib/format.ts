@@ -1,12 +1,16 @@
 /**
  * Display formatting of product §3 ("Formats") and product §9 ("Timestamps", "File size base"); points
- * are formatted in points.ts.
+ * are formatted in points.ts, relative time in format-relative.ts (date-fns, which only the pages
+ * that show relative times load: docs/decisions/0044-first-screen-before-the-font.md).
+ *
+ * The fixed patterns ('MMM dd, yyyy', 'MMM dd, yyyy HH:mm', 'MM/dd/yyyy', in the reader's time zone)
+ * take the month's English abbreviation from the browser's Intl (en-US) and the numbers from the
+ * Date itself, so the collection page's first screen carries no date library.
  *
  * Date inputs may be a number, a digit string or a date string. Numbers and digit strings above
  * 1e12 are milliseconds, otherwise seconds. Anything that does not give a valid date formats as ''.
  */
 import { FILE_SIZE_BASE, MS_TIMESTAMP_THRESHOLD } from '@coffer/contract/constants';
-import { format, formatDistanceToNow } from 'date-fns';
 
 export type DateInput = number | string | Date | null | undefined;
 
@@ -30,27 +34,40 @@ export function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-function safeFormat(value: DateInput, pattern: string): string {
+/** 'Mar' for March: the en-US abbreviation of date-fns' 'MMM'. */
+const MONTH = new Intl.DateTimeFormat('en-US', { month: 'short' });
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** The date's fields in the reader's time zone, or null when the input is not a valid date. */
+function fields(value: DateInput) {
   const date = toDate(value);
-  return date ? format(date, pattern) : '';
+  if (!date) return null;
+  return {
+    MMM: MONTH.format(date),
+    MM: pad(date.getMonth() + 1),
+    dd: pad(date.getDate()),
+    yyyy: pad(date.getFullYear(), 4),
+    HH: pad(date.getHours()),
+    mm: pad(date.getMinutes()),
+  };
 }
 
 /** 'MMM dd, yyyy', e.g. 'Mar 05, 2026'; '' when invalid. */
-export const formatDate = (value: DateInput): string => safeFormat(value, 'MMM dd, yyyy');
+export function formatDate(value: DateInput): string {
+  const f = fields(value);
+  return f ? `${f.MMM} ${f.dd}, ${f.yyyy}` : '';
+}
 
 /** 'MMM dd, yyyy HH:mm', e.g. 'Mar 05, 2026 14:07'; '' when invalid. */
-export const formatDateTime = (value: DateInput): string => safeFormat(value, 'MMM dd, yyyy HH:mm');
+export function formatDateTime(value: DateInput): string {
+  const f = fields(value);
+  return f ? `${f.MMM} ${f.dd}, ${f.yyyy} ${f.HH}:${f.mm}` : '';
+}
 
 /** 'MM/dd/yyyy' (transaction rows, product §2 balance modal); '' when invalid. */
-export const formatShortDate = (value: DateInput): string => safeFormat(value, 'MM/dd/yyyy');
-
-/** Relative time, e.g. '3 minutes ago' or 'in 2 days'; '' when invalid. */
-export function formatRelative(value: DateInput, now: Date = new Date()): string {
-  const date = toDate(value);
-  if (!date) return '';
-  // formatDistanceToNow has no `now` option; shift by the difference so tests can fix the clock.
-  const shift = Date.now() - now.getTime();
-  return formatDistanceToNow(new Date(date.getTime() + shift), { addSuffix: true });
+export function formatShortDate(value: DateInput): string {
+  const f = fields(value);
+  return f ? `${f.MM}/${f.dd}/${f.yyyy}` : '';
 }
 
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;

@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { preloadDialog } from '@/components/ui/lazy-dialog';
+import { markFirstScreenShown } from '@/lib/after-first-screen';
 import { resetSessionExpiryThrottle } from '@/lib/api-client';
 import { server } from './server';
 
@@ -29,6 +31,15 @@ window.matchMedia ??= ((query: string) => ({
 })) as unknown as typeof window.matchMedia;
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// In the app the dialog code arrives after the first screen (lazy-dialog.tsx); here it is loaded
+// before each file's tests, so dialogs open in the same pass as the click. The path where a dialog
+// opens before its code has arrived is tested in lazy-dialog.test.tsx.
+beforeAll(async () => {
+  await preloadDialog();
+});
+// Likewise the banners below the first one render their <img> once the first screen has been shown
+// (banner-image.tsx); the wait itself is tested in banner-image.test.tsx.
+markFirstScreenShown();
 afterEach(() => {
   cleanup();
   server.resetHandlers();

@@ -1,34 +1,17 @@
 /**
  * Modal dialog on Radix Dialog: focus trap, Escape to close, focus returned to the trigger,
  * labelled by its title. Use `<Dialog open onOpenChange>` + `<DialogContent title=...>`.
+ * A first screen that only may open a dialog imports the same API from `./lazy-dialog`, which
+ * loads this module once the screen is shown (docs/decisions/0044-first-screen-before-the-font.md).
  */
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { useRef, type ComponentProps, type ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
-export const Dialog = DialogPrimitive.Root;
+export { DialogFooter, useReturnFocus } from './dialog-parts';
 
-/**
- * Handlers for `DialogContent` of a dialog opened without a `DialogTrigger` (from a menu or a table
- * row): they remember what had focus when it opened and give focus back to it on close, when it is
- * still in the page. Spread them: `<DialogContent {...useReturnFocus()} ...>`.
- */
-export function useReturnFocus(): Pick<DialogContentProps, 'onOpenAutoFocus' | 'onCloseAutoFocus'> {
-  const opener = useRef<HTMLElement | null>(null);
-  return {
-    // Runs before focus moves in: what has it now opened the dialog.
-    onOpenAutoFocus: () => {
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    },
-    onCloseAutoFocus: (e) => {
-      if (opener.current?.isConnected) {
-        e.preventDefault();
-        opener.current.focus();
-      }
-    },
-  };
-}
+export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
@@ -70,9 +53,4 @@ export function DialogContent({ title, description, hideClose, className, childr
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
   );
-}
-
-/** Right-aligned action row at the bottom of a dialog. */
-export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />;
 }

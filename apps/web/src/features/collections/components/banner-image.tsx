@@ -1,10 +1,14 @@
 import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
+import { useFirstScreenShown } from '@/lib/after-first-screen';
 import { cn } from '@/lib/cn';
 
 /**
  * A collection's banner at 16:9, or the 'No Banner' placeholder (product §2) when there is none or
- * it fails to load.
+ * it fails to load. `eager`: the banner the first screen shows largest (loaded at once, high
+ * priority). The others are lazy and not even requested before the first screen has been shown
+ * (the box keeps its size meanwhile, so nothing moves): on a phone's link they would take bandwidth
+ * from what the first screen waits for (docs/decisions/0044-first-screen-before-the-font.md).
  */
 export function BannerImage({
   src,
@@ -18,6 +22,10 @@ export function BannerImage({
   eager?: boolean;
 }) {
   const [broken, setBroken] = useState(false);
+  const firstScreenShown = useFirstScreenShown();
+  if (src && !broken && !eager && !firstScreenShown) {
+    return <div className={cn('relative aspect-[16/9] w-full overflow-hidden bg-slate-100 dark:bg-slate-800', className)} />;
+  }
   return (
     <div className={cn('relative aspect-[16/9] w-full overflow-hidden bg-slate-100 dark:bg-slate-800', className)}>
       {src && !broken ? (

@@ -15,7 +15,7 @@ import { Coins, ShoppingCart, Tag, Wallet, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogFooter } from '@/components/ui/lazy-dialog';
 import { Input } from '@/components/ui/input';
 import { isInsufficientBalance, useBuyCollection } from '../api/buy-collection';
 import { useDiscountPreview } from '../api/discount-preview';

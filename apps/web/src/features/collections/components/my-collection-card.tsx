@@ -7,7 +7,7 @@ import type { Collection } from '@coffer/contract';
 import { ArrowRight, Clock } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
-import { formatRelative } from '@/lib/format';
+import { formatRelative } from '@/lib/format-relative';
 import { soldCount } from '../lib/format';
 import { BannerImage } from './banner-image';
 import { CollectionStatusBadge } from './status-badge';

@@ -7,7 +7,7 @@ import { REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@coffer/c
 import { Flag } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogFooter, useReturnFocus } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogFooter, useReturnFocus } from '@/components/ui/lazy-dialog';
 import { Field, inputClasses } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import { useReportCollection } from '../api/report-collection';

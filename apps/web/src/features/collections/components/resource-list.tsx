@@ -11,7 +11,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogFooter } from '@/components/ui/lazy-dialog';
 import { formatDate, formatFileSize } from '@/lib/format';
 import { useDownloadPreview } from '../api/download-preview';
 import { useRemoveResource, useSetResourcePreview } from '../api/edit-resources';

@@ -11,7 +11,8 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getErrorMessage, toastError } from '@/lib/api-client';
-import { formatDateTime, formatRelative } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
+import { formatRelative } from '@/lib/format-relative';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 import { SecurityTexts as T } from './security-texts';
 

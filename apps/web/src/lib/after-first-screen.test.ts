@@ -1,6 +1,6 @@
-/** The web font after the first screen (docs/decisions/0044-first-screen-before-the-font.md). */
+/** Work after the first screen (docs/decisions/0044-first-screen-before-the-font.md). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadAfterFirstScreen } from './fonts';
+import { afterFirstScreen } from './after-first-screen';
 
 /** A window whose PerformanceObserver reports entries only when `report()` is called. */
 function fakeWindow(supported: string[] = ['largest-contentful-paint']) {
@@ -26,14 +26,14 @@ function fakeWindow(supported: string[] = ['largest-contentful-paint']) {
   return { win, observers, report };
 }
 
-describe('loadAfterFirstScreen', () => {
+describe('afterFirstScreen', () => {
   afterEach(() => vi.useRealTimers());
 
   it('loads nothing before the first largest-contentful-paint entry, then loads once', async () => {
     vi.useFakeTimers();
     const { win, observers, report } = fakeWindow();
     const load = vi.fn();
-    loadAfterFirstScreen(load, { win, fallbackMs: 3000 });
+    afterFirstScreen(load, { win, fallbackMs: 3000 });
     await vi.advanceTimersByTimeAsync(2000);
     expect(load).not.toHaveBeenCalled();
     report();
@@ -51,7 +51,7 @@ describe('loadAfterFirstScreen', () => {
     for (const supported of [['largest-contentful-paint'], []]) {
       const { win } = fakeWindow(supported);
       const load = vi.fn();
-      loadAfterFirstScreen(load, { win, fallbackMs: 3000 });
+      afterFirstScreen(load, { win, fallbackMs: 3000 });
       await vi.advanceTimersByTimeAsync(2999);
       expect(load).not.toHaveBeenCalled();
       await vi.advanceTimersByTimeAsync(1);
@@ -63,14 +63,14 @@ describe('loadAfterFirstScreen', () => {
     vi.useFakeTimers();
     const { win, report } = fakeWindow();
     const load = vi.fn();
-    const cancel = loadAfterFirstScreen(load, { win, fallbackMs: 3000 });
+    const cancel = afterFirstScreen(load, { win, fallbackMs: 3000 });
     cancel();
     report();
     await vi.advanceTimersByTimeAsync(5000);
     expect(load).not.toHaveBeenCalled();
 
     const failing = vi.fn(() => Promise.reject(new Error('offline')));
-    loadAfterFirstScreen(failing, { win: fakeWindow().win, fallbackMs: 10 });
+    afterFirstScreen(failing, { win: fakeWindow().win, fallbackMs: 10 });
     await vi.advanceTimersByTimeAsync(10);
     expect(failing).toHaveBeenCalledTimes(1);
   });
