@@ -73,17 +73,26 @@ function routePreloads(): Plugin {
  * @returns module id -> chunk name, for `manualChunks`
  */
 function groupByRoute(
-  info: (id: string) => { importedIds: readonly string[]; isEntry: boolean } | null,
+  info: (id: string) => ModuleFacts | null,
   ids: () => IterableIterator<string>,
 ): Map<string, string> {
   const all = [...ids()];
+  const icons = iconFiles(all, info);
   const closure = (roots: string[], into = new Set<string>()) => {
     const stack = [...roots];
     while (stack.length) {
       const id = stack.pop()!;
       if (into.has(id)) continue;
       into.add(id);
-      stack.push(...(info(id)?.importedIds ?? []));
+      const module = info(id);
+      if (!module) continue;
+      // lucide-react's index re-exports every icon: followed, whoever imports it first (the entry)
+      // would take every icon the whole app uses. Only the icons this module names are followed.
+      if (icons && module.importedIds.includes(icons.index)) {
+        stack.push(...module.importedIds.filter((dep) => dep !== icons.index), ...icons.usedBy(module.code ?? ''));
+      } else if (id !== icons?.index) {
+        stack.push(...module.importedIds);
+      }
     }
     return into;
   };
@@ -116,6 +125,43 @@ function groupByRoute(
   return groups;
 }
 let routeGroups: Map<string, string> | undefined;
+
+interface ModuleFacts {
+  importedIds: readonly string[];
+  isEntry: boolean;
+  code: string | null;
+}
+
+/**
+ * lucide-react's index module and, for a module's code, the icon modules its `import {…} from
+ * 'lucide-react'` names (from the index's own `export { default as Name, … } from './icons/x.js'`
+ * lines). Without it the index's static closure is every icon, and the group that reaches the index
+ * first (the entry's) took every icon the app uses anywhere: 81 icons, most for later pages (ADR 0044).
+ * @returns null when the build has no lucide-react
+ */
+function iconFiles(all: string[], info: (id: string) => ModuleFacts | null) {
+  const index = all.find((id) => /\/node_modules\/lucide-react\/dist\/esm\/lucide-react\.js$/.test(id));
+  const code = index ? info(index)?.code : null;
+  if (!index || !code) return null;
+  const dir = index.slice(0, index.lastIndexOf('/') + 1);
+  const fileOf = new Map<string, string>();
+  for (const [, names, file] of code.matchAll(/export \{([^}]*)\} from '(\.\/icons\/[^']+)'/g)) {
+    for (const name of names!.split(',')) fileOf.set(name.trim().split(/\s+as\s+/).pop()!, `${dir}${file!.slice(2)}`);
+  }
+  return {
+    index,
+    usedBy(moduleCode: string): string[] {
+      const used: string[] = [];
+      for (const [, names] of moduleCode.matchAll(/import\s*\{([^}]*)\}\s*from\s*['"]lucide-react['"]/g)) {
+        for (const name of names!.split(',')) {
+          const file = fileOf.get(name.trim().split(/\s+as\s+/)[0]!);
+          if (file) used.push(file);
+        }
+      }
+      return used;
+    },
+  };
+}
 
 /** `src/app/routes/auth/login.tsx` -> `route-auth-login`. */
 function routeGroupName(module: string): string {

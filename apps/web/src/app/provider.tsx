@@ -4,15 +4,13 @@
  */
 import { TOAST_DURATION_MS } from '@coffer/contract/constants';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Toaster } from 'react-hot-toast';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, useNavigate } from 'react-router';
 import { setSessionExpiredHandler } from '@/lib/api-client';
 import { clearSessionQueries, createQueryClient } from '@/lib/query-client';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { createAppRouter } from './router';
-
-type AppRouter = ReturnType<typeof createAppRouter>;
+import { AppRoutes } from './router';
 
 /**
  * product §4 session expiry: set sessionExpired and clear user and token, remove cached auth,
@@ -50,22 +48,21 @@ export function AppToaster() {
   );
 }
 
-export function AppProvider({
-  queryClient: givenClient,
-  router: givenRouter,
-}: {
-  queryClient?: QueryClient;
-  router?: AppRouter;
-}) {
+/** Installs {@link installSessionExpiry} with the router's navigate (inside a router). */
+export function SessionExpiryNavigation({ queryClient }: { queryClient: QueryClient }) {
+  const navigate = useNavigate();
+  useEffect(() => installSessionExpiry(queryClient, navigate), [queryClient, navigate]);
+  return null;
+}
+
+export function AppProvider({ queryClient: givenClient }: { queryClient?: QueryClient }) {
   const [queryClient] = useState(() => givenClient ?? createQueryClient());
-  const [router] = useState(() => {
-    const router = givenRouter ?? createAppRouter();
-    installSessionExpiry(queryClient, (to, opts) => router.navigate(to, opts));
-    return router;
-  });
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <SessionExpiryNavigation queryClient={queryClient} />
+        <AppRoutes />
+      </BrowserRouter>
       <AppToaster />
     </QueryClientProvider>
   );

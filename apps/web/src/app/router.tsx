@@ -2,15 +2,20 @@
  * The route table of product §2. Every page is lazy ({@link lazyPage}: React.lazy, resolved inside
  * the layout's Suspense fallback, or loaded ahead for the first URL) and renders inside the one shared layout with its error boundary.
  * Guarded routes sit under {@link RequireAuth}.
+ *
+ * The table is rendered by {@link AppRoutes} (`useRoutes` under a `BrowserRouter`, react-router's
+ * declarative mode): the app uses no loaders, actions or fetchers, and the data router behind
+ * `createBrowserRouter` was 15 kB (br) of every first screen's JavaScript
+ * (docs/decisions/0044-first-screen-before-the-font.md).
  */
 import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { Outlet, useRoutes, type RouteObject } from 'react-router';
 import { RequireAuth } from '@/features/auth/components/require-auth';
 import { getMyCollectionsQueryOptions } from '@/features/collections/api/get-my-collections';
 import { getAccessToken } from '@/lib/storage';
 import { lazyPage } from './lazy-page';
 import { AppLayout } from './layout/app-layout';
-import { RouteErrorScreen } from './layout/error-boundary';
+import { RouteErrorBoundary } from './layout/error-boundary';
 
 const Home = lazyPage(() => import('./routes/home'));
 const Resource = lazyPage(() => import('./routes/resource'));
@@ -44,7 +49,6 @@ const NotFound = lazyPage(() => import('./routes/not-found'));
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
-    errorElement: <RouteErrorScreen />,
     children: [
       { index: true, element: <Home /> },
       { path: 'resource/:id', element: <Resource /> },
@@ -86,6 +90,11 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/**
+ * The route table rendered at the current location (inside a router: `BrowserRouter` in the app,
+ * `MemoryRouter` in tests), under {@link RouteErrorBoundary} for what the layout's own boundary
+ * does not catch.
+ */
+export function AppRoutes({ table = routes }: { table?: RouteObject[] }) {
+  return <RouteErrorBoundary>{useRoutes(table)}</RouteErrorBoundary>;
 }

@@ -1,24 +1,32 @@
 /**
  * Renders the real route table in a memory router with a fresh QueryClient and the session-expiry
- * handler installed, as the app's provider does.
+ * handler installed, as the app's provider does (`AppRoutes` under a `MemoryRouter` where the app
+ * has a `BrowserRouter`). `router.state` reads the current location and how it was reached.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { MemoryRouter, useLocation, useNavigationType, type Location, type NavigationType, type RouteObject } from 'react-router';
 import type { User } from '@coffer/contract';
-import { AppToaster, installSessionExpiry } from '@/app/provider';
-import { routes as appRoutes } from '@/app/router';
+import { AppToaster, SessionExpiryNavigation } from '@/app/provider';
+import { AppRoutes, routes as appRoutes } from '@/app/router';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { createQueryClient } from '@/lib/query-client';
 import { setAccessToken } from '@/lib/storage';
 
 export function renderApp(path: string, { routes = appRoutes }: { routes?: RouteObject[] } = {}) {
   const queryClient = createQueryClient();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  installSessionExpiry(queryClient, (to, opts) => router.navigate(to, opts));
+  const router = { state: {} as { location: Location; historyAction: NavigationType } };
+  function LocationProbe() {
+    router.state = { location: useLocation(), historyAction: useNavigationType() };
+    return null;
+  }
   const result = render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <LocationProbe />
+        <SessionExpiryNavigation queryClient={queryClient} />
+        <AppRoutes table={routes} />
+      </MemoryRouter>
       <AppToaster />
     </QueryClientProvider>,
   );

@@ -4,7 +4,6 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp, signOutStore } from '@/test/render';
 import { AppLayout } from './app-layout';
-import { RouteErrorScreen } from './error-boundary';
 
 beforeEach(() => signOutStore());
 
@@ -14,7 +13,7 @@ function Flaky() {
   return <h1>Recovered page</h1>;
 }
 
-const routes = [{ element: <AppLayout />, errorElement: <RouteErrorScreen />, children: [{ path: '/flaky', element: <Flaky /> }] }];
+const routes = [{ element: <AppLayout />, children: [{ path: '/flaky', element: <Flaky /> }] }];
 
 describe('layout error boundary (product §2, §8)', () => {
   it("shows 'Something went wrong' with 'Try again' and 'Refresh page', toasts once, and recovers on Try again", async () => {
@@ -33,5 +32,18 @@ describe('layout error boundary (product §2, §8)', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Recovered page' })).toBeInTheDocument();
     expect(screen.queryByText('Something went wrong')).not.toBeInTheDocument();
+  });
+
+  it('an error outside the page boundary (in the layout itself) shows the same fallback, whose Try again reloads', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload } as Location);
+    function BrokenLayout(): never {
+      throw new Error('layout failed');
+    }
+    renderApp('/x', { routes: [{ element: <BrokenLayout />, children: [{ path: '/x', element: <Flaky /> }] }] });
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 });

@@ -6,7 +6,6 @@
 import { QueryErrorResetBoundary } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
-import { useRouteError } from 'react-router';
 import { ErrorFallback } from '@/components/ui/error-fallback';
 
 export const UNEXPECTED_ERROR_TOAST = 'An unexpected error occurred. Please try again.';
@@ -43,9 +42,22 @@ export function AppErrorBoundary({ children }: { children: ReactNode }) {
   return <QueryErrorResetBoundary>{({ reset }) => <Boundary onReset={reset}>{children}</Boundary>}</QueryErrorResetBoundary>;
 }
 
-/** The router's errorElement (errors outside the page boundary, e.g. a lazy chunk that failed to load). */
-export function RouteErrorScreen() {
-  const error = useRouteError();
-  console.error(error);
-  return <ErrorFallback onRetry={() => window.location.reload()} />;
+/**
+ * Around the whole route table: errors outside the page boundary (in the layout itself) show the
+ * same fallback, whose 'Try again' reloads the page.
+ */
+export class RouteErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  override state: { error: Error | null } = { error: null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.error ? <ErrorFallback onRetry={() => window.location.reload()} /> : this.props.children;
+  }
 }
