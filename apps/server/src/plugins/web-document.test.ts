@@ -143,6 +143,13 @@ describe('web document', () => {
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/home-1.js">');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/grid-2.js">');
     expect(html).not.toContain('/assets/collection-3.js');
+    // Every file is requested before any inline code runs: the theme script is the head's last element.
+    const theme = html.indexOf(`<script>${THEME}</script>`);
+    for (const file of ['/assets/index-abc.js', '/assets/home-1.js', 'rel="preload" as="image"']) {
+      expect(html.indexOf(file)).toBeGreaterThan(0);
+      expect(html.indexOf(file)).toBeLessThan(theme);
+    }
+    expect(html.slice(theme).replace(`<script>${THEME}</script>`, '').trim().startsWith('</head>')).toBe(true);
   });
 
   it("lists the top bar's signed-in calls on every page and My Collections' first call on /mycollections only, before the theme script that starts them", async () => {

@@ -3,7 +3,8 @@
  * same response (issue 16, docs/decisions/0035-first-screen-in-the-document.md):
  *
  * - `theme-init.js` inline: one render-blocking request fewer. Its SHA-256 joins `script-src`
- *   ({@link WebDocument.scriptHashes}), so the CSP still refuses every other inline script.
+ *   ({@link WebDocument.scriptHashes}), so the CSP still refuses every other inline script. It is
+ *   the head's last element: every file below is requested before it runs (ADR 0044).
  * - `<link rel="modulepreload">` for the path's page chunk and the chunks it imports
  *   (`dist/route-preloads.json`, written by the web build): fetched beside the entry, not after it.
  * - On `/` (the storefront's default first page) and `/collection/:id` (as a visitor sees it): the
@@ -71,6 +72,12 @@ export interface WebDocument {
 const THEME_SCRIPT_TAG = '<script src="/theme-init.js"></script>';
 /** Where a document's early calls go: just before the inline theme script, which starts them. */
 const EARLY_CALLS_MARK = '<!--coffer-early-calls-->';
+/**
+ * Where a path's preloads go: after the build's own tags (entry script, modulepreload, stylesheet)
+ * and before the inline theme script, which moves to the end of the head. Every file the first
+ * screen needs is then requested before any inline code runs (ADR 0044).
+ */
+const PRELOADS_MARK = '<!--coffer-preloads-->';
 
 /**
  * A signed-in call a first screen makes, as the web app sends it (`path`, JSON `body`), and where in
@@ -153,7 +160,9 @@ export function loadWebDocument(webDist: string, reads: FirstScreenReads, log: F
   const themeFile = path.join(webDist, 'theme-init.js');
   if (template.includes(THEME_SCRIPT_TAG) && existsSync(themeFile)) {
     const code = readFileSync(themeFile, 'utf8');
-    template = template.replace(THEME_SCRIPT_TAG, () => `${EARLY_CALLS_MARK}<script>${code}</script>`);
+    template = template
+      .replace(THEME_SCRIPT_TAG, '')
+      .replace('</head>', () => `${PRELOADS_MARK}${EARLY_CALLS_MARK}<script>${code}</script>\n  </head>`);
     scriptHashes.push(`'sha256-${createHash('sha256').update(code).digest('base64')}'`);
   }
   const routes: { pattern: RegExp; files: string[] }[] = [];
@@ -217,7 +226,11 @@ export function loadWebDocument(webDist: string, reads: FirstScreenReads, log: F
     for (const file of routes.find((r) => r.pattern.test(parsed.pathname))?.files ?? []) {
       head.push(`<link rel="modulepreload" crossorigin href="${attr(file)}">`);
     }
-    let html = head.length ? template.replace('</head>', () => `${head.join('\n    ')}\n  </head>`) : template;
+    let html = template.includes(PRELOADS_MARK)
+      ? template.replace(PRELOADS_MARK, () => (head.length ? `${head.join('\n    ')}\n    ` : ''))
+      : head.length
+        ? template.replace('</head>', () => `${head.join('\n    ')}\n  </head>`)
+        : template;
     const early = [
       ...SIGNED_IN_CALLS,
       ...([...parsed.searchParams.keys()].length === 0 && Object.hasOwn(EARLY_CALLS, parsed.pathname)
