@@ -61,15 +61,17 @@ function routePreloads(): Plugin {
 }
 
 /**
- * The first-screen group of each route: `route-<name>` for every module its page module reaches by
- * static imports, except what the entry already loads and what an earlier route's group holds (the
- * order of {@link ROUTE_MODULES}: the storefront first). A page opening a URL then needs the entry,
- * `react` and one or two group files instead of a dozen small shared chunks: on a phone's link
- * (HTTP/1.1, six connections, a round trip per file on each) `/` went from 17 files to 3 and its
- * first paint in Lighthouse's simulation from 2.27 s to 2.00 s (bench/README.md, issue 16). A later
- * route's page loads the earlier groups it shares modules with, except that what `/collection/:id`
- * and `/mycollections` share is its own group ({@link SHARED_FIRST_SCREENS}). Dynamic imports start
- * their own chunks as before.
+ * The chunk of each module a first screen needs (ADR 0042, amended by ADR 0044):
+ * - `index`, the entry chunk: what the entry reaches by static imports, the storefront's page
+ *   (`/`, the first of {@link ROUTE_MODULES}) with everything it reaches, and what the other two
+ *   first screens opened from outside share ({@link SHARED_FIRST_SCREENS}). Every first screen needs
+ *   most of it, and on a phone's link (HTTP/1.1, six connections, a round trip per file on each) a
+ *   separate file for it cost more than the few kB the other pages carry with it;
+ * - `route-<name>` for each other route: what its page reaches that no earlier group holds (the
+ *   order of {@link ROUTE_MODULES}); a later route's page loads the earlier groups it shares
+ *   modules with.
+ * `/` then needs the entry and `react` (2 files), `/collection/:id` and `/mycollections` one more
+ * (17, 24 and 18 before ADR 0042). Dynamic imports start their own chunks as before.
  * @returns module id -> chunk name, for `manualChunks`
  */
 function groupByRoute(
@@ -110,13 +112,13 @@ function groupByRoute(
   };
   const [first, ...others] = Object.entries(ROUTE_MODULES);
   const home = pageOf(first![1]);
-  if (home) assign(closure([home]), routeGroupName(first![1]));
-  // What two of the other first screens opened from outside share goes in one group of its own, so
-  // that neither loads the other's whole group for it (ADR 0044).
+  if (home) assign(closure([home]), 'index');
+  // What the two other first screens share travels with the entry too, so that neither loads the
+  // other's whole group for it (ADR 0044).
   const [a, b] = SHARED_FIRST_SCREENS.map((route) => pageOf(ROUTE_MODULES[route]!));
   if (a && b) {
     const inB = closure([b]);
-    assign([...closure([a])].filter((id) => inB.has(id)), 'route-shared');
+    assign([...closure([a])].filter((id) => inB.has(id)), 'index');
   }
   for (const [, module] of others) {
     const page = pageOf(module);
@@ -173,8 +175,8 @@ function routeGroupName(module: string): string {
 
 /**
  * The two first screens besides the storefront that readers open from outside (a shared link, a
- * bookmark): the modules both reach and the storefront does not travel as `route-shared`, which
- * both load; without it `/mycollections` loaded all of `route-collection` for a fifth of it.
+ * bookmark): the modules both reach travel in the entry chunk; before, `/mycollections` loaded all
+ * of `route-collection` for a fifth of it.
  */
 const SHARED_FIRST_SCREENS = ['/collection/:id', '/mycollections'] as const;
 
