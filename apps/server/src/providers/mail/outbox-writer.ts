@@ -17,7 +17,7 @@
  * directory is created (recursively) and the write tried once more.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** A plain-text mail as the outbox writes it (the From header included). */
 export interface OutboxMessage {
@@ -106,8 +106,17 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-/** An {@link OutboxWriter} backed by one worker thread. */
-export function createOutboxWriter(): OutboxWriter {
+/** Starts the worker thread (tests pass a fake to make it answer twice, late or not at all). */
+export type SpawnWorker = (source: string, options: WorkerOptions) => Worker;
+
+/**
+ * An {@link OutboxWriter} backed by one worker thread. Each job has its own id; an answer for an id
+ * that is no longer pending (a second answer for the same job, or one for a job already failed) is
+ * ignored, so a job resolves exactly once.
+ */
+export function createOutboxWriter({
+  spawn = (source, options) => new Worker(source, options),
+}: { spawn?: SpawnWorker } = {}): OutboxWriter {
   const composer = createRequire(import.meta.url).resolve('nodemailer/lib/mail-composer/index.js');
   let worker: Worker | null = null;
   let nextId = 1;
@@ -124,7 +133,7 @@ export function createOutboxWriter(): OutboxWriter {
 
   function start(): Worker {
     // No flags of this process (`--import`, `--input-type=module`, ...): the source is plain CommonJS.
-    const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { composer } });
+    const w = spawn(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { composer } });
     w.on('message', (msg: { id: number; results: WorkerResult[] }) => {
       const p = pending.get(msg.id);
       if (!p) return;
