@@ -139,7 +139,7 @@ interface ModuleFacts {
  * 'lucide-react'` names (from the index's own `export { default as Name, … } from './icons/x.js'`
  * lines). Without it the index's static closure is every icon, and the group that reaches the index
  * first (the entry's) took every icon the app uses anywhere: 81 icons, most for later pages (ADR 0044).
- * @returns null when the build has no lucide-react
+ * @returns null when the build has no lucide-react, or its index is not in the expected shape
  */
 function iconFiles(all: string[], info: (id: string) => ModuleFacts | null) {
   const index = all.find((id) => /\/node_modules\/lucide-react\/dist\/esm\/lucide-react\.js$/.test(id));
@@ -150,6 +150,8 @@ function iconFiles(all: string[], info: (id: string) => ModuleFacts | null) {
   for (const [, names, file] of code.matchAll(/export \{([^}]*)\} from '(\.\/icons\/[^']+)'/g)) {
     for (const name of names!.split(',')) fileOf.set(name.trim().split(/\s+as\s+/).pop()!, `${dir}${file!.slice(2)}`);
   }
+  // An index of another shape (a new lucide-react): follow it whole, as before, rather than lose icons.
+  if (!fileOf.size) return null;
   return {
     index,
     usedBy(moduleCode: string): string[] {

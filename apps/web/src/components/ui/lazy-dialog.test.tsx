@@ -2,7 +2,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { Toaster } from 'react-hot-toast';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** A fresh copy of lazy-dialog.tsx, its implementation not loaded yet (the setup file preloads the shared copy). */
 async function freshLazyDialog() {
@@ -11,6 +12,10 @@ async function freshLazyDialog() {
 }
 
 describe('lazy dialog', () => {
+  afterEach(() => {
+    vi.doUnmock('./dialog');
+  });
+
   it('renders nothing while closed; opened before its code has arrived, it appears once loaded, with focus inside and Escape closing it', async () => {
     const { Dialog, DialogContent, DialogFooter } = await freshLazyDialog();
     function Opener() {
@@ -50,5 +55,45 @@ describe('lazy dialog', () => {
     expect(a).toBe(b);
     const m = await a;
     expect(typeof m.DialogContent).toBe('function');
+  });
+
+  it('closes itself and toasts when its code cannot be fetched; opening it again fetches again and shows it', async () => {
+    vi.resetModules();
+    vi.doMock('./dialog', () => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    const { Dialog, DialogContent } = await import('./lazy-dialog');
+    const changes: boolean[] = [];
+    function Opener() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Open
+          </button>
+          <Dialog
+            open={open}
+            onOpenChange={(o) => {
+              changes.push(o);
+              setOpen(o);
+            }}
+          >
+            <DialogContent title="Report this collection">body</DialogContent>
+          </Dialog>
+          <Toaster />
+        </>
+      );
+    }
+    const user = userEvent.setup();
+    render(<Opener />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    expect(await screen.findByText('An unexpected error occurred.')).toBeInTheDocument();
+    expect(changes).toEqual([false]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // The file is back (the connection recovered): the next opening loads it and shows the dialog.
+    vi.doUnmock('./dialog');
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    expect(await screen.findByRole('dialog', { name: 'Report this collection' })).toBeInTheDocument();
   });
 });

@@ -6,10 +6,16 @@
  * before that; a dialog opened before it has arrived appears as soon as it has (issue 16,
  * docs/decisions/0044-first-screen-before-the-font.md). Once loaded, opening renders in the same
  * pass as before. Controlled dialogs only: there is no `DialogTrigger` here.
+ *
+ * When the code cannot be fetched (the connection dropped, a new release removed the old file),
+ * the dialog closes itself (`onOpenChange(false)`) and toasts 'An unexpected error occurred.'
+ * (product §8); opening it again tries the fetch again.
  */
 import type * as DialogPrimitive from '@radix-ui/react-dialog';
-import { useEffect, useReducer, useState, type ComponentProps } from 'react';
+import { useEffect, useReducer, useRef, useState, type ComponentProps } from 'react';
+import toast from 'react-hot-toast';
 import { afterFirstScreen } from '@/lib/after-first-screen';
+import { ErrorMessages } from '@/lib/api-client';
 import type { DialogContentProps } from './dialog';
 
 export { DialogFooter, useReturnFocus } from './dialog-parts';
@@ -33,15 +39,20 @@ export function preloadDialog(): Promise<Implementation> {
   return loading;
 }
 
-/** The implementation once loaded; loads it (and renders again) as soon as `wanted` is true. */
-function useImplementation(wanted: boolean): Implementation | null {
+/**
+ * The implementation once loaded; loads it (and renders again) as soon as `wanted` is true, and
+ * calls `failed` when that load fails.
+ */
+function useImplementation(wanted: boolean, failed: () => void): Implementation | null {
   const [, loaded] = useReducer((n: number) => n + 1, 0);
+  const onFailure = useRef(failed);
+  onFailure.current = failed;
   useEffect(() => {
     if (!wanted || implementation) return;
     let live = true;
     preloadDialog().then(
       () => live && loaded(),
-      () => undefined,
+      () => live && onFailure.current(),
     );
     return () => {
       live = false;
@@ -55,8 +66,17 @@ function useImplementation(wanted: boolean): Implementation | null {
 /** `Dialog` of ./dialog.tsx: nothing is rendered (or loaded for it) until it is first open. */
 export function Dialog(props: ComponentProps<typeof DialogPrimitive.Root>) {
   const [opened, setOpened] = useState(Boolean(props.open ?? props.defaultOpen));
-  if ((props.open || props.defaultOpen) && !opened) setOpened(true);
-  const m = useImplementation(opened);
+  // Opening (false -> true) asks for the implementation; after a failed load only a new opening asks again.
+  const [wasOpen, setWasOpen] = useState(Boolean(props.open));
+  if (Boolean(props.open) !== wasOpen) {
+    setWasOpen(Boolean(props.open));
+    if (props.open) setOpened(true);
+  }
+  const m = useImplementation(opened, () => {
+    setOpened(false);
+    props.onOpenChange?.(false);
+    toast.error(ErrorMessages.unexpected, { id: 'dialog-code' });
+  });
   if (!opened || !m) return null;
   return <m.Dialog {...props} />;
 }
