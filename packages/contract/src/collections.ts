@@ -13,6 +13,7 @@ import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE, REFUN
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
 import { CollectionModerationSchema } from './moderation';
 import { PasswordDigestSchema } from './password';
+import { TwoFactorCodeSchema } from './security';
 import { MAX_UPLOAD_PARTS } from './upload-rules';
 
 /** Single-PUT uploads (`upload/resource/url`) are for files up to this size; larger ones use multipart. */
@@ -108,6 +109,21 @@ export const OrderSchema = z.object({
   licence_key: z.string().nullable().optional(),
   /** True once the licence key was revoked (the order was refunded). */
   licence_revoked: z.boolean().optional(),
+  /**
+   * Milliseconds: when a pending order's quote lapses (created_at + ORDER_QUOTE_TTL_SECONDS; the
+   * next `collection/buy` re-quotes it at the price shown then, product.md "The price the buyer saw").
+   * Null once paid or refunded.
+   */
+  expires_at: z.number().nullable().optional(),
+  /**
+   * Milliseconds: when the seller's proceeds of a paid order clear (become available; product.md
+   * "Clearance"). Null when no hold applies (free, EARNINGS_HOLD_DAYS=0, or paid before holds).
+   */
+  clears_at: z.number().nullable().optional(),
+  /** Milliseconds: when the proceeds cleared; null while pending or without a hold. */
+  cleared_at: z.number().nullable().optional(),
+  /** Milliseconds: when the buyer reported the purchase as not made by them ("This wasn't me"); else null. */
+  reported_at: z.number().nullable().optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 
@@ -433,8 +449,20 @@ export const CollectionBuyRequestSchema = CollectionIdRequestSchema.extend({
 });
 export const CollectionBuyDataSchema = OrderSchema;
 
-/** POST /api/uc/v1/account/order/pay — settles a pending order; a paid order is returned unchanged. */
-export const OrderPayRequestSchema = z.object({ order_id: IdSchema, password: PasswordDigestSchema.optional() });
+/**
+ * POST /api/uc/v1/account/order/pay — settles a pending order; a paid order is returned unchanged.
+ * - `amount`: the whole points the buyer confirmed; a different order amount answers PRICE_CHANGED
+ *   and charges nothing (product.md "The price the buyer saw");
+ * - `password` (MD5 digest) or `code` (authenticator or recovery code, with two-factor on): the
+ *   step-up for spending (product.md "Step-up"); without either, a session that stepped up in the
+ *   last STEP_UP_MINUTES pays, any other answers STEP_UP_REQUIRED with `data.method`.
+ */
+export const OrderPayRequestSchema = z.object({
+  order_id: IdSchema,
+  password: PasswordDigestSchema.optional(),
+  code: TwoFactorCodeSchema.optional(),
+  amount: z.number({ error: 'Amount must be a whole number of points' }).int('Amount must be a whole number of points').min(0).max(1_000_000_000).optional(),
+});
 export const OrderPayDataSchema = OrderSchema;
 
 /** POST /sl/v1/my/orders — default page 0, size 10 (product §7). */
@@ -473,6 +501,19 @@ export const OrderRefundDataSchema = OrderSchema;
  */
 export const OrderRefundRequestRequestSchema = z.object({ order_id: IdSchema, reason: RefundReasonSchema });
 export const OrderRefundRequestDataSchema = OrderSchema;
+
+/** Longest text a buyer may add to a "This wasn't me" report. */
+export const ORDER_REPORT_DETAILS_MAX = 1000;
+/**
+ * POST /api/uc/v1/account/order/report — the buyer reports a paid order as not made by them while
+ * its proceeds are pending (product.md "This wasn't me"): clearing stops until an operator reverses
+ * the sale or dismisses the report (`npm run admin -- disputes`).
+ */
+export const OrderReportRequestSchema = z.object({
+  order_id: IdSchema,
+  details: z.string().trim().max(ORDER_REPORT_DETAILS_MAX, `Details must be at most ${ORDER_REPORT_DETAILS_MAX} characters`).default(''),
+});
+export const OrderReportDataSchema = OrderSchema;
 
 /** An order of one of the seller's collections, with its buyer's nickname (product §25). */
 export const SaleOrderSchema = OrderSchema.extend({

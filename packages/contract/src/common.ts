@@ -72,10 +72,17 @@ export const PointsStringSchema = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'Am
 /** A millisecond timestamp (product §3: "millisecond timestamp string"), sent as a number. */
 export const TimestampMsSchema = z.number().int();
 
-/** The asset pair of product §3 (available and frozen points as decimal strings). */
+/**
+ * The asset pair of product §3 (available and frozen points as decimal strings), with the seller's
+ * proceeds still in their holding period (product.md "Clearance"): `pending` points (2 decimals) that
+ * can be neither spent nor cashed out yet, and `pending_clears_at`, when the next pending amount
+ * clears (milliseconds; null when nothing is pending).
+ */
 export const AssetSchema = z.object({
   available: z.string(),
   freeze: z.string(),
+  pending: z.string().optional(),
+  pending_clears_at: z.number().nullable().optional(),
 });
 export type Asset = z.infer<typeof AssetSchema>;
 

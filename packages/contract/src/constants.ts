@@ -76,6 +76,19 @@ export const MIN_PART_BYTES = 5 * 1024 * 1024;
 
 /** A buyer's refund request is refunded automatically within this many days of payment (product §25). */
 export const REFUND_WINDOW_DAYS = 14;
+
+/**
+ * How long a pending order's price stands, seconds (product.md "The price the buyer saw"): the same
+ * 1800 s as a deposit order's lifetime (product §9). Past it, pay answers ORDER_EXPIRED ('Order
+ * Expired') and the next `collection/buy` quotes the order again at the price shown then.
+ */
+export const ORDER_QUOTE_TTL_SECONDS = 1800;
+
+/** Default minutes a step-up (password, or code with two-factor on) lets a session spend (STEP_UP_MINUTES). */
+export const STEP_UP_MINUTES_DEFAULT = 15;
+
+/** Default days a sale's proceeds stay pending before they clear (EARNINGS_HOLD_DAYS; 0 turns holds off). */
+export const EARNINGS_HOLD_DAYS_DEFAULT = 7;
 /** Longest refund reason, characters (product §25). */
 export const REFUND_REASON_MAX = 500;
 

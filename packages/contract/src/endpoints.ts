@@ -331,6 +331,12 @@ export const ENDPOINTS = {
     tags: orders,
     summary: 'Ask for a refund (buyer): automatic within 14 days when nothing was downloaded, else waits for the seller',
   },
+  orderReport: {
+    paths: uc('/order/report'),
+    auth: 'required',
+    tags: orders,
+    summary: "Report a purchase as not made by you while its proceeds are pending (\"This wasn't me\")",
+  },
   mySales: {
     paths: sl('/my/sales'),
     auth: 'required',

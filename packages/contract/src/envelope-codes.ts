@@ -22,6 +22,15 @@ export const ErrorReason = {
   TWO_FACTOR_REQUIRED: 'TWO_FACTOR_REQUIRED',
   /** product §27: the account is suspended by Coffer (sign-in, cash-out). */
   ACCOUNT_SUSPENDED: 'ACCOUNT_SUSPENDED',
+  /**
+   * Spending needs a fresh proof of the account holder (product.md "Step-up"): `data.method` says
+   * which, 'password' or 'code' (two-factor on). Nothing changed.
+   */
+  STEP_UP_REQUIRED: 'STEP_UP_REQUIRED',
+  /** The order's amount is not the one the buyer confirmed, or its quote is stale: buy again to re-quote. */
+  PRICE_CHANGED: 'PRICE_CHANGED',
+  /** A pending order's quote lapsed (ORDER_QUOTE_TTL_SECONDS): msg 'Order Expired'; buy again to re-quote. */
+  ORDER_EXPIRED: 'ORDER_EXPIRED',
 } as const;
 export type ErrorReason = (typeof ErrorReason)[keyof typeof ErrorReason];
 
@@ -42,6 +51,9 @@ export const ERROR_TABLE: Record<ErrorReason, { code: number; status: number }> 
   INTERNAL: { code: 10010, status: 500 },
   TWO_FACTOR_REQUIRED: { code: 10011, status: 403 },
   ACCOUNT_SUSPENDED: { code: 10012, status: 403 },
+  STEP_UP_REQUIRED: { code: 10013, status: 403 },
+  PRICE_CHANGED: { code: 10014, status: 409 },
+  ORDER_EXPIRED: { code: 10015, status: 409 },
 };
 
 /** A successful envelope around `data`. */

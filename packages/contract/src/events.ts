@@ -12,6 +12,7 @@
  * - `refund`: a paid order of one of the seller's collections was refunded (emitted now, product §25);
  * - `collection.hidden`: Coffer took one of the seller's collections down (product §27; `data`:
  *   collection_id, reason, files_removed), written with the takedown;
+ * - `sale.cleared`: a sale's pending proceeds cleared and are available (product.md "Clearance");
  * - `review`: a buyer wrote, edited or deleted a review of one of the seller's collections (emitted
  *   now, product §29; `data {review_id, collection_id, buyer_id, rating, text, action}`);
  *
@@ -27,6 +28,8 @@ export const SellerEventType = {
   Refund: 'refund',
   Review: 'review',
   CollectionHidden: 'collection.hidden',
+  /** A sale's pending proceeds cleared: they are available to spend or cash out (product.md "Clearance"). */
+  SaleCleared: 'sale.cleared',
 } as const;
 export type SellerEventType = (typeof SellerEventType)[keyof typeof SellerEventType];
 export const SELLER_EVENT_TYPES = Object.values(SellerEventType) as [SellerEventType, ...SellerEventType[]];
@@ -42,6 +45,8 @@ export const SaleEventDataSchema = z.object({
   earned: z.string(),
   /** Platform fee, points, 2 decimals. */
   fee: z.string(),
+  /** Milliseconds: when `earned` clears (null: available at once, no hold). */
+  clears_at: z.number().nullable().optional(),
 });
 export type SaleEventData = z.infer<typeof SaleEventDataSchema>;
 
@@ -56,11 +61,25 @@ export const RefundEventDataSchema = z.object({
   earned: z.string(),
   /** Platform fee returned, points, 2 decimals. */
   fee: z.string(),
-  /** `seller` (order/refund) or `automatic` (a buyer's request within the window). */
-  by: z.enum(['seller', 'automatic']),
+  /**
+   * `seller` (order/refund), `automatic` (a buyer's request within the window) or `operator` (a
+   * "This wasn't me" report reversed with `npm run admin`).
+   */
+  by: z.enum(['seller', 'automatic', 'operator']),
   reason: z.string().nullable(),
+  /** Where `earned` came from: the sale's `pending` proceeds (inside the hold) or `available`. */
+  from: z.enum(['pending', 'available']).optional(),
 });
 export type RefundEventData = z.infer<typeof RefundEventDataSchema>;
+
+/** `data` of a `sale.cleared` event: a sale's proceeds left the hold and are available. */
+export const SaleClearedEventDataSchema = z.object({
+  order_id: z.string(),
+  collection_id: z.string(),
+  /** Points that became available, 2 decimals. */
+  earned: z.string(),
+});
+export type SaleClearedEventData = z.infer<typeof SaleClearedEventDataSchema>;
 
 /** `data` of a `payout.status` event: the cash-out bill and its new status. */
 export const PayoutStatusEventDataSchema = z.object({

@@ -55,7 +55,11 @@ export function describeEvent(e: SellerEvent): string {
   const d = e.data as Record<string, unknown>;
   switch (e.type) {
     case 'sale':
-      return `Sale: ${formatPoints(String(d.earned ?? '0'))} points earned`;
+      return d.clears_at
+        ? `Sale: ${formatPoints(String(d.earned ?? '0'))} points earned (pending)`
+        : `Sale: ${formatPoints(String(d.earned ?? '0'))} points earned`;
+    case 'sale.cleared':
+      return `Cleared: ${formatPoints(String(d.earned ?? '0'))} points now available`;
     case 'payout.status':
       return `Cash-out ${String(d.status ?? '')
         .replace('WithdrawStatus', '')
