@@ -3,6 +3,7 @@
  * A bad value makes {@link loadConfig} throw a {@link ConfigError} whose message names each bad
  * variable on its own line.
  */
+import { EARNINGS_HOLD_DAYS_DEFAULT, STEP_UP_MINUTES_DEFAULT } from '@coffer/contract/constants';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadEvmSettings, type EvmSettings } from './providers/payments/evm/config';
@@ -99,6 +100,10 @@ export const ConfigSchema = z.object({
     .regex(/^\d+(\.\d{1,8})?$/, 'must be a positive decimal number')
     .default('100'),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** Days a sale's proceeds stay pending before they clear (product.md "Clearance"); 0 turns holds off. */
+  EARNINGS_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(EARNINGS_HOLD_DAYS_DEFAULT),
+  /** Minutes a step-up (sign-in, password or code) lets a session spend (product.md "Step-up"). */
+  STEP_UP_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(STEP_UP_MINUTES_DEFAULT),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .int()

@@ -105,6 +105,38 @@ export interface ServicesDeps {
 /** Pending uploads untouched for this long are aborted and their parts dropped (milliseconds: a week). */
 const STALE_UPLOAD_MS = 7 * 24 * 3_600_000;
 
+/** Wakes a worker pass at most this long after the next pending proceeds fall due. */
+const CLEARANCE_INTERVAL_MS = 60_000;
+
+/**
+ * The clearance worker (product.md "Clearance", docs/decisions/0045-clearance-and-step-up.md):
+ * clears every due sale each pass, then sets a timer to the next due time when it comes before the
+ * next interval, so proceeds clear within a second of their time, not a minute.
+ */
+function clearanceWorker(orders: ReturnType<typeof createOrdersService>, clock: { now(): number }): Worker {
+  let wakeNow: (() => void) | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    name: 'clearance',
+    intervalMs: CLEARANCE_INTERVAL_MS,
+    wake(run) {
+      wakeNow = run;
+    },
+    async tick(signal) {
+      const cleared = await orders.clearDue(signal);
+      const next = await orders.nextClearanceOverall();
+      if (timer) clearTimeout(timer);
+      timer = null;
+      const wait = next === null ? null : next - clock.now();
+      if (wait !== null && wait < CLEARANCE_INTERVAL_MS && wakeNow && !signal?.aborted) {
+        timer = setTimeout(() => wakeNow?.(), Math.max(0, wait) + 50);
+        timer.unref();
+      }
+      return { cleared };
+    },
+  };
+}
+
 /**
  * Builds the providers and services, the background workers and the payment rail's own routes.
  * @returns `services` (the app's `ctx.services`), `workers` (for the worker runner), `railRoutes`
@@ -136,6 +168,9 @@ export async function buildServices(deps: ServicesDeps) {
     revocations: shared.revocations,
     deletionGuards: [withdrawalInFlightGuard, openDepositGuard],
     deletionHooks: [archivePublishedCollections],
+    stepUpMinutes: config.STEP_UP_MINUTES,
+    // Bound late: the orders service is built below (it needs this one).
+    nextClearance: (userId) => orders.nextClearance(userId),
   });
   const uploads = createUploadsService({
     db,
@@ -197,6 +232,7 @@ export async function buildServices(deps: ServicesDeps) {
     reviews,
     events: events.writer,
     feeBps: config.PLATFORM_FEE_BPS,
+    holdDays: config.EARNINGS_HOLD_DAYS,
   });
   const provider = createPaymentProvider(config, { db, clock, log });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
@@ -267,6 +303,7 @@ export async function buildServices(deps: ServicesDeps) {
     // Queued notification mails: retries, and mails an instance left mid-send (its lease ran out).
     { name: 'mail', intervalMs: 10_000, tick: (signal) => mailQueue.deliverDue(signal) },
     { name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => uploads.abortStale(STALE_UPLOAD_MS) },
+    clearanceWorker(orders, clock),
   ];
 
   return {
@@ -283,6 +320,8 @@ export async function buildServices(deps: ServicesDeps) {
       collections,
       downloads,
       orders,
+      // The clearance job of product.md "Clearance" (also run by its worker): tests and scripts call it.
+      clearance: { clearDue: (signal?: AbortSignal) => orders.clearDue(signal) },
       discounts,
       licences,
       payments,

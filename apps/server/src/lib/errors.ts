@@ -34,4 +34,10 @@ export const errors = {
   rateLimited: (msg = 'Too many attempts. Please try again later.') => new AppError('RATE_LIMITED', msg),
   tooLarge: (msg: string) => new AppError('PAYLOAD_TOO_LARGE', msg),
   twoFactorRequired: (msg: string, data?: unknown) => new AppError('TWO_FACTOR_REQUIRED', msg, { data }),
+  /** Spending needs a fresh proof (product.md "Step-up"); `data.method` is 'password' or 'code'. */
+  stepUpRequired: (msg: string, method: 'password' | 'code') => new AppError('STEP_UP_REQUIRED', msg, { data: { method } }),
+  priceChanged: (msg = 'The price has changed. Please review the new amount and confirm again.', data?: unknown) =>
+    new AppError('PRICE_CHANGED', msg, { data }),
+  /** The spec's 'Order Expired' wording (product §4) for a lapsed pending order. */
+  orderExpired: () => new AppError('ORDER_EXPIRED', 'Order Expired'),
 };

@@ -10,6 +10,8 @@ import { errors } from '../lib/errors';
 export interface AuthContext {
   userId: string;
   sessionId: string;
+  /** When the holder last proved it is them on this session (ms; null: never), product.md "Step-up". */
+  steppedUpAt?: number | null;
 }
 
 declare module 'fastify' {

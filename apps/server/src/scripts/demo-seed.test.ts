@@ -182,8 +182,11 @@ describe('demo:seed', () => {
     expect(report.ok).toBe(true);
     // Money in = top-ups; money out = cash-outs net of their network fees (sandbox: TRX 1 USD, BSC 0.5 USD).
     expect(report.platformBalances).toEqual({ deposits: -1_050_000n, withdrawals: 285_000n, fees: 15_000n });
-    const held = summary.users.reduce((sum, u) => sum + Math.round(Number(u.available) * 100), 0);
+    const held = summary.users.reduce((sum, u) => sum + Math.round((Number(u.available) + Number(u.pending)) * 100), 0);
     expect(held).toBe(1_050_000 - 300_000);
+    // The last week's sales are still pending (product.md "Clearance"); the older ones cleared.
+    expect(summary.users.some((u) => Number(u.pending) > 0)).toBe(true);
+    expect(summary.users.filter((u) => u.role === 'seller').every((u) => Number(u.available) + Number(u.pending) > 0)).toBe(true);
   });
 
   it('dates the story over past weeks, never in the future', async () => {

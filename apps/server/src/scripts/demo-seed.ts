@@ -69,6 +69,8 @@ export interface SeededUser {
   role: 'seller' | 'buyer';
   /** Available points after the story (decimal string). */
   available: string;
+  /** Sale proceeds still in their holding period at the story's end (points, 2 decimals). */
+  pending: string;
   /** Published collections (sellers). */
   published: number;
   /** Unpublished collections (sellers). */
@@ -445,12 +447,15 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
   clock.set(start);
   for (const step of steps) {
     clock.set(Math.max(clock.now(), start + step.day * DAY + Math.floor(jitter() * 20 * MINUTE)));
+    // The clearance job (a worker in `npm start`): sales older than EARNINGS_HOLD_DAYS become
+    // available as the story's days pass; the last week's sales stay pending (product.md "Clearance").
+    await app.ctx.services.clearance.clearDue();
     await step.run();
   }
 
   const result: SeededUser[] = [];
   for (const a of actors.values()) {
-    const { asset } = await as<{ asset: { available: string } }>(a, uc('/assets'), { user_id: a.id });
+    const { asset } = await as<{ asset: { available: string; pending?: string } }>(a, uc('/assets'), { user_id: a.id });
     const mine = COLLECTIONS.filter((c) => c.seller === a.person.key);
     result.push({
       id: a.id,
@@ -459,6 +464,7 @@ export async function seedDemo(app: FastifyInstance, options: SeedOptions): Prom
       nickname: a.person.nickname,
       role: a.person.role,
       available: asset.available,
+      pending: asset.pending ?? '0.00',
       published: mine.filter((c) => !c.draft).length,
       drafts: mine.filter((c) => c.draft).length,
       bought: bought.get(a.person.key) ?? 0,
@@ -485,10 +491,10 @@ export function formatSummary(s: SeedSummary, ledger: LedgerVerifyReport, target
     `Demo data written to ${target}.`,
     '',
     `Accounts (password for all: ${s.password}; log in with the username or the email):`,
-    `  ${pad('username', 16)} ${pad('email', 30)} ${pad('role', 7)} ${'balance'.padStart(9)}  collections`,
+    `  ${pad('username', 16)} ${pad('email', 30)} ${pad('role', 7)} ${'balance'.padStart(9)} ${'pending'.padStart(9)}  collections`,
     ...s.users.map(
       (u) =>
-        `  ${pad(u.username, 16)} ${pad(u.email, 30)} ${pad(u.role, 7)} ${u.available.padStart(9)}  ${
+        `  ${pad(u.username, 16)} ${pad(u.email, 30)} ${pad(u.role, 7)} ${u.available.padStart(9)} ${u.pending.padStart(9)}  ${
           u.role === 'seller' ? `${u.published} published, ${u.drafts} draft(s), ` : ''
         }${u.bought} bought`,
     ),

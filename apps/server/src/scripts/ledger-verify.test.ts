@@ -30,7 +30,7 @@ describe('ledger:verify script', () => {
 
     const sound = verify(dataDir);
     expect(sound.out).toContain(`ledger:verify on PGlite in ${dataDir}/db`);
-    expect(sound.out).toMatch(/checked 1 transactions, 2 entries, 2 user accounts, \d+ platform accounts/);
+    expect(sound.out).toMatch(/checked 1 transactions, 2 entries, 3 user accounts, \d+ platform accounts/);
     expect(sound.out).toContain('OK: every transaction sums to zero');
     expect(sound.code).toBe(0);
 

@@ -107,7 +107,7 @@ describe('account deletion', () => {
     const right = await t.call(uc('/delete'), { password: md5(PASSWORD) }, user.token);
     expect(wrong.status).toBe(409);
     expect(right.body).toEqual(wrong.body);
-    expect(await balances(user)).toEqual({ available: '5.00', freeze: '0.00' });
+    expect(await balances(user)).toMatchObject({ available: '5.00', freeze: '0.00' });
   });
 });
 
@@ -200,7 +200,7 @@ describe('password budget', () => {
     expect((await t.call(uc('/login'), { account: user.username, password: md5(PASSWORD) })).body.code).toBe(10000);
     const pay = await t.call(uc('/order/pay'), { order_id: order.id, password: md5(PASSWORD) }, user.token);
     expect(pay.status).toBe(429);
-    expect(await balances(user)).toEqual({ available: '10.00', freeze: '0.00' });
+    expect(await balances(user)).toMatchObject({ available: '10.00', freeze: '0.00' });
     t.clock.advance(15 * 60_000 + 1);
     expect((await tries[1]!()).body.reason).toBe('INVALID_CREDENTIALS');
     const changed = await t.call(

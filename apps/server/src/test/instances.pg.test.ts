@@ -132,7 +132,7 @@ describe.skipIf(!onPostgres)('two instances, one PostgreSQL and one Redis', () =
     for (const [i, u] of users.entries()) {
       const bill = await ok(a, uc('/withdraw/bill/detail'), { user_id: u.id, bill_id: bills[i] }, u.token);
       expect(bill.bill.status).toBe('WithdrawStatusSuccess');
-      expect(await b.app.ctx.services.ledger.balances(u.id)).toEqual({ available: 50_000n, frozen: 0n });
+      expect(await b.app.ctx.services.ledger.balances(u.id)).toMatchObject({ available: 50_000n, frozen: 0n });
     }
     expect((await verifyLedger(b.app.ctx.database.db)).violations).toEqual([]);
   });

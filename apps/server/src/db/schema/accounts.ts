@@ -43,6 +43,12 @@ export const sessions = pgTable(
     address: text().notNull().default(''),
     /** When the session was last used, refreshed at most once a minute; null until the first refresh. */
     lastSeenAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * When the holder last proved it is them on this session: the sign-in itself, or a password (a
+     * code with two-factor on) sent with `order/pay`. Spending needs one within STEP_UP_MINUTES
+     * (product.md "Step-up"). Null: never (sessions from before step-up).
+     */
+    steppedUpAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );

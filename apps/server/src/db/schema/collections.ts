@@ -175,9 +175,32 @@ export const orders = pgTable(
     discount: integer().notNull().default(0),
     /** The discount code applied (null when none); its use is counted when the order is paid. */
     discountCodeId: text(),
+    /**
+     * When the pending order was last priced (null: at `createdAt`). Its quote stands for
+     * ORDER_QUOTE_TTL_SECONDS; a later `collection/buy` prices it again (product.md "The price the buyer saw").
+     */
+    quotedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * When the seller's proceeds (amount * 100 - fee, minor units) clear from their `pending` ledger
+     * account to `available` (paid_at + EARNINGS_HOLD_DAYS); null when no hold applied (product.md
+     * "Clearance", docs/decisions/0045-clearance-and-step-up.md).
+     */
+    clearsAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** When the clearing posting `clear:<order id>` was made; null while pending. */
+    clearedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** When the buyer reported the purchase as not made by them ("This wasn't me"); clearing waits while set and open. */
+    reportedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** The buyer's words with the report ('' when none). */
+    reportDetails: text(),
+    /** How an operator closed the report: 'reversed' or 'dismissed' (null while open or without a report). */
+    reportOutcome: text(),
   },
   (t) => [
     uniqueIndex('orders_buyer_collection_uq').on(t.buyerId, t.collectionId),
+    // The clearance job's claim: paid orders whose proceeds are still pending, by due time.
+    index('orders_clearance_due_idx')
+      .on(t.clearsAt)
+      .where(sql`${t.clearedAt} is null and ${t.clearsAt} is not null and ${t.status} = 'OrderStatusPaid'`),
     index('orders_buyer_created_idx').on(t.buyerId, t.createdAt),
     index('orders_seller_created_idx').on(t.sellerId, t.createdAt),
   ],

@@ -7,7 +7,8 @@ import { bigint, bigserial, check, index, pgTable, text, timestamp, uniqueIndex 
 import { users } from './accounts';
 
 /**
- * Ledger accounts. User accounts (`available`, `frozen`) carry `user_id` and may never go below zero
+ * Ledger accounts. User accounts (`available`, `frozen`, `pending`: sale proceeds in their holding
+ * period, docs/decisions/0045-clearance-and-step-up.md) carry `user_id` and may never go below zero
  * (a database CHECK); platform accounts (`deposits`, `withdrawals`, `fees`) have no user and may.
  */
 export const ledgerAccounts = pgTable(
@@ -15,7 +16,7 @@ export const ledgerAccounts = pgTable(
   {
     id: text().primaryKey(),
     userId: text().references(() => users.id),
-    /** 'available' | 'frozen' | 'deposits' | 'withdrawals' | 'fees' */
+    /** 'available' | 'frozen' | 'pending' | 'deposits' | 'withdrawals' | 'fees' */
     kind: text().notNull(),
     /** Current balance in minor units; equals the sum of the account's entries. */
     balance: bigint({ mode: 'bigint' }).notNull().default(sql`0`),

@@ -71,20 +71,38 @@ export async function findLiveSession(
   db: DbOrTx,
   tokenHash: string,
   now: Date,
-): Promise<{ sessionId: string; userId: string; expiresAt: Date; lastSeenAt: Date | null } | null> {
-  const { rows } = await run<{ session_id: string; user_id: string; expires_at: Date; last_seen_at: Date | null }>(
-    db,
-    findLiveSessionSql,
-    [tokenHash, now],
-  );
+): Promise<{ sessionId: string; userId: string; expiresAt: Date; lastSeenAt: Date | null; steppedUpAt: Date | null } | null> {
+  const { rows } = await run<{
+    session_id: string;
+    user_id: string;
+    expires_at: Date;
+    last_seen_at: Date | null;
+    stepped_up_at: Date | null;
+  }>(db, findLiveSessionSql, [tokenHash, now]);
   const row = rows[0];
-  return row ? { sessionId: row.session_id, userId: row.user_id, expiresAt: row.expires_at, lastSeenAt: row.last_seen_at } : null;
+  return row
+    ? {
+        sessionId: row.session_id,
+        userId: row.user_id,
+        expiresAt: row.expires_at,
+        lastSeenAt: row.last_seen_at,
+        steppedUpAt: row.stepped_up_at,
+      }
+    : null;
+}
+
+/** Records a step-up (product.md "Step-up") on a live session. */
+export async function markSteppedUp(db: DbOrTx, sessionId: string, at: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ steppedUpAt: at })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 /** Every signed-in request whose session is not cached reads this (a prepared statement). */
 const findLiveSessionSql = statement(
   'sessions_find_live',
-  `select id as session_id, user_id, expires_at, last_seen_at from sessions
+  `select id as session_id, user_id, expires_at, last_seen_at, stepped_up_at from sessions
    where token_hash = $1 and revoked_at is null and expires_at > $2::timestamptz`,
 );
 

@@ -8,6 +8,7 @@
  * `resetPassword`). Rate limits of the calls are in account.limits.ts.
  */
 import {
+  STEP_UP_MINUTES_DEFAULT,
   LOGIN_CHALLENGE_TTL_SECONDS,
   minorToPoints,
   RESET_CODE_MAX_TRIES,
@@ -122,7 +123,20 @@ export interface AccountDeps {
    * `twoFactorKey`); default: a random key for this process only (tests that build the service alone).
    */
   twoFactorKey?: Buffer;
+  /** Minutes a step-up lets a session spend (STEP_UP_MINUTES, product.md "Step-up"; default 15). */
+  stepUpMinutes?: number;
+  /**
+   * When the user's next pending proceeds clear (ms; null when none), for `assets` (product.md
+   * "Clearance"); read only when the pending balance is above zero. Built by services.ts from the
+   * clearance module.
+   */
+  nextClearance?: (userId: string) => Promise<number | null>;
 }
+
+/** The step-up prompts (product.md "Step-up"): what the buyer is asked for, and why. */
+export const STEP_UP_PASSWORD_MSG = 'For your security, enter your password to confirm this purchase.';
+export const STEP_UP_CODE_MSG =
+  'Two-factor authentication is on: enter the 6-digit code from your authenticator app (or a recovery code) to confirm this purchase.';
 
 /** The one answer to every failed reset (unknown email, no code, wrong, expired, used up): no account enumeration. */
 export const RESET_CODE_INVALID = 'Invalid or expired code';
@@ -206,6 +220,8 @@ export function createAccountService(deps: AccountDeps) {
       userId,
       tokenHash: hashToken(token),
       createdAt: new Date(now),
+      // Every session is opened by a proof (password, code, reset code): it counts as a step-up.
+      steppedUpAt: new Date(now),
       expiresAt: new Date(now + deps.sessionTtlHours * 3_600_000),
       userAgent: (client.userAgent ?? '').slice(0, USER_AGENT_MAX),
       address: (client.address ?? '').slice(0, 64),
@@ -271,14 +287,18 @@ export function createAccountService(deps: AccountDeps) {
     return userRecord(row, await ledger.balances(row.id));
   }
 
-  function userRecord(row: repo.UserRow, b: { available: bigint; frozen: bigint }): User {
+  function userRecord(row: repo.UserRow, b: { available: bigint; frozen: bigint; pending?: bigint }): User {
     return {
       id: row.id,
       username: row.username,
       nickname: row.nickname,
       email: row.email,
       avatar: row.avatar ? avatarUrl(row.avatar) : '',
-      asset: { available: minorToPoints(b.available), freeze: minorToPoints(b.frozen) },
+      asset: {
+        available: minorToPoints(b.available),
+        freeze: minorToPoints(b.frozen),
+        ...(b.pending === undefined ? {} : { pending: minorToPoints(b.pending) }),
+      },
       created_at: row.createdAt.getTime(),
     };
   }
@@ -497,7 +517,7 @@ export function createAccountService(deps: AccountDeps) {
       if (!row.lastSeenAt || now - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
         await security.touchSession(db, row.sessionId, new Date(now), new Date(now - LAST_SEEN_INTERVAL_MS));
       }
-      const session = { userId: row.userId, sessionId: row.sessionId };
+      const session = { userId: row.userId, sessionId: row.sessionId, steppedUpAt: row.steppedUpAt?.getTime() ?? null };
       sessionCache.set(tokenHash, { ...session, expiresAt: row.expiresAt.getTime() });
       return session;
     },
@@ -549,11 +569,22 @@ export function createAccountService(deps: AccountDeps) {
     /** Public profiles of several users at once (sellers on lists). */
     avatarUrl,
 
-    /** `asset {available, freeze}` for the caller only. @throws NOT_FOUND for another user's id */
+    /**
+     * `asset {available, freeze, pending, pending_clears_at}` for the caller only (points strings;
+     * `pending_clears_at` ms or null, product.md "Clearance"). @throws NOT_FOUND for another user's id
+     */
     async assets(callerId: string, userId: string) {
       if (callerId !== userId) throw errors.notFound();
       const b = await ledger.balances(userId);
-      return { asset: { available: minorToPoints(b.available), freeze: minorToPoints(b.frozen) } };
+      const next = b.pending > 0n && deps.nextClearance ? await deps.nextClearance(userId) : null;
+      return {
+        asset: {
+          available: minorToPoints(b.available),
+          freeze: minorToPoints(b.frozen),
+          pending: minorToPoints(b.pending),
+          pending_clears_at: next,
+        },
+      };
     },
 
     /** Changes nickname and/or avatar. @returns the user */
@@ -578,6 +609,50 @@ export function createAccountService(deps: AccountDeps) {
     async checkPassword(userId: string, digest: string): Promise<void> {
       const user = await liveUser(userId);
       await passwordBudget.check(userId, () => verifyPasswordDigest(user.passwordHash, digest));
+    },
+
+    /** True when the session stepped up in the last STEP_UP_MINUTES (no SQL: the auth hook read it). */
+    isSteppedUp(auth: { steppedUpAt?: number | null }): boolean {
+      const age = clock.now() - (auth.steppedUpAt ?? Number.NEGATIVE_INFINITY);
+      return age >= 0 && age <= (deps.stepUpMinutes ?? STEP_UP_MINUTES_DEFAULT) * 60_000;
+    },
+
+    /**
+     * The step-up for spending (product.md "Step-up", docs/decisions/0045-clearance-and-step-up.md).
+     * A password sent is always checked (a wrong one answers INVALID_CREDENTIALS whatever else holds).
+     * Then the spend is allowed when: two-factor is off and the password was right; two-factor is on
+     * and a right `code` (TOTP not used before, or an unused recovery code) came; or the session
+     * stepped up (signed in, or proved itself here) in the last STEP_UP_MINUTES. A right proof
+     * records a step-up on the session. Wrong proofs spend the shared password budget.
+     * @param auth the caller's session (`steppedUpAt` ms as the auth hook read it)
+     * @throws STEP_UP_REQUIRED (`data.method` 'password' or 'code'), INVALID_CREDENTIALS, RATE_LIMITED
+     */
+    async authorizeSpend(
+      auth: { userId: string; sessionId: string; steppedUpAt?: number | null },
+      proof: { password?: string; code?: string },
+    ): Promise<void> {
+      const now = clock.now();
+      const windowMs = (deps.stepUpMinutes ?? STEP_UP_MINUTES_DEFAULT) * 60_000;
+      const fresh = auth.steppedUpAt != null && now - auth.steppedUpAt >= 0 && now - auth.steppedUpAt <= windowMs;
+      if (fresh && !proof.password && !proof.code) return;
+      if (proof.password) await this.checkPassword(auth.userId, proof.password);
+      const twoFactorRow = await enabledTwoFactor(auth.userId);
+      let proved = false;
+      if (twoFactorRow) {
+        if (proof.code) {
+          await checkCode(twoFactorRow, proof.code);
+          proved = true;
+        }
+      } else proved = Boolean(proof.password);
+      if (proved) {
+        await repo.markSteppedUp(db, auth.sessionId, new Date(now));
+        sessionCache.markSteppedUp(auth.sessionId, now);
+        return;
+      }
+      if (fresh) return;
+      throw twoFactorRow
+        ? errors.stepUpRequired(STEP_UP_CODE_MSG, 'code')
+        : errors.stepUpRequired(STEP_UP_PASSWORD_MSG, 'password');
     },
 
     /**
@@ -694,7 +769,7 @@ export function createAccountService(deps: AccountDeps) {
       await liveUser(userId);
       const refuseIfBlocked = async (tx: Tx) => {
         const b = await ledger.balances(userId, tx);
-        if (b.available + b.frozen > 0n) {
+        if (b.available + b.frozen + b.pending > 0n) {
           throw errors.conflict('Your balance must be empty before you delete your account. Cash out first.');
         }
         for (const guard of deletionGuards) {

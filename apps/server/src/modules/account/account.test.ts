@@ -168,7 +168,7 @@ describe('change, profile, assets', () => {
     const b = await createUser(t);
     await fund(t, a.id, '12.5');
     expect((await t.call('/api/uc/v1/account/assets', { user_id: a.id }, a.token)).body.data).toEqual({
-      asset: { available: '12.50', freeze: '0.00' },
+      asset: { available: '12.50', freeze: '0.00', pending: '0.00', pending_clears_at: null },
     });
     const other = await t.call('/api/uc/v1/account/assets', { user_id: a.id }, b.token);
     expect(other.status).toBe(404);
@@ -335,7 +335,7 @@ describe('get/me', () => {
         nickname: 'Grace',
         email: user.email,
         avatar: '',
-        asset: { available: '3.10', freeze: '0.00' },
+        asset: { available: '3.10', freeze: '0.00', pending: '0.00' },
         created_at: expect.any(Number),
       },
     });
@@ -419,6 +419,7 @@ describe('delete (more)', () => {
     expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.data.asset).toEqual({
       available: '0.00',
       freeze: '2.00',
+      pending: '0.00',
     });
   });
 

@@ -6,7 +6,7 @@ import { createTestApp, createUser, md5, PASSWORD } from '../../test/harness';
 import { createSessionCache, SESSION_CACHE_TTL_MS } from './session-cache';
 
 describe('session cache', () => {
-  const session = { userId: 'u1', sessionId: 's1' };
+  const session = { userId: 'u1', sessionId: 's1', steppedUpAt: null };
 
   it('trusts an entry for the TTL only, and never past the session expiry', () => {
     const clock = new ManualClock(1_000_000);

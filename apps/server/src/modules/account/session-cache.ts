@@ -18,6 +18,8 @@ export const SESSION_CACHE_MAX_ENTRIES = 10_000;
 export interface SessionRef {
   userId: string;
   sessionId: string;
+  /** When the holder last proved it is them on this session (ms; null: never), product.md "Step-up". */
+  steppedUpAt?: number | null;
 }
 
 interface Entry extends SessionRef {
@@ -47,7 +49,7 @@ export function createSessionCache(options: { now: () => number; ttlMs?: number;
         byHash.delete(tokenHash);
         return null;
       }
-      return { userId: entry.userId, sessionId: entry.sessionId };
+      return { userId: entry.userId, sessionId: entry.sessionId, steppedUpAt: entry.steppedUpAt ?? null };
     },
     /** Remembers a session just read from the database as live. */
     set(tokenHash: string, session: SessionRef & { expiresAt: number }): void {
@@ -57,6 +59,13 @@ export function createSessionCache(options: { now: () => number; ttlMs?: number;
         const oldest = byHash.keys().next().value;
         if (oldest !== undefined) byHash.delete(oldest);
       }
+    },
+    /**
+     * Records a step-up made on this instance (ms). Another instance's entry keeps the older time
+     * until it ages out (at most `ttlMs`): it may ask for the proof once more, never less.
+     */
+    markSteppedUp(sessionId: string, at: number): void {
+      for (const entry of byHash.values()) if (entry.sessionId === sessionId) entry.steppedUpAt = at;
     },
     /** Forgets one session (logout). */
     dropSession(sessionId: string): void {

@@ -67,15 +67,20 @@ describe('collection/update', () => {
     expect(detail.collection.amount).toBe(9);
   });
 
-  it('a pending order is paid at the price it was created with', async () => {
+  it('a pending order is never paid at a price that is no longer shown: refused, then quoted again', async () => {
     const c = await publishedCollection(t, owner, 4);
     const buyer = await createUser(t);
     await fund(t, buyer.id, '100');
     const order = await ok(t, '/sl/v1/collection/buy', { collection_id: c.id }, buyer.token);
     await ok(t, '/sl/v1/collection/update', { collection_id: c.id, amount: 40 }, owner.token);
-    const paid = await ok(t, '/api/uc/v1/account/order/pay', { order_id: order.id }, buyer.token);
-    expect([paid.status, paid.amount]).toEqual(['OrderStatusPaid', 4]);
-    expect((await t.app.ctx.services.ledger.balances(buyer.id)).available).toBe(9_600n);
+    const stale = await t.call('/api/uc/v1/account/order/pay', { order_id: order.id }, buyer.token);
+    expect(stale).toMatchObject({ status: 409, body: { reason: 'PRICE_CHANGED' } });
+    expect((await t.app.ctx.services.ledger.balances(buyer.id)).available).toBe(10_000n);
+    const requoted = await ok(t, '/sl/v1/collection/buy', { collection_id: c.id }, buyer.token);
+    expect(requoted).toMatchObject({ id: order.id, amount: 40 });
+    const paid = await ok(t, '/api/uc/v1/account/order/pay', { order_id: order.id, amount: 40 }, buyer.token);
+    expect([paid.status, paid.amount]).toEqual(['OrderStatusPaid', 40]);
+    expect((await t.app.ctx.services.ledger.balances(buyer.id)).available).toBe(6_000n);
   });
 
   it('refuses bad input with the create rules and changes nothing', async () => {

@@ -135,7 +135,7 @@ describe('deposit', () => {
     });
     const record = await topUpRecord(user, bill.id);
     expect(record).toMatchObject({ type: 'TopUp', direction: 'Incoming', status: 'RecordStatusPending', amount: 250_000n });
-    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '0.00' });
   });
 
   it('prices non-stable coins at the configured price, rounding the crypto up', async () => {
@@ -234,7 +234,7 @@ describe('payments (sandbox)', () => {
       paid_currency_amount: '25.00000000',
       credited_amount: '2500.00',
     });
-    expect(await assets(user)).toEqual({ available: '2500.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '2500.00', freeze: '0.00' });
     expect(await topUpRecord(user, bill.id)).toMatchObject({ status: 'RecordStatusSuccess', amount: 250_000n });
     const detail = await t.call(uc('/deposit/bill/detail'), { user_id: user.id, bill_id: bill.id }, user.token);
     expect(detail.body.data.bill.status).toBe('DepositStatusSuccess');
@@ -245,7 +245,7 @@ describe('payments (sandbox)', () => {
     const bill = await deposit(user, '2500.00');
     const paid = await t.call(PAY, { bill_id: bill.id, currency_amount: '10.5' }, user.token);
     expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1050.00' });
-    expect(await assets(user)).toEqual({ available: '1050.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1050.00', freeze: '0.00' });
     expect(await topUpRecord(user, bill.id)).toMatchObject({ status: 'RecordStatusSuccess', amount: 105_000n });
   });
 
@@ -254,7 +254,7 @@ describe('payments (sandbox)', () => {
     const bill = await deposit(user, '2500.00');
     await t.call(PAY, { bill_id: bill.id, currency_amount: '30.01234567' }, user.token);
     // 30.01234567 USDT x 100 = 3001.234567 points -> 3001.23 (rounded down)
-    expect(await assets(user)).toEqual({ available: '3001.23', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '3001.23', freeze: '0.00' });
     expect(await topUpRecord(user, bill.id)).toMatchObject({ status: 'RecordStatusSuccess', amount: 300_123n });
   });
 
@@ -266,7 +266,7 @@ describe('payments (sandbox)', () => {
     expect((await topUpRecord(user, bill.id)).status).toBe('RecordStatusFailure');
     const paid = await t.call(PAY, { bill_id: bill.id }, user.token);
     expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '700.00' });
-    expect(await assets(user)).toEqual({ available: '700.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '700.00', freeze: '0.00' });
     expect((await topUpRecord(user, bill.id)).status).toBe('RecordStatusSuccess');
   });
 
@@ -274,10 +274,10 @@ describe('payments (sandbox)', () => {
     const user = await createUser(t);
     const bill = await deposit(user, '1000.00', 'btc');
     await t.call(PAY, { bill_id: bill.id }, user.token);
-    expect(await assets(user)).toEqual({ available: '1000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1000.00', freeze: '0.00' });
     const bill2 = await deposit(user, '1000.00', 'btc');
     await t.call(PAY, { bill_id: bill2.id, currency_amount: '0.0001' }, user.token);
-    expect(await assets(user)).toEqual({ available: '1600.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1600.00', freeze: '0.00' });
   });
 
   it('credits a payment exactly once under 20 concurrent reports', async () => {
@@ -285,7 +285,7 @@ describe('payments (sandbox)', () => {
     const bill = await deposit(user, '1234.56');
     const results = await Promise.all(Array.from({ length: 20 }, () => t.call(PAY, { bill_id: bill.id }, user.token)));
     expect(results.every((r) => r.body.code === 10000)).toBe(true);
-    expect(await assets(user)).toEqual({ available: '1234.56', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1234.56', freeze: '0.00' });
     const deposits = t.app.ctx.services.deposits;
     expect(await deposits.payments(bill.id)).toHaveLength(1);
     // The same payment reported through the service (as a watcher would) is also a no-op.
@@ -296,7 +296,7 @@ describe('payments (sandbox)', () => {
     expect(again.filter((r) => !r.replayed)).toHaveLength(0);
     const tx = await t.app.ctx.database.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.bizId, bill.id));
     expect(tx).toHaveLength(1);
-    expect(await assets(user)).toEqual({ available: '1234.56', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1234.56', freeze: '0.00' });
   });
 
   it('credits a second, different payment to the same bill too (money is never lost)', async () => {
@@ -305,7 +305,7 @@ describe('payments (sandbox)', () => {
     await t.call(PAY, { bill_id: bill.id, currency_amount: '4' }, user.token);
     const second = await t.call(PAY, { bill_id: bill.id, currency_amount: '6' }, user.token);
     expect(second.body.data.bill).toMatchObject({ paid_currency_amount: '10.00000000', credited_amount: '1000.00' });
-    expect(await assets(user)).toEqual({ available: '1000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1000.00', freeze: '0.00' });
     expect(await topUpRecord(user, bill.id)).toMatchObject({ amount: 100_000n, status: 'RecordStatusSuccess' });
   });
 
@@ -318,7 +318,7 @@ describe('payments (sandbox)', () => {
       expect(res.body.reason).toBe('VALIDATION_FAILED');
     }
     expect((await t.call(PAY, {}, user.token)).body.msg).toBe('bill_id required');
-    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '0.00' });
   });
 });
 
@@ -354,7 +354,7 @@ describe('late and non-exact payments of a non-stable coin (docs/decisions/0012-
       // 0.0002 BTC x 60000 (the quote, lower than 90000) x 100 = 1200.00
       expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1200.00' });
     });
-    expect(await assets(user)).toEqual({ available: '1200.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1200.00', freeze: '0.00' });
     expect(await creditedPrice(bill.id)).toEqual(['60000.000000000000000000']);
   });
 
@@ -367,7 +367,7 @@ describe('late and non-exact payments of a non-stable coin (docs/decisions/0012-
       // 0.0002 BTC x 45000 x 100 = 900.00
       expect(paid.body.data.bill).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '900.00' });
     });
-    expect(await assets(user)).toEqual({ available: '900.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '900.00', freeze: '0.00' });
     expect(await creditedPrice(bill.id)).toEqual(['45000.000000000000000000']);
   });
 
@@ -384,7 +384,7 @@ describe('late and non-exact payments of a non-stable coin (docs/decisions/0012-
       const second = await t.call(PAY, { bill_id: bill.id, currency_amount: '0.00015' }, user.token);
       expect(second.body.data.bill).toMatchObject({ credited_amount: '1400.00' });
     });
-    expect(await assets(user)).toEqual({ available: '1400.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1400.00', freeze: '0.00' });
   });
 
   it('a stablecoin keeps the quote, late and non-exact alike', async () => {

@@ -89,14 +89,29 @@ function orderEvent(type: 'sale' | 'refund', o: OrderMoney, extra: Record<string
   };
 }
 
-/** The `data` of a sale event: seller side of a paid order (amounts in minor units in, points out). */
-export function saleEvent(o: OrderMoney): NewEvent {
-  return orderEvent('sale', o);
+/**
+ * The `data` of a sale event: seller side of a paid order (amounts in minor units in, points out);
+ * `clearsAt` (ms) when the earnings are pending until then (product.md "Clearance"), else null.
+ */
+export function saleEvent(o: OrderMoney & { clearsAt?: number | null }): NewEvent {
+  return orderEvent('sale', o, { clears_at: o.clearsAt ?? null });
 }
 
 /** The seller's `refund` event of a refunded order (product §25; `fee`, `earned` minor units). */
-export function refundEvent(o: OrderMoney & { by: 'seller' | 'automatic'; reason: string | null }): NewEvent {
-  return orderEvent('refund', o, { by: o.by, reason: o.reason });
+export function refundEvent(
+  o: OrderMoney & { by: 'seller' | 'automatic' | 'operator'; reason: string | null; from?: 'pending' | 'available' },
+): NewEvent {
+  return orderEvent('refund', o, { by: o.by, reason: o.reason, ...(o.from ? { from: o.from } : {}) });
+}
+
+/** The seller's `sale.cleared` event: a sale's pending proceeds (`earned`, minor units) became available. */
+export function saleClearedEvent(o: { orderId: string; sellerId: string; collectionId: string; earned: bigint }): NewEvent {
+  return {
+    userId: o.sellerId,
+    type: 'sale.cleared',
+    key: `sale.cleared:${o.orderId}`,
+    data: { order_id: o.orderId, collection_id: o.collectionId, earned: minorToPoints(o.earned) },
+  };
 }
 
 /** The `payout.status` event of a cash-out bill entering `status` (amount in minor units). */

@@ -47,7 +47,7 @@ describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
     expect(ok).toHaveLength(100);
     expect(failed).toHaveLength(100);
     expect(new Set(failed.map((f) => (f.reason as { reason?: string }).reason))).toEqual(new Set(['INSUFFICIENT_BALANCE']));
-    expect(await ledger.balances(user.id)).toEqual({ available: 0n, frozen: 0n });
+    expect(await ledger.balances(user.id)).toMatchObject({ available: 0n, frozen: 0n });
     const [row] = await t.app.ctx.database.db
       .select({ n: sql<string>`count(*)::text` })
       .from(schema.ledgerTransactions)
@@ -83,7 +83,7 @@ describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
       );
       expect(new Set(results.map((r) => r.transactionId)).size).toBe(1);
       expect(results.filter((r) => !r.replayed)).toHaveLength(1);
-      expect(await ledger.balances(user.id)).toEqual({ available: 700n, frozen: 0n });
+      expect(await ledger.balances(user.id)).toMatchObject({ available: 700n, frozen: 0n });
       const txs = await db.select().from(schema.ledgerTransactions).where(eq(schema.ledgerTransactions.idempotencyKey, key));
       expect(txs).toHaveLength(1);
       const entries = await db

@@ -5,7 +5,15 @@ import { run, statement } from '../../db/raw';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema/index';
 import { newId } from '../../lib/ids';
 
-export type UserAccountKind = 'available' | 'frozen';
+/**
+ * A user's ledger accounts: `available` (spendable), `frozen` (cash-outs in flight) and `pending`
+ * (sale proceeds in their holding period, docs/decisions/0045-clearance-and-step-up.md).
+ */
+export type UserAccountKind = 'available' | 'frozen' | 'pending';
+/** Every user account kind, in the order they are created. */
+export const USER_ACCOUNT_KINDS: readonly UserAccountKind[] = ['available', 'frozen', 'pending'];
+const complete = (ids: Partial<Record<UserAccountKind, string>>): ids is Record<UserAccountKind, string> =>
+  USER_ACCOUNT_KINDS.every((k) => ids[k] !== undefined);
 export type PlatformAccountKind = 'deposits' | 'withdrawals' | 'fees';
 
 /**
@@ -18,21 +26,18 @@ export async function ensureUserAccounts(db: DbOrTx, userId: string): Promise<Re
     const rows = await db
       .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
       .from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, ['available', 'frozen'])));
+      .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS])));
     return Object.fromEntries(rows.map((r) => [r.kind, r.id])) as Partial<Record<UserAccountKind, string>>;
   };
   const found = await read();
-  if (found.available && found.frozen) return found as Record<UserAccountKind, string>;
+  if (complete(found)) return found;
   await db
     .insert(ledgerAccounts)
-    .values([
-      { id: newId(), userId, kind: 'available' },
-      { id: newId(), userId, kind: 'frozen' },
-    ])
+    .values(USER_ACCOUNT_KINDS.map((kind) => ({ id: newId(), userId, kind })))
     .onConflictDoNothing();
   const created = await read();
-  if (!created.available || !created.frozen) throw new Error(`ledger accounts of user ${userId} missing`);
-  return created as Record<UserAccountKind, string>;
+  if (!complete(created)) throw new Error(`ledger accounts of user ${userId} missing`);
+  return created;
 }
 
 /** Creates the platform account of `kind` if missing; returns its id. */
@@ -85,8 +90,8 @@ export async function userBalances(db: DbOrTx, userId: string): Promise<Record<U
   const rows = await db
     .select({ kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
     .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, ['available', 'frozen'])));
-  const out: Record<UserAccountKind, bigint> = { available: 0n, frozen: 0n };
+    .where(and(eq(ledgerAccounts.userId, userId), inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS])));
+  const out: Record<UserAccountKind, bigint> = { available: 0n, frozen: 0n, pending: 0n };
   for (const r of rows) out[r.kind as UserAccountKind] = r.balance;
   return out;
 }
@@ -96,7 +101,7 @@ const prepareUserBalances = (db: Db) =>
   db
     .select({ kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
     .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.userId, sql.placeholder('userId')), inArray(ledgerAccounts.kind, ['available', 'frozen'])))
+    .where(and(eq(ledgerAccounts.userId, sql.placeholder('userId')), inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS])))
     .prepare('ledger_user_balances');
 
 /**
@@ -107,7 +112,7 @@ export async function userBalancesPrepared(db: Db, userId: string): Promise<Reco
   let statement = balancesStatements.get(db);
   if (!statement) balancesStatements.set(db, (statement = prepareUserBalances(db)));
   const rows = await statement.execute({ userId });
-  const out: Record<UserAccountKind, bigint> = { available: 0n, frozen: 0n };
+  const out: Record<UserAccountKind, bigint> = { available: 0n, frozen: 0n, pending: 0n };
   for (const r of rows) out[r.kind as UserAccountKind] = r.balance;
   return out;
 }
@@ -122,14 +127,14 @@ export async function userAccountIds(db: DbOrTx, userIds: string[]): Promise<Map
   const rows = await db
     .select({ userId: ledgerAccounts.userId, id: ledgerAccounts.id, kind: ledgerAccounts.kind })
     .from(ledgerAccounts)
-    .where(and(inArray(ledgerAccounts.userId, userIds), inArray(ledgerAccounts.kind, ['available', 'frozen'])));
+    .where(and(inArray(ledgerAccounts.userId, userIds), inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS])));
   const partial = new Map<string, Partial<Record<UserAccountKind, string>>>();
   for (const r of rows) {
     const cur = partial.get(r.userId!) ?? {};
     cur[r.kind as UserAccountKind] = r.id;
     partial.set(r.userId!, cur);
   }
-  for (const [userId, ids] of partial) if (ids.available && ids.frozen) out.set(userId, ids as Record<UserAccountKind, string>);
+  for (const [userId, ids] of partial) if (complete(ids)) out.set(userId, ids);
   return out;
 }
 
@@ -236,7 +241,8 @@ const creditManySql = statement(
 );
 
 /**
- * One page of every user's total balance (available + frozen, minor units), ordered by user id,
+ * One page of every user's total balance (available + frozen + pending, minor units: every point
+ * Coffer owes the user, proof of liabilities), ordered by user id,
  * starting after `afterUserId` (keyset paging; '' for the first page).
  */
 export async function userTotalsPage(
@@ -251,7 +257,7 @@ export async function userTotalsPage(
       and(
         sql`${ledgerAccounts.userId} is not null`,
         sql`${ledgerAccounts.userId} > ${afterUserId}`,
-        inArray(ledgerAccounts.kind, ['available', 'frozen']),
+        inArray(ledgerAccounts.kind, [...USER_ACCOUNT_KINDS]),
       ),
     )
     .groupBy(ledgerAccounts.userId)

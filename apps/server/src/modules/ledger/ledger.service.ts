@@ -8,7 +8,7 @@
  * - a posting's entries sum to zero, each is non-zero, at least two (else `Error` before any SQL);
  * - the idempotency key is unique: the same key again returns the first transaction and changes nothing,
  *   also when posted concurrently from many connections (the unique index arbitrates);
- * - user accounts (available, frozen) are updated in a fixed order (by account id) so concurrent
+ * - user accounts (available, frozen, pending) are updated in a fixed order (by account id) so concurrent
  *   postings cannot deadlock, and a database CHECK keeps them >= 0: a debit beyond the balance throws
  *   `AppError(INSUFFICIENT_BALANCE)` and the caller's transaction rolls back;
  * - platform accounts (deposits, withdrawals, fees) keep no stored balance row updates — their balance
@@ -322,12 +322,12 @@ export function createLedgerService(deps: { db: Db }) {
     },
 
     /** The user's balances in minor units (read inside `tx` when given; a prepared statement otherwise). */
-    balances(userId: string, tx?: DbOrTx): Promise<{ available: bigint; frozen: bigint }> {
+    balances(userId: string, tx?: DbOrTx): Promise<{ available: bigint; frozen: bigint; pending: bigint }> {
       return tx ? repo.userBalances(tx, userId) : repo.userBalancesPrepared(deps.db, userId);
     },
 
     /**
-     * Every user's balance (available + frozen, minor units), in pages of `pageSize` ordered by user
+     * Every user's balance (available + frozen + pending, minor units), in pages of `pageSize` ordered by user
      * id, read inside `tx` (the caller opens it REPEATABLE READ to see one instant: proof of
      * liabilities, product §22).
      */

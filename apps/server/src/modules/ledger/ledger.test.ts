@@ -78,7 +78,7 @@ describe('ledger.post', () => {
     const second = await ledger.post(input);
     expect(first.replayed).toBe(false);
     expect(second).toEqual({ transactionId: first.transactionId, replayed: true });
-    expect(await ledger.balances(user.id)).toEqual({ available: 2_500n, frozen: 0n });
+    expect(await ledger.balances(user.id)).toMatchObject({ available: 2_500n, frozen: 0n });
     expect(await txCountByKey(key)).toBe(1);
     const entries = await db
       .select()
@@ -104,7 +104,7 @@ describe('ledger.post', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).reason).toBe('INSUFFICIENT_BALANCE');
-    expect(await ledger.balances(user.id)).toEqual({ available: 1_000n, frozen: 0n });
+    expect(await ledger.balances(user.id)).toMatchObject({ available: 1_000n, frozen: 0n });
     expect(await txCountByKey(key)).toBe(0);
   });
 });
@@ -175,19 +175,19 @@ describe('freeze and unfreeze', () => {
     await fund(t, user.id, '100.00');
     const bill = uniq();
     await ledger.freeze(user.id, 3_000n, `test-freeze:${bill}`, bill);
-    expect(await ledger.balances(user.id)).toEqual({ available: 7_000n, frozen: 3_000n });
+    expect(await ledger.balances(user.id)).toMatchObject({ available: 7_000n, frozen: 3_000n });
     // A replayed freeze changes nothing.
     expect((await ledger.freeze(user.id, 3_000n, `test-freeze:${bill}`, bill)).replayed).toBe(true);
-    expect(await ledger.balances(user.id)).toEqual({ available: 7_000n, frozen: 3_000n });
+    expect(await ledger.balances(user.id)).toMatchObject({ available: 7_000n, frozen: 3_000n });
     await ledger.unfreeze(user.id, 1_000n, `test-unfreeze:${bill}`, bill);
-    expect(await ledger.balances(user.id)).toEqual({ available: 8_000n, frozen: 2_000n });
+    expect(await ledger.balances(user.id)).toMatchObject({ available: 8_000n, frozen: 2_000n });
     await expect(ledger.freeze(user.id, 8_001n, `test-freeze2:${bill}`, bill)).rejects.toMatchObject({
       reason: 'INSUFFICIENT_BALANCE',
     });
     await expect(ledger.unfreeze(user.id, 2_001n, `test-unfreeze2:${bill}`, bill)).rejects.toMatchObject({
       reason: 'INSUFFICIENT_BALANCE',
     });
-    expect(await ledger.balances(user.id)).toEqual({ available: 8_000n, frozen: 2_000n });
+    expect(await ledger.balances(user.id)).toMatchObject({ available: 8_000n, frozen: 2_000n });
   });
 });
 

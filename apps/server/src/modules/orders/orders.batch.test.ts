@@ -66,6 +66,8 @@ function ordersOn(feeBps: number, sabotage: () => Error | null = () => null) {
     licences: s.licences,
     events: s.events.writer,
     feeBps,
+    // These tests are about batching and check the sellers' available balances: no hold.
+    holdDays: 0,
   });
   return { orders, counter };
 }
@@ -73,10 +75,12 @@ function ordersOn(feeBps: number, sabotage: () => Error | null = () => null) {
 const available = async (u: TestUser) => (await t.app.ctx.services.ledger.balances(u.id)).available;
 const buy = async (u: TestUser, collectionId: string) =>
   (await ok(t, '/sl/v1/collection/buy', { collection_id: collectionId }, u.token)).id as string;
+/** A buyer's session that stepped up just now (the step-up itself is tested in orders.test.ts). */
+const stepped = (u: TestUser) => ({ userId: u.id, sessionId: 'batch-test', steppedUpAt: t.clock.now() });
 const reasonOf = (e: unknown) => (e instanceof AppError ? e.reason : String(e));
 
 async function payAll(orders: OrdersService, pays: { buyer: TestUser; orderId: string }[]) {
-  return Promise.allSettled(pays.map((p) => orders.pay(p.buyer.id, p.orderId)));
+  return Promise.allSettled(pays.map((p) => orders.pay(stepped(p.buyer), p.orderId)));
 }
 
 describe('order/pay group commit', () => {
@@ -91,7 +95,7 @@ describe('order/pay group commit', () => {
     // The last buyer spends the 10 points on another order first: its pay in the batch must fail.
     const short = buyers[11]!;
     const { orders, counter } = ordersOn(1000);
-    await orders.pay(short.id, await buy(short, other.id));
+    await orders.pay(stepped(short), await buy(short, other.id));
     counter.transactions = 0;
     const sellerBefore = await available(seller);
 
@@ -242,7 +246,7 @@ describe('order/pay group commit', () => {
     const { orders } = ordersOn(700, sabotage);
     const sellersBefore = await Promise.all(sellers.map(available));
 
-    const results = await Promise.allSettled(wave.map((p) => orders.pay(p.buyer.id, p.orderId)));
+    const results = await Promise.allSettled(wave.map((p) => orders.pay(stepped(p.buyer), p.orderId)));
 
     // Whatever each caller was told matches the database, and money moved exactly for paid orders.
     const paidInDb = new Set<string>();

@@ -1,6 +1,6 @@
 /** Persistence of purchase orders. Only the orders service calls this. */
 import { CollectionStatus, OrderStatus } from '@coffer/contract';
-import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { run, statement } from '../../db/raw';
 import { orders, users } from '../../db/schema/index';
@@ -10,7 +10,7 @@ export type OrderRow = typeof orders.$inferSelect;
 /** An order's columns, aliased and typed as {@link orderOf} reads them (`o` is the orders table). */
 const ORDER_COLUMNS = `o.id, o.buyer_id, o.seller_id, o.collection_id, o.amount, o.fee::text as fee, o.status, o.created_at,
   o.paid_at, o.downloads, o.refund_request_reason, o.refund_requested_at, o.refunded_at, o.refund_reason, o.list_price,
-  o.discount, o.discount_code_id`;
+  o.discount, o.discount_code_id, o.quoted_at, o.clears_at, o.cleared_at, o.reported_at, o.report_details, o.report_outcome`;
 
 /** A row of {@link ORDER_COLUMNS} as the driver returns it. */
 interface RawOrder {
@@ -31,6 +31,12 @@ interface RawOrder {
   list_price: number | null;
   discount: number;
   discount_code_id: string | null;
+  quoted_at: Date | null;
+  clears_at: Date | null;
+  cleared_at: Date | null;
+  reported_at: Date | null;
+  report_details: string | null;
+  report_outcome: string | null;
 }
 
 /** The {@link OrderRow} of a raw row of {@link ORDER_COLUMNS}. */
@@ -53,6 +59,12 @@ function orderOf(r: RawOrder): OrderRow {
     listPrice: r.list_price,
     discount: r.discount,
     discountCodeId: r.discount_code_id,
+    quotedAt: r.quoted_at,
+    clearsAt: r.clears_at,
+    clearedAt: r.cleared_at,
+    reportedAt: r.reported_at,
+    reportDetails: r.report_details,
+    reportOutcome: r.report_outcome,
   };
 }
 
@@ -257,13 +269,14 @@ const buyManySql = statement(
 );
 
 /**
- * Sets a pending order's price (product §28: list price, discount, code, amount paid); an order paid
+ * Sets a pending order's price (product §28: list price, discount, code, amount paid) and the time it
+ * was quoted (product.md "The price the buyer saw"); an order paid
  * or refunded meanwhile is left as it is. @returns the repriced order, or null when it was not pending
  */
 export async function reprice(
   db: DbOrTx,
   id: string,
-  p: { amount: number; listPrice: number; discount: number; discountCodeId: string | null },
+  p: { amount: number; listPrice: number; discount: number; discountCodeId: string | null; quotedAt: Date },
 ): Promise<OrderRow | null> {
   const [row] = await db
     .update(orders)
@@ -300,6 +313,8 @@ export async function lockManyForPay(
   {
     order: OrderRow;
     collectionStatus: string | null;
+    /** The collection's price now, whole points (null without a collection row). */
+    collectionPrice: number | null;
     notForSale: boolean | null;
     licenceKeys: boolean | null;
     /** What the receipt mail tells: the collection's title (null without a collection), the buyer's address. */
@@ -310,6 +325,7 @@ export async function lockManyForPay(
   const { rows } = await run<
     RawOrder & {
       c_status: string | null;
+      c_price: number | null;
       c_title: string | null;
       not_for_sale: boolean | null;
       licence_keys: boolean | null;
@@ -320,6 +336,7 @@ export async function lockManyForPay(
   return rows.map((r) => ({
     order: orderOf(r),
     collectionStatus: r.c_status,
+    collectionPrice: r.c_price,
     notForSale: r.not_for_sale,
     licenceKeys: r.licence_keys,
     receipt: { title: r.c_title, email: r.buyer_email, buyerDeletedAt: r.buyer_deleted_at },
@@ -328,12 +345,12 @@ export async function lockManyForPay(
 
 const lockManyForPaySql = statement(
   'orders_lock_many_for_pay',
-  `select ${ORDER_COLUMNS}, c.status as c_status, c.title as c_title,
+  `select ${ORDER_COLUMNS}, c.status as c_status, c.price as c_price, c.title as c_title,
      (c.hidden_at is not null or s.suspended is not null) as not_for_sale,
      l.enabled as licence_keys, b.email as buyer_email, b.deleted_at as buyer_deleted_at
    from orders o
    join lateral (select u.email, u.deleted_at from users u where u.id = o.buyer_id offset 0) b on true
-   left join lateral (select c.status, c.title, c.hidden_at, c.owner_id from collections c where c.id = o.collection_id offset 0) c on true
+   left join lateral (select c.status, c.price, c.title, c.hidden_at, c.owner_id from collections c where c.id = o.collection_id offset 0) c on true
    left join lateral (select true as suspended from users u where u.id = c.owner_id and u.suspended_at is not null offset 0) s on true
    left join lateral (select l.enabled from collection_licences l where l.collection_id = o.collection_id offset 0) l on true
    where o.id = any(array(select jsonb_array_elements_text($1::jsonb)))
@@ -341,17 +358,24 @@ const lockManyForPaySql = statement(
    for update of o`,
 );
 
-/** Marks many orders paid at `paidAt`, each with its own platform fee (minor units), in one statement. */
-export async function markPaidMany(db: DbOrTx, paid: { id: string; fee: bigint }[], paidAt: Date): Promise<void> {
+/**
+ * Marks many orders paid at `paidAt`, each with its own platform fee (minor units) and the time its
+ * proceeds clear (`clearsAt`, null without a hold: product.md "Clearance"), in one statement.
+ */
+export async function markPaidMany(
+  db: DbOrTx,
+  paid: { id: string; fee: bigint; clearsAt: Date | null }[],
+  paidAt: Date,
+): Promise<void> {
   if (!paid.length) return;
-  const rows = JSON.stringify(paid.map((p) => ({ id: p.id, fee: p.fee.toString() })));
+  const rows = JSON.stringify(paid.map((p) => ({ id: p.id, fee: p.fee.toString(), clears_at: p.clearsAt?.toISOString() ?? null })));
   await run(db, markPaidManySql, [rows, OrderStatus.Paid, paidAt]);
 }
 
 const markPaidManySql = statement(
   'orders_mark_paid_many',
-  `update orders set status = $2::text, paid_at = $3::timestamptz, fee = d.fee
-   from jsonb_to_recordset($1::jsonb) as d(id text, fee bigint)
+  `update orders set status = $2::text, paid_at = $3::timestamptz, fee = d.fee, clears_at = d.clears_at
+   from jsonb_to_recordset($1::jsonb) as d(id text, fee bigint, clears_at timestamptz)
    where orders.id = d.id and orders.id = any(array(select jsonb_array_elements($1::jsonb) ->> 'id'))`,
 );
 
@@ -473,3 +497,90 @@ export async function pageOfSeller(db: DbOrTx, sellerId: string, offset: number,
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
+
+/**
+ * Claims up to `limit` paid orders whose proceeds are due to clear at `now` (clears_at <= now, not
+ * cleared, no open "This wasn't me" report), locked `FOR UPDATE SKIP LOCKED` so instances clearing
+ * at once take disjoint rows (docs/decisions/0045-clearance-and-step-up.md).
+ */
+export async function claimDueClearances(db: DbOrTx, now: Date, limit: number): Promise<OrderRow[]> {
+  const { rows } = await run<RawOrder>(db, claimDueClearancesSql, [OrderStatus.Paid, now, limit]);
+  return rows.map(orderOf);
+}
+
+const claimDueClearancesSql = statement(
+  'orders_claim_due_clearances',
+  `select ${ORDER_COLUMNS} from orders o
+   where o.status = $1::text and o.cleared_at is null and o.clears_at is not null and o.clears_at <= $2::timestamptz
+     and (o.reported_at is null or o.report_outcome is not null)
+   order by o.clears_at, o.id
+   limit $3
+   for update skip locked`,
+);
+
+/** Sets `cleared_at` on the given orders (claimed by {@link claimDueClearances} in the same transaction). */
+export async function markCleared(db: DbOrTx, ids: string[], at: Date): Promise<void> {
+  if (!ids.length) return;
+  await db.update(orders).set({ clearedAt: at }).where(and(inArray(orders.id, ids), isNull(orders.clearedAt)));
+}
+
+/** The earliest time a seller's pending proceeds clear (ms), or null when none is pending. */
+export async function nextClearance(db: DbOrTx, sellerId: string): Promise<number | null> {
+  const { rows } = await run<{ at: Date | null }>(db, nextClearanceSql, [sellerId, OrderStatus.Paid]);
+  return rows[0]?.at ? rows[0].at.getTime() : null;
+}
+
+const nextClearanceSql = statement(
+  'orders_next_clearance',
+  `select min(o.clears_at) as at from orders o
+   where o.seller_id = $1 and o.status = $2::text and o.cleared_at is null and o.clears_at is not null`,
+);
+
+/** The earliest time any pending proceeds clear (ms), or null: when the clearance worker wakes next. */
+export async function nextClearanceOverall(db: DbOrTx): Promise<number | null> {
+  const { rows } = await run<{ at: Date | null }>(db, nextClearanceOverallSql, [OrderStatus.Paid]);
+  return rows[0]?.at ? rows[0].at.getTime() : null;
+}
+
+const nextClearanceOverallSql = statement(
+  'orders_next_clearance_overall',
+  `select min(o.clears_at) as at from orders o
+   where o.status = $1::text and o.cleared_at is null and o.clears_at is not null
+     and (o.reported_at is null or o.report_outcome is not null)`,
+);
+
+/** Records the buyer's "This wasn't me" report on a locked order. @returns the order as it is now */
+export async function setReport(db: DbOrTx, id: string, details: string, at: Date): Promise<OrderRow> {
+  const [row] = await db
+    .update(orders)
+    .set({ reportedAt: at, reportDetails: details, reportOutcome: null })
+    .where(eq(orders.id, id))
+    .returning();
+  if (!row) throw new Error(`order ${id} vanished`);
+  return row;
+}
+
+/** Closes a report ('reversed' or 'dismissed'). */
+export async function closeReport(db: DbOrTx, id: string, outcome: 'reversed' | 'dismissed'): Promise<void> {
+  await db.update(orders).set({ reportOutcome: outcome }).where(eq(orders.id, id));
+}
+
+/** Open "This wasn't me" reports, oldest first, with the buyer's and seller's usernames. */
+export async function openReports(db: DbOrTx, limit: number) {
+  const { rows } = await run<
+    RawOrder & { buyer_username: string; seller_username: string; title: string | null }
+  >(db, openReportsSql, [limit]);
+  return rows.map((r) => ({ order: orderOf(r), buyer: r.buyer_username, seller: r.seller_username, title: r.title }));
+}
+
+const openReportsSql = statement(
+  'orders_open_reports',
+  `select ${ORDER_COLUMNS}, b.username as buyer_username, s.username as seller_username, c.title
+   from orders o
+   join users b on b.id = o.buyer_id
+   join users s on s.id = o.seller_id
+   left join collections c on c.id = o.collection_id
+   where o.reported_at is not null and o.report_outcome is null
+   order by o.reported_at, o.id
+   limit $1`,
+);

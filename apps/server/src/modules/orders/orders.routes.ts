@@ -41,8 +41,9 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
         },
       },
     },
-    ({ auth, body }) => orders.pay(auth.userId, body.order_id, body.password),
+    ({ auth, body }) => orders.pay(auth, body.order_id, { password: body.password, code: body.code, amount: body.amount }),
   );
+  defineEndpoint(app, 'orderReport', {}, ({ auth, body }) => orders.report(auth.userId, body.order_id, body.details));
   defineEndpoint(app, 'myOrders', {}, ({ auth, body }) => orders.mine(auth.userId, body.paginator));
   defineEndpoint(app, 'myPurchasedCollections', {}, ({ auth, body }) => orders.purchased(auth.userId, body.paginator));
   defineEndpoint(app, 'orderRefund', {}, ({ auth, body }) => orders.refund(auth.userId, body.order_id, body.reason));

@@ -53,6 +53,8 @@
 import {
   CollectionStatus,
   Direction,
+  EARNINGS_HOLD_DAYS_DEFAULT,
+  ORDER_QUOTE_TTL_SECONDS,
   OrderStatus,
   RecordStatus,
   RecordType,
@@ -69,7 +71,7 @@ import { isRetryableTxError } from '../../lib/pg-errors';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
 import type { DiscountsService } from '../discounts/discounts.service';
-import { refundEvent, saleEvent, type EventWriter } from '../events/events.service';
+import { refundEvent, saleClearedEvent, saleEvent, type EventWriter } from '../events/events.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { LicencesService } from '../licences/licences.service';
 import type { RecordsService } from '../records/records.service';
@@ -97,6 +99,39 @@ export interface OrdersDeps {
   licences: LicencesService;
   /** Most purchases settled in one database transaction (default {@link MAX_BATCH}). */
   maxBatch?: number;
+  /**
+   * EARNINGS_HOLD_DAYS: days a sale's proceeds stay in the seller's `pending` account before they
+   * clear (0: credited to `available` at once). Default {@link EARNINGS_HOLD_DAYS_DEFAULT}.
+   */
+  holdDays?: number;
+}
+
+/** Auth of the caller of `order/pay`: the session the step-up is read from and recorded on. */
+export interface PayAuth {
+  userId: string;
+  sessionId: string;
+  steppedUpAt?: number | null;
+}
+
+/** What `order/pay` carries besides the order: the step-up proof and the amount the buyer confirmed. */
+export interface PayInput {
+  /** MD5 digest of the login password. */
+  password?: string;
+  /** Authenticator or recovery code (two-factor on). */
+  code?: string;
+  /** Whole points the buyer confirmed; a different order amount answers PRICE_CHANGED. */
+  amount?: number;
+}
+
+/** Most orders a clearance pass settles in one database transaction. */
+export const CLEARANCE_BATCH = 100;
+
+/** How long a pending order's quote stands, milliseconds. */
+export const ORDER_QUOTE_TTL_MS = ORDER_QUOTE_TTL_SECONDS * 1000;
+
+/** True when a pending order's quote lapsed at `now` (ms). */
+export function quoteExpired(row: { quotedAt: Date | null; createdAt: Date }, now: number): boolean {
+  return now - (row.quotedAt ?? row.createdAt).getTime() > ORDER_QUOTE_TTL_MS;
 }
 
 /**
@@ -117,6 +152,7 @@ export function feeOf(priceMinor: bigint, feeBps: number): bigint {
 }
 
 export function toOrder(row: repo.OrderRow): Order {
+  const pending = row.status === OrderStatus.Pending;
   return {
     id: row.id,
     collection_id: row.collectionId,
@@ -131,6 +167,10 @@ export function toOrder(row: repo.OrderRow): Order {
       row.refundRequestedAt && row.refundRequestReason !== null
         ? { reason: row.refundRequestReason, requested_at: row.refundRequestedAt.getTime() }
         : null,
+    expires_at: pending ? (row.quotedAt ?? row.createdAt).getTime() + ORDER_QUOTE_TTL_MS : null,
+    clears_at: row.clearsAt ? row.clearsAt.getTime() : null,
+    cleared_at: row.clearedAt ? row.clearedAt.getTime() : null,
+    reported_at: row.reportedAt ? row.reportedAt.getTime() : null,
   };
 }
 
@@ -142,11 +182,14 @@ export const REFUND_WINDOW_MS = REFUND_WINDOW_DAYS * 24 * 3_600_000;
 
 export function createOrdersService(deps: OrdersDeps) {
   const { db, clock, ledger, records, accounts, collections, events, discounts, licences } = deps;
+  const holdMs = Math.max(0, deps.holdDays ?? EARNINGS_HOLD_DAYS_DEFAULT) * 86_400_000;
 
   /** A pay request waiting for its batch: the caller's user and order, and its promise. */
   interface Waiter {
     buyerId: string;
     orderId: string;
+    /** Whole points the buyer confirmed (undefined: not sent). */
+    confirmed?: number;
     resolve: (o: Order) => void;
     reject: (e: unknown) => void;
   }
@@ -154,6 +197,7 @@ export function createOrdersService(deps: OrdersDeps) {
   interface Group {
     buyerId: string;
     orderId: string;
+    confirmed?: number;
     waiters: Waiter[];
   }
   const queue: Waiter[] = [];
@@ -169,12 +213,13 @@ export function createOrdersService(deps: OrdersDeps) {
     const buyers = new Set<string>();
     const rest: Waiter[] = [];
     for (const w of queue) {
-      const key = `${w.buyerId}\n${w.orderId}`;
+      // Pays of one order share an outcome only when they confirmed the same amount.
+      const key = `${w.buyerId}\n${w.orderId}\n${w.confirmed ?? ''}`;
       const g = groups.get(key);
       if (g) g.waiters.push(w);
       else if (buyers.has(w.buyerId) || groups.size >= maxBatch) rest.push(w);
       else {
-        groups.set(key, { buyerId: w.buyerId, orderId: w.orderId, waiters: [w] });
+        groups.set(key, { buyerId: w.buyerId, orderId: w.orderId, confirmed: w.confirmed, waiters: [w] });
         buyers.add(w.buyerId);
       }
     }
@@ -298,19 +343,31 @@ export function createOrdersService(deps: OrdersDeps) {
       price: bigint;
       fee: bigint;
       sellerGets: bigint;
+      /** When the seller's proceeds clear (null: credited to `available` at once). */
+      clearsAt: Date | null;
     }
     const payable: Payable[] = [];
     groups.forEach((g, index) => {
       const row = byId.get(g.orderId);
+      const mismatch = g.confirmed !== undefined && row !== undefined && g.confirmed !== row.order.amount;
       if (!row || row.order.buyerId !== g.buyerId) out[index] = errors.notFound('The order does not exist');
-      else if (row.order.status === OrderStatus.Paid) out[index] = toOrder(row.order);
-      else if (row.order.status === OrderStatus.Refunded) out[index] = errors.conflict('This order was refunded');
+      else if (row.order.status === OrderStatus.Paid) {
+        // A paid order is answered unchanged, but never to a buyer who confirmed another amount.
+        out[index] = mismatch ? errors.priceChanged(undefined, { amount: row.order.amount }) : toOrder(row.order);
+      } else if (row.order.status === OrderStatus.Refunded) out[index] = errors.conflict('This order was refunded');
       else if (row.collectionStatus !== CollectionStatus.Published || row.notForSale) {
         out[index] = errors.conflict('This collection is no longer for sale');
-      } else {
+      } else if (quoteExpired(row.order, now.getTime())) out[index] = errors.orderExpired();
+      else if (row.collectionPrice !== null && (row.order.listPrice ?? row.order.amount) !== row.collectionPrice) {
+        // The seller changed the price since the quote: the order is quoted again by collection/buy.
+        out[index] = errors.priceChanged();
+      } else if (mismatch) out[index] = errors.priceChanged(undefined, { amount: row.order.amount });
+      else {
         const price = BigInt(row.order.amount) * 100n;
         const fee = feeOf(price, deps.feeBps);
-        payable.push({ index, order: row.order, price, fee, sellerGets: price - fee });
+        const sellerGets = price - fee;
+        const clearsAt = holdMs > 0 && sellerGets > 0n ? new Date(now.getTime() + holdMs) : null;
+        payable.push({ index, order: row.order, price, fee, sellerGets, clearsAt });
       }
     });
 
@@ -341,7 +398,7 @@ export function createOrdersService(deps: OrdersDeps) {
       );
       await repo.markPaidMany(
         tx,
-        ok.map((p) => ({ id: p.order.id, fee: p.fee })),
+        ok.map((p) => ({ id: p.order.id, fee: p.fee, clearsAt: p.clearsAt })),
         now,
       );
       await records.writeMany(
@@ -375,7 +432,9 @@ export function createOrdersService(deps: OrdersDeps) {
         sales.set(p.order.collectionId, cur);
       }
       await collections.recordSales([...sales.values()], tx);
-      for (const p of ok) out[p.index] = toOrder({ ...p.order, status: OrderStatus.Paid, paidAt: now, fee: p.fee });
+      for (const p of ok) {
+        out[p.index] = toOrder({ ...p.order, status: OrderStatus.Paid, paidAt: now, fee: p.fee, clearsAt: p.clearsAt });
+      }
     };
     // One `sale` event per purchase that went through (not a replay), after every balance lock of
     // the batch, so the sellers' event counters are the last rows it locks (ADR 0025).
@@ -391,6 +450,7 @@ export function createOrdersService(deps: OrdersDeps) {
             amount: p.order.amount,
             fee: p.fee,
             earned: p.sellerGets,
+            clearsAt: p.clearsAt?.getTime() ?? null,
           }),
         ),
       );
@@ -413,8 +473,9 @@ export function createOrdersService(deps: OrdersDeps) {
         bizId: p.order.id,
         debit: { userId: p.order.buyerId, amount: p.price },
         credits: [
+          // Inside the hold the proceeds go to the seller's `pending` account (product.md "Clearance").
           ...(p.sellerGets > 0n
-            ? [{ account: { userId: p.order.sellerId, kind: 'available' as const }, amount: p.sellerGets }]
+            ? [{ account: { userId: p.order.sellerId, kind: p.clearsAt ? ('pending' as const) : ('available' as const) }, amount: p.sellerGets }]
             : []),
           ...(p.fee > 0n ? [{ account: { platform: 'fees' as const }, amount: p.fee }] : []),
         ],
@@ -444,9 +505,9 @@ export function createOrdersService(deps: OrdersDeps) {
   }
 
   /** Queues a settlement and starts a batch unless one is in its cold phase (see {@link drain}). */
-  function settle(buyerId: string, orderId: string): Promise<Order> {
+  function settle(buyerId: string, orderId: string, confirmed?: number): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
-      queue.push({ buyerId, orderId, resolve, reject });
+      queue.push({ buyerId, orderId, confirmed, resolve, reject });
       drain();
     });
   }
@@ -472,13 +533,16 @@ export function createOrdersService(deps: OrdersDeps) {
   async function refundLocked(
     tx: Tx,
     row: repo.OrderRow,
-    by: 'seller' | 'automatic',
+    by: 'seller' | 'automatic' | 'operator',
     reason: string | null,
   ): Promise<repo.OrderRow> {
     const now = new Date(clock.now());
     const price = BigInt(row.amount) * 100n;
     const fee = row.fee;
     const sellerGave = price - fee;
+    // Inside the hold the sale's proceeds are still in the seller's `pending` account: the refund
+    // takes them from there, so it never waits on what the seller spent or cashed out.
+    const from = row.clearsAt !== null && row.clearedAt === null ? ('pending' as const) : ('available' as const);
     await collections.recordSales([{ id: row.collectionId, count: -1, earned: -sellerGave }], tx);
     if (price > 0n) {
       await ledger.post(
@@ -488,7 +552,7 @@ export function createOrdersService(deps: OrdersDeps) {
           bizId: row.id,
           postings: [
             { account: { userId: row.buyerId, kind: 'available' }, amount: price },
-            ...(sellerGave > 0n ? [{ account: { userId: row.sellerId, kind: 'available' as const }, amount: -sellerGave }] : []),
+            ...(sellerGave > 0n ? [{ account: { userId: row.sellerId, kind: from }, amount: -sellerGave }] : []),
             ...(fee > 0n ? [{ account: { platform: 'fees' as const }, amount: -fee }] : []),
           ],
         },
@@ -533,6 +597,7 @@ export function createOrdersService(deps: OrdersDeps) {
         earned: sellerGave,
         by,
         reason,
+        from,
       }),
     ]);
     return refunded;
@@ -563,7 +628,8 @@ export function createOrdersService(deps: OrdersDeps) {
     existing: repo.OrderRow,
     pricing: { amount: number; listPrice: number; discount: number; discountCodeId: string | null },
   ): Promise<Order> {
-    const row = (await repo.reprice(db, existing.id, pricing)) ?? (await repo.findById(db, existing.id));
+    const quoted = { ...pricing, quotedAt: new Date(clock.now()) };
+    const row = (await repo.reprice(db, existing.id, quoted)) ?? (await repo.findById(db, existing.id));
     return toOrder(row ?? existing);
   }
 
@@ -651,8 +717,13 @@ export function createOrdersService(deps: OrdersDeps) {
     const c = r.collection!;
     if (r.available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
     if (r.existing) {
-      // A pending order keeps its price; a buy without a code drops a code it was priced with.
-      if (r.existing.discountCodeId === null) return toOrder(r.existing);
+      // A pending order keeps its quote while it stands at the price shown now; a buy without a
+      // code drops a code it was priced with (product.md "The price the buyer saw").
+      const stands =
+        !quoteExpired(r.existing, now.getTime()) &&
+        (r.existing.listPrice ?? r.existing.amount) === c.price &&
+        r.existing.amount === c.price;
+      if (r.existing.discountCodeId === null && stands) return toOrder(r.existing);
       return repriced(r.existing, { amount: c.price, listPrice: c.price, discount: 0, discountCodeId: null });
     }
     if (r.inserted) {
@@ -674,6 +745,12 @@ export function createOrdersService(deps: OrdersDeps) {
         listPrice: c.price,
         discount: 0,
         discountCodeId: null,
+        quotedAt: null,
+        clearsAt: null,
+        clearedAt: null,
+        reportedAt: null,
+        reportDetails: null,
+        reportOutcome: null,
       });
     }
     // Every check passed but another call inserted the pair meanwhile: answer that order.
@@ -701,8 +778,14 @@ export function createOrdersService(deps: OrdersDeps) {
       const pricing = { amount: q.amount, listPrice: q.listPrice, discount: q.discount, discountCodeId: q.codeId };
       if (available < BigInt(pricing.amount) * 100n) throw errors.insufficientBalance();
       if (existing) {
-        // A pending order keeps its price unless this buy adds or changes a code.
-        if (existing.discountCodeId === q.codeId && existing.amount === q.amount) return toOrder(existing);
+        // A pending order keeps its quote unless this buy adds or changes a code, the list price
+        // moved or the quote lapsed.
+        const stands =
+          existing.discountCodeId === q.codeId &&
+          existing.amount === q.amount &&
+          (existing.listPrice ?? existing.amount) === q.listPrice &&
+          !quoteExpired(existing, clock.now());
+        if (stands) return toOrder(existing);
         return repriced(existing, pricing);
       }
       const order = {
@@ -727,14 +810,20 @@ export function createOrdersService(deps: OrdersDeps) {
     },
 
     /**
-     * Settles the caller's order in one database transaction (see the module comment).
-     * @param password optional MD5 digest of the login password; checked when present
+     * Settles the caller's order in one database transaction (see the module comment), after the
+     * step-up for spending (product.md "Step-up", AccountService.authorizeSpend): an order of more
+     * than 0 points needs a session that stepped up in the last STEP_UP_MINUTES, or a right
+     * `password` (two-factor off) or `code` (two-factor on) with this call.
+     * @param input `password` (MD5 digest; always checked when present), `code`, and `amount`: the
+     * whole points the buyer confirmed (a different order amount charges nothing)
      * @returns the paid order (a paid order unchanged)
-     * @throws NOT_FOUND (not the caller's order), INVALID_CREDENTIALS (wrong password), CONFLICT (no
-     * longer for sale), INSUFFICIENT_BALANCE
+     * @throws NOT_FOUND (not the caller's order), STEP_UP_REQUIRED, INVALID_CREDENTIALS (wrong
+     * password or code), RATE_LIMITED, CONFLICT (no longer for sale, refunded), PRICE_CHANGED,
+     * ORDER_EXPIRED, INSUFFICIENT_BALANCE
      */
-    async pay(buyerId: string, orderId: string, password?: string): Promise<Order> {
-      if (password) {
+    async pay(auth: PayAuth, orderId: string, input: PayInput = {}): Promise<Order> {
+      const buyerId = auth.userId;
+      if (input.password || input.code || !accounts.isSteppedUp(auth)) {
         // The cheap refusals come first, so no answer tells a right password from a wrong one
         // (docs/abuse.md); `settle` checks all of them again under the order's lock.
         const order = await repo.findById(db, orderId);
@@ -747,9 +836,131 @@ export function createOrdersService(deps: OrdersDeps) {
           const { available } = await ledger.balances(buyerId);
           if (available < BigInt(order.amount) * 100n) throw errors.insufficientBalance();
         }
-        await accounts.checkPassword(buyerId, password);
+        // Nothing moves for a free or settled order: only a sent password is still checked.
+        if (order.status === OrderStatus.Pending && order.amount > 0) await accounts.authorizeSpend(auth, input);
+        else if (input.password) await accounts.checkPassword(buyerId, input.password);
       }
-      return settle(buyerId, orderId);
+      return settle(buyerId, orderId, input.amount);
+    },
+
+    /**
+     * "This wasn't me" (product.md): the buyer reports a paid order as not made by them while its
+     * proceeds are pending. Clearing of that sale stops until an operator reverses it ({@link
+     * reverseReported}) or dismisses the report. Idempotent: an open report is answered as it is.
+     * @throws NOT_FOUND (not the caller's order), CONFLICT (not paid, or its proceeds already cleared
+     * or never held)
+     */
+    async report(buyerId: string, orderId: string, details: string): Promise<Order> {
+      return inTx(async (tx) => {
+        const row = await repo.findForUpdate(tx, orderId);
+        if (!row || row.buyerId !== buyerId) throw errors.notFound('The order does not exist');
+        if (row.status !== OrderStatus.Paid) throw errors.conflict('Only a paid purchase can be reported');
+        if (row.reportedAt && row.reportOutcome === null) return toOrder(row);
+        if (row.clearsAt === null || row.clearedAt !== null) {
+          throw errors.conflict(
+            'This purchase can no longer be reported here: its payment has cleared. Ask the seller for a refund, or contact support.',
+          );
+        }
+        return toOrder(await repo.setReport(tx, orderId, details, new Date(clock.now())));
+      });
+    },
+
+    /** Open "This wasn't me" reports, oldest first (`npm run admin -- disputes`). */
+    openReports(limit: number) {
+      return repo.openReports(db, limit);
+    },
+
+    /**
+     * An operator reverses a reported sale (one ledger posting, `refund:<order id>`, from the seller's
+     * pending proceeds) and closes the report as 'reversed'. Idempotent on a refunded order.
+     * @returns the refunded order and the buyer's id (whose sessions the caller may revoke)
+     * @throws NOT_FOUND (no such order), CONFLICT (no open report, or not paid)
+     */
+    async reverseReported(orderId: string, reason: string): Promise<{ order: Order; buyerId: string }> {
+      return inTx(async (tx) => {
+        const row = await repo.findForUpdate(tx, orderId);
+        if (!row) throw errors.notFound('The order does not exist');
+        if (row.status === OrderStatus.Refunded && row.reportOutcome === 'reversed') return { order: toOrder(row), buyerId: row.buyerId };
+        if (!row.reportedAt || row.reportOutcome !== null) throw errors.conflict('This order has no open report');
+        if (row.status !== OrderStatus.Paid) throw errors.conflict('Only a paid order can be reversed');
+        const refunded = await refundLocked(tx, row, 'operator', reason);
+        await repo.closeReport(tx, orderId, 'reversed');
+        return { order: toOrder({ ...refunded, reportOutcome: 'reversed' }), buyerId: row.buyerId };
+      });
+    },
+
+    /**
+     * An operator dismisses a report: the sale stands and its proceeds clear as scheduled (at once
+     * when already due). @throws NOT_FOUND, CONFLICT (no open report)
+     */
+    async dismissReport(orderId: string): Promise<Order> {
+      return inTx(async (tx) => {
+        const row = await repo.findForUpdate(tx, orderId);
+        if (!row) throw errors.notFound('The order does not exist');
+        if (!row.reportedAt || row.reportOutcome !== null) throw errors.conflict('This order has no open report');
+        await repo.closeReport(tx, orderId, 'dismissed');
+        return toOrder({ ...row, reportOutcome: 'dismissed' });
+      });
+    },
+
+    /**
+     * Clears due proceeds (product.md "Clearance", docs/decisions/0045-clearance-and-step-up.md): in
+     * transactions of up to {@link CLEARANCE_BATCH} orders claimed `FOR UPDATE SKIP LOCKED` (so any
+     * number of instances may run it at once), each order's seller proceeds (amount * 100 - fee, minor
+     * units) move pending -> available in one posting keyed `clear:<order id>` (a replay changes
+     * nothing), the order gets `cleared_at` and the seller a `sale.cleared` event. Orders with an open
+     * "This wasn't me" report wait. Runs until no due order is left or `signal` aborts.
+     * @returns the number of orders cleared
+     */
+    async clearDue(signal?: AbortSignal): Promise<number> {
+      let total = 0;
+      for (;;) {
+        if (signal?.aborted) return total;
+        const n = await inTx(async (tx) => {
+          const now = new Date(clock.now());
+          const due = await repo.claimDueClearances(tx, now, CLEARANCE_BATCH);
+          for (const row of due) {
+            const earned = BigInt(row.amount) * 100n - row.fee;
+            if (earned <= 0n) continue;
+            await ledger.post(
+              {
+                key: `clear:${row.id}`,
+                kind: 'clear',
+                bizId: row.id,
+                postings: [
+                  { account: { userId: row.sellerId, kind: 'pending' }, amount: -earned },
+                  { account: { userId: row.sellerId, kind: 'available' }, amount: earned },
+                ],
+              },
+              tx,
+            );
+          }
+          await repo.markCleared(
+            tx,
+            due.map((r) => r.id),
+            now,
+          );
+          await events.append(
+            tx,
+            due.map((r) =>
+              saleClearedEvent({ orderId: r.id, sellerId: r.sellerId, collectionId: r.collectionId, earned: BigInt(r.amount) * 100n - r.fee }),
+            ),
+          );
+          return due.length;
+        });
+        total += n;
+        if (n < CLEARANCE_BATCH) return total;
+      }
+    },
+
+    /** When the seller's next pending proceeds clear (ms), or null (assets, product.md "Clearance"). */
+    nextClearance(sellerId: string): Promise<number | null> {
+      return repo.nextClearance(db, sellerId);
+    },
+
+    /** When any pending proceeds clear next (ms), or null: the clearance worker's next wake-up. */
+    nextClearanceOverall(): Promise<number | null> {
+      return repo.nextClearanceOverall(db);
     },
 
     /**

@@ -13,6 +13,9 @@ let seller: TestUser;
 
 const balance = async (t: TestApp, user: TestUser) =>
   (await ok(t, '/api/uc/v1/account/assets', { user_id: user.id }, user.token)).asset.available as string;
+/** A seller's proceeds still in the holding period (product.md "Clearance"), points. */
+const pending = async (t: TestApp, user: TestUser) =>
+  (await ok(t, '/api/uc/v1/account/assets', { user_id: user.id }, user.token)).asset.pending as string;
 
 const recordsOf = async (t: TestApp, user: TestUser) =>
   (await ok(t, '/api/uc/v1/account/record/list', { user_id: user.id, paginator: { page: 0, size: 50 } }, user.token)).records as {
@@ -37,6 +40,7 @@ describe('collection/buy and order/pay', () => {
     const buyer = await createUser(t);
     await fund(t, buyer.id, '100');
     const sellerBefore = await balance(t, seller);
+    const sellerPendingBefore = await pending(t, seller);
 
     const order = await ok(t, '/sl/v1/collection/buy', { collection_id: c.id }, buyer.token);
     expect(order).toMatchObject({ collection_id: c.id, amount: 30, status: 'OrderStatusPending', paid_at: null });
@@ -49,7 +53,9 @@ describe('collection/buy and order/pay', () => {
     expect((await ok(t, '/sl/v1/collection/buy', { collection_id: c.id }, buyer.token)).id).toBe(order.id);
 
     expect(await balance(t, buyer)).toBe('70.00');
-    expect(Number(await balance(t, seller)) - Number(sellerBefore)).toBe(30);
+    // The proceeds are pending for EARNINGS_HOLD_DAYS (default 7): not available yet.
+    expect(await balance(t, seller)).toBe(sellerBefore);
+    expect(Number(await pending(t, seller)) - Number(sellerPendingBefore)).toBe(30);
     const detail = await ok(t, '/sl/v1/collection/detail', { collection_id: c.id }, buyer.token);
     expect(detail.purchased).toBe(true);
     expect(detail.collection).toMatchObject({ sold_count: 1, earned: 30 });
@@ -239,7 +245,7 @@ describe('platform fee', () => {
       const paid = (await buyAndPay(f, b, c.id)).body.data as { id: string; status: string };
       expect(paid.status).toBe('OrderStatusPaid');
       expect(await balance(f, b)).toBe('1.00');
-      expect(await balance(f, s)).toBe('8.78'); // 9.00 - floor(900 * 250 / 10000) = 9.00 - 0.22
+      expect(await pending(f, s)).toBe('8.78'); // 9.00 - floor(900 * 250 / 10000) = 9.00 - 0.22, held
       expect((await ok(f, '/sl/v1/collection/detail', { collection_id: c.id })).collection.earned).toBe(8.78);
       const report = await verifyLedger(f.app.ctx.database.db);
       expect(report.violations).toEqual([]);

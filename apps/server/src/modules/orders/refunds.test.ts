@@ -16,6 +16,13 @@ let t: TestApp;
 const DAY = 24 * 3_600_000;
 
 const available = async (user: TestUser) => (await t.app.ctx.services.ledger.balances(user.id)).available;
+const pendingOf = async (user: TestUser) => (await t.app.ctx.services.ledger.balances(user.id)).pending;
+
+/** Lets the order's holding period end now and runs the clearance job (its proceeds become available). */
+async function clearNow(orderId: string) {
+  await t.app.ctx.database.db.execute(sql`update orders set clears_at = paid_at where id = ${orderId}`);
+  await t.app.ctx.services.clearance.clearDue();
+}
 
 const recordsOf = async (user: TestUser) =>
   (await ok(t, '/api/uc/v1/account/record/list', { user_id: user.id, paginator: { page: 0, size: 50 } }, user.token)).records as {
@@ -53,13 +60,16 @@ afterAll(async () => {
 describe('order/refund (seller)', () => {
   it('reverses the sale in one ledger transaction: balances, fee, records, counters, access, event', async () => {
     const { seller, buyer, c, order } = await sale();
-    expect(await available(seller)).toBe(1800n);
+    // Inside the holding period the proceeds are pending; the refund takes them from there.
+    expect(await pendingOf(seller)).toBe(1800n);
+    expect(await available(seller)).toBe(0n);
     expect(await available(buyer)).toBe(8000n);
 
     const refunded = await ok(t, '/api/uc/v1/account/order/refund', { order_id: order.id, reason: 'Wrong file' }, seller.token);
     expect(refunded).toMatchObject({ id: order.id, status: 'OrderStatusRefunded', refunded_at: t.clock.now() });
 
     expect(await available(seller)).toBe(0n);
+    expect(await pendingOf(seller)).toBe(0n);
     expect(await available(buyer)).toBe(10000n);
     // The 10 % fee (2.00 points) goes back: the fee account is debited 200 minor units.
     expect(await feePosted(t, `refund:${order.id}`)).toBe(-200n);
@@ -94,7 +104,7 @@ describe('order/refund (seller)', () => {
 
     const events = await ok(t, '/api/uc/v1/account/events/list', {}, seller.token);
     expect(events.events.map((e: { type: string }) => e.type)).toEqual(['sale', 'refund']);
-    expect(events.events[1].data).toMatchObject({ order_id: order.id, amount: 20, earned: '18.00', fee: '2.00', by: 'seller' });
+    expect(events.events[1].data).toMatchObject({ order_id: order.id, amount: 20, earned: '18.00', fee: '2.00', by: 'seller', from: 'pending' });
 
     expect((await verifyLedger(t.app.ctx.database.db)).violations).toEqual([]);
   });
@@ -111,8 +121,9 @@ describe('order/refund (seller)', () => {
     expect(events.events.filter((e: { type: string }) => e.type === 'refund')).toHaveLength(1);
   });
 
-  it('refuses with INSUFFICIENT_BALANCE when the seller spent the earnings, changing nothing', async () => {
+  it('refuses with INSUFFICIENT_BALANCE when the seller spent the cleared earnings, changing nothing', async () => {
     const { seller, buyer, c, order } = await sale();
+    await clearNow(order.id);
     // The seller buys something with their earnings.
     const other = await createUser(t);
     const elsewhere = await publishedCollection(t, other, 10, 'Elsewhere');
@@ -220,8 +231,9 @@ describe('order/refund/request (buyer)', () => {
     ).toBe('OrderStatusPaid');
   });
 
-  it('waits when the seller is short of points (nothing moves)', async () => {
+  it('waits when the seller is short of points after clearance (nothing moves)', async () => {
     const { seller, buyer, order } = await sale();
+    await clearNow(order.id);
     const other = await createUser(t);
     const elsewhere = await publishedCollection(t, other, 10, 'Elsewhere');
     expect((await buyAndPay(t, seller, elsewhere.id)).body.code).toBe(10000);

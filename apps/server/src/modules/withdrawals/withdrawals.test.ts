@@ -116,7 +116,7 @@ describe('withdraw/create', () => {
       txid: null,
       failure_reason: null,
     });
-    expect(await assets(user)).toEqual({ available: '3000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '3000.00', freeze: '0.00' });
     expect(await cashOutRecords(bill.id)).toHaveLength(0);
   });
 
@@ -160,7 +160,7 @@ describe('withdraw/create', () => {
     const stranger = await createUser(t);
     const other = await create(stranger, { user_id: user.id });
     expect(other.status).toBe(404);
-    expect(await assets(user)).toEqual({ available: '3000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '3000.00', freeze: '0.00' });
   });
 
   it('expires after 15 minutes unconfirmed', async () => {
@@ -171,7 +171,7 @@ describe('withdraw/create', () => {
     const late = await confirm(user, bill.id);
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ reason: 'CONFLICT', msg: 'This withdrawal has expired. Please create a new one.' });
-    expect(await assets(user)).toEqual({ available: '3000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '3000.00', freeze: '0.00' });
     const sweep = await created(user);
     t.clock.advance(900_000);
     expect(await services().withdrawals.expireDue()).toBeGreaterThanOrEqual(1);
@@ -186,7 +186,7 @@ describe('withdraw/confirm', () => {
     const bill = await created(user);
     const res = await confirm(user, bill.id);
     expect(res.body.data.bill).toMatchObject({ id: bill.id, amount: '2500.00', status: 'WithdrawStatusProcessing' });
-    expect(await assets(user)).toEqual({ available: '500.00', freeze: '2500.00' });
+    expect(await assets(user)).toMatchObject({ available: '500.00', freeze: '2500.00' });
     const recs = await cashOutRecords(bill.id);
     expect(recs).toHaveLength(1);
     expect(recs[0]).toMatchObject({ userId: user.id, direction: 'Outgoing', status: 'RecordStatusPending', amount: 250_000n });
@@ -201,7 +201,7 @@ describe('withdraw/confirm', () => {
     expect(second.body.data.bill).toEqual(first.body.data.bill);
     const concurrent = await Promise.all([confirm(user, bill.id), confirm(user, bill.id), confirm(user, bill.id)]);
     expect(concurrent.every((r) => r.body.data.bill.id === bill.id)).toBe(true);
-    expect(await assets(user)).toEqual({ available: '500.00', freeze: '2500.00' });
+    expect(await assets(user)).toMatchObject({ available: '500.00', freeze: '2500.00' });
     expect(await cashOutRecords(bill.id)).toHaveLength(1);
     const freezes = await db()
       .select()
@@ -224,7 +224,7 @@ describe('withdraw/confirm', () => {
       reason: 'RATE_LIMITED',
       msg: 'Too many wrong passwords. Please try again in 15 minutes.',
     });
-    expect(await assets(user)).toEqual({ available: '3000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '3000.00', freeze: '0.00' });
     expect((await detail(user, bill.id)).status).toBe('WithdrawStatusPending');
     // The bill itself expires in the same 15 minutes: a new one confirms once the window has passed.
     t.clock.advance(15 * 60_000 + 1);
@@ -255,7 +255,7 @@ describe('withdraw/confirm', () => {
     const res = await confirm(user, b.id);
     expect(res.body).toMatchObject({ reason: 'INSUFFICIENT_BALANCE' });
     expect((await detail(user, b.id)).status).toBe('WithdrawStatusPending');
-    expect(await assets(user)).toEqual({ available: '500.00', freeze: '2500.00' });
+    expect(await assets(user)).toMatchObject({ available: '500.00', freeze: '2500.00' });
   });
 });
 
@@ -285,7 +285,7 @@ describe('payouts', () => {
     await drain();
     const done = await detail(user, bill.id);
     expect(done).toMatchObject({ status: 'WithdrawStatusSuccess', txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(await assets(user)).toEqual({ available: '500.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '500.00', freeze: '0.00' });
     expect((await cashOutRecords(bill.id))[0]?.status).toBe('RecordStatusSuccess');
     const [settle] = await db()
       .select()
@@ -298,14 +298,14 @@ describe('payouts', () => {
   it('failure: frozen returned, WithdrawStatusRefunded, record Refunded', async () => {
     const user = await funded('3000');
     const bill = await confirmed(user, { currency: 'usdterc20', network: 'ETH', address: EVM_DEAD, amount: '2000' });
-    expect(await assets(user)).toEqual({ available: '1000.00', freeze: '2000.00' });
+    expect(await assets(user)).toMatchObject({ available: '1000.00', freeze: '2000.00' });
     await drain();
     const done = await detail(user, bill.id);
     expect(done).toMatchObject({ status: 'WithdrawStatusRefunded', failure_reason: expect.stringContaining('dead') });
-    expect(await assets(user)).toEqual({ available: '3000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '3000.00', freeze: '0.00' });
     expect((await cashOutRecords(bill.id))[0]?.status).toBe('RecordStatusRefunded');
     await drain();
-    expect(await assets(user)).toEqual({ available: '3000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '3000.00', freeze: '0.00' });
   });
 
   it('resumes after a crash between the claim and the provider call, paying once', async () => {
@@ -320,7 +320,7 @@ describe('payouts', () => {
     await drain();
     expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
     expect(await db().select().from(sandboxPayouts).where(eq(sandboxPayouts.payoutId, bill.id))).toHaveLength(1);
-    expect(await assets(user)).toEqual({ available: '500.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '500.00', freeze: '0.00' });
   });
 
   it('resumes after a crash between the provider call and saving its outcome, never paying twice', async () => {
@@ -352,7 +352,7 @@ describe('payouts', () => {
       .from(ledgerTransactions)
       .where(like(ledgerTransactions.idempotencyKey, `withdraw-settle:${bill.id}`));
     expect(settles).toHaveLength(1);
-    expect(await assets(user)).toEqual({ available: '500.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '500.00', freeze: '0.00' });
   });
 
   it('two workers running at once settle each bill once', async () => {
@@ -362,7 +362,7 @@ describe('payouts', () => {
     const [s1, s2] = await Promise.all([services().withdrawals.runPayouts(50), services().withdrawals.runPayouts(50)]);
     expect(s1.claimed + s2.claimed).toBeGreaterThanOrEqual(2);
     for (const bill of [a, b]) expect((await detail(user, bill.id)).status).toBe('WithdrawStatusSuccess');
-    expect(await assets(user)).toEqual({ available: '1000.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1000.00', freeze: '0.00' });
   });
 
   it('a drain pays the whole queue in one pass, with at most the configured payouts in flight', async () => {
@@ -458,7 +458,7 @@ describe('payouts', () => {
       send.mockRestore();
       status.mockRestore();
     }
-    expect(await assets(user)).toEqual({ available: '500.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '500.00', freeze: '0.00' });
   });
 
   it("claims only the running provider's bills (a sandbox cash-out never goes out over another rail)", async () => {
@@ -491,7 +491,7 @@ describe('the whole journey through the API', () => {
   it('top up, cash out, payout completes, record/list shows both', async () => {
     const user = await createUser(t);
     const dep = await topUp(t, user, '2500.00');
-    expect(await assets(user)).toEqual({ available: '2500.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '2500.00', freeze: '0.00' });
     const fee = (await t.call(uc('/withdraw/estimate/fee'), { currency: 'usdtbsc', amount: '1000' }, user.token)).body.data
       .result;
     expect(fee).toEqual({ amount: '1000.00', fee: '0.50000000', fiat_equivalent: '0.50' });
@@ -503,7 +503,7 @@ describe('the whole journey through the API', () => {
     });
     expect(bill.currency_amount).toBe('9.50000000');
     await drain();
-    expect(await assets(user)).toEqual({ available: '1500.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '1500.00', freeze: '0.00' });
     const list = (await t.call(uc('/record/list'), { user_id: user.id }, user.token)).body.data;
     expect(list.count).toBe(2);
     expect(list.records.map((r: Record<string, unknown>) => [r.type, r.direction, r.amount, r.status, r.biz_id])).toEqual([

@@ -939,7 +939,8 @@ export const COLLECTIONS: DemoCollection[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// The story, in order. Sellers spend what they earned; buyers top up first.
+// The story, in order. Sellers spend what they earned once it cleared (7 days after each sale,
+// product.md "Clearance"); buyers top up first.
 
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -983,18 +984,13 @@ export const TIMELINE: DemoEvent[] = [
   { day: 11.0, kind: 'create', collection: 'dotfiles' },
   { day: 11.5, kind: 'buy', person: 'elena', collection: 'icons' },
   { day: 12.2, kind: 'buy', person: 'sam', collection: 'cheat-sheets' },
-  { day: 12.8, kind: 'buy', person: 'mira', collection: 'ts-utils' },
-  { day: 12.85, kind: 'buy', person: 'mira', collection: 'cheat-sheets' },
-  { day: 13.5, kind: 'buy', person: 'kenji', collection: 'dotfiles' },
+    { day: 13.5, kind: 'buy', person: 'kenji', collection: 'dotfiles' },
   { day: 13.9, kind: 'top-up', person: 'noor', points: '1000', currency: 'usdttrc20' },
   { day: 14.0, kind: 'buy', person: 'noor', collection: 'pitch' },
   { day: 15.0, kind: 'buy', person: 'elena', collection: 'planner' },
   { day: 16.0, kind: 'buy', person: 'noor', collection: 'planner' },
-  { day: 16.5, kind: 'buy', person: 'leo', collection: 'wallpapers' },
-  { day: 17.0, kind: 'buy', person: 'leo', collection: 'coffee' },
-  { day: 18.0, kind: 'buy', person: 'ada', collection: 'icons' },
   {
-    day: 18.3,
+    day: 21.1,
     kind: 'refund-request',
     person: 'ada',
     collection: 'icons',
@@ -1010,7 +1006,12 @@ export const TIMELINE: DemoEvent[] = [
     reason: 'copyright',
     details: 'The product list and prices are copied from my café’s public menu.',
   },
+  { day: 19.5, kind: 'buy', person: 'mira', collection: 'ts-utils' },
+  { day: 19.55, kind: 'buy', person: 'mira', collection: 'cheat-sheets' },
   { day: 20.0, kind: 'buy', person: 'elena', collection: 'budget' },
+  { day: 20.5, kind: 'buy', person: 'leo', collection: 'wallpapers' },
+  { day: 20.6, kind: 'buy', person: 'leo', collection: 'coffee' },
+  { day: 20.8, kind: 'buy', person: 'ada', collection: 'icons' },
   { day: 21.0, kind: 'create', collection: 'risograph' },
   { day: 22.0, kind: 'create', collection: 'weather' },
   { day: 23.0, kind: 'cash-out', person: 'ada', points: '2000', currency: 'usdttrc20', network: 'TRX', address: TRON },

@@ -59,7 +59,7 @@ export const DEMO_REVIEWS: DemoReview[] = [
   },
   { day: 12.4, person: 'elena', collection: 'icons', rating: 4, text: 'Crisp line icons, consistent stroke width.' },
   { day: 13.0, person: 'sam', collection: 'cheat-sheets', rating: 4, text: 'Printed the Git one and pinned it above my desk.' },
-  { day: 17.4, person: 'leo', collection: 'wallpapers', rating: 4, text: 'Nice set for desktop backgrounds.' },
+  { day: 21.4, person: 'leo', collection: 'wallpapers', rating: 4, text: 'Nice set for desktop backgrounds.' },
   {
     day: 19.2,
     person: 'kenji',

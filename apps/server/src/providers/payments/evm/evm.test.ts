@@ -186,7 +186,7 @@ describe('the deposit watcher', () => {
     const [row] = await db().select().from(evmTransfers).where(eq(evmTransfers.billId, old.id));
     expect(row!.status).toBe('ignored');
     // A week later the session has expired: read through the services.
-    expect(await t.app.ctx.services.ledger.balances(user.id)).toEqual({ available: 0n, frozen: 0n });
+    expect(await t.app.ctx.services.ledger.balances(user.id)).toMatchObject({ available: 0n, frozen: 0n });
     const { bill } = await t.app.ctx.services.deposits.detail(user.id, { user_id: user.id, bill_id: old.id });
     expect(bill.status).toBe('DepositStatusExpired');
     expect(logs.some((l) => l.includes('after the late-payment window') && l.includes(old.id))).toBe(true);
@@ -279,7 +279,7 @@ describe('payouts from the hot wallet', () => {
     const done = await withdrawDetail(t, user, bill.id);
     expect(done).toMatchObject({ status: 'WithdrawStatusSuccess', txid: row!.txHash });
     expect(await chain.tokenBalance(to)).toBe(parseUnits(bill.currency_amount, 6));
-    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '0.00' });
     const rows = await db().select().from(evmPayouts).where(and(eq(evmPayouts.payoutId, bill.id), eq(evmPayouts.status, 'success')));
     expect(rows).toHaveLength(1);
   });
@@ -310,7 +310,7 @@ describe('payouts from the hot wallet', () => {
     expect(refunded.failure_reason).toBe('the token transfer reverted');
     expect(await chain.tokenBalance(to)).toBe(parseUnits(outcomes.find((b) => b.status === 'WithdrawStatusSuccess')!.currency_amount, 6));
     const refundedUser = refunded.id === first.bill.id ? first.user : second.user;
-    expect(await assets(refundedUser)).toEqual({ available: `${points}.00`, freeze: '0.00' });
+    expect(await assets(refundedUser)).toMatchObject({ available: `${points}.00`, freeze: '0.00' });
   });
 
   it('refunds a payout the hot wallet cannot make: no tokens, or no gas money', async () => {
@@ -321,7 +321,7 @@ describe('payouts from the hot wallet', () => {
       const noTokens = await confirmedWithdrawal(poor, '1500', to);
       await poor.app.ctx.services.withdrawals.runPayouts(50);
       expect(await withdrawDetail(poor, noTokens.user, noTokens.bill.id)).toMatchObject({ status: 'WithdrawStatusRefunded' });
-      expect(await assets2(poor, noTokens.user)).toEqual({ available: '1500.00', freeze: '0.00' });
+      expect(await assets2(poor, noTokens.user)).toMatchObject({ available: '1500.00', freeze: '0.00' });
 
       await chain.mint(privateKeyToAccount(emptyKey).address, usdt('100'));
       const noGas = await confirmedWithdrawal(poor, '1500', to);
@@ -329,7 +329,7 @@ describe('payouts from the hot wallet', () => {
       const refunded = await withdrawDetail(poor, noGas.user, noGas.bill.id);
       expect(refunded.status).toBe('WithdrawStatusRefunded');
       expect(refunded.failure_reason).toMatch(/gas/);
-      expect(await assets2(poor, noGas.user)).toEqual({ available: '1500.00', freeze: '0.00' });
+      expect(await assets2(poor, noGas.user)).toMatchObject({ available: '1500.00', freeze: '0.00' });
       expect(await chain.tokenBalance(to)).toBe(0n);
     } finally {
       await poor.close();

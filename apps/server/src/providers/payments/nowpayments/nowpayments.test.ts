@@ -384,7 +384,7 @@ describe('payouts', () => {
     t.clock.advance(20_000);
     await payouts().runPayouts(50);
     expect(await withdrawDetail(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-tx-hash-1' });
-    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '0.00' });
     expect(fake.requests.filter((r) => r === 'POST /v1/auth').length).toBeGreaterThanOrEqual(1);
   });
 
@@ -397,7 +397,7 @@ describe('payouts', () => {
         status: 'WithdrawStatusRefunded',
         failure_reason: 'Insufficient balance',
       });
-      expect(await assets(refused.user)).toEqual({ available: '2000.00', freeze: '0.00' });
+      expect(await assets(refused.user)).toMatchObject({ available: '2000.00', freeze: '0.00' });
     } finally {
       fake.balance = 1000;
     }
@@ -411,7 +411,7 @@ describe('payouts', () => {
       status: 'WithdrawStatusRefunded',
       failure_reason: 'Node rejected the transfer',
     });
-    expect(await assets(failing.user)).toEqual({ available: '1500.00', freeze: '0.00' });
+    expect(await assets(failing.user)).toMatchObject({ available: '1500.00', freeze: '0.00' });
   });
 });
 
@@ -466,7 +466,7 @@ describe('payouts under gateway faults (exactly once)', () => {
     fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-lost-answer' });
     expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-lost-answer' });
     expect(fake.withdrawalsFor(bill.id)).toHaveLength(1);
-    expect(await assets(user)).toEqual({ available: '0.00', freeze: '0.00' });
+    expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '0.00' });
   });
 
   it('a request delivered twice (the second refused as a duplicate) is adopted, never refunded', async () => {
@@ -477,7 +477,7 @@ describe('payouts under gateway faults (exactly once)', () => {
     const row = await payoutRow(bill.id);
     expect(row.batchId).toBe(fake.withdrawalsFor(bill.id)[0]!.batch_withdrawal_id);
     expect((await withdrawDetail(user, bill.id)).status).toBe('WithdrawStatusProcessing');
-    expect(await assets(user)).toEqual({ available: '0.00', freeze: '1500.00' });
+    expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '1500.00' });
     fake.settleWithdrawal(row.withdrawalId!, { status: 'FINISHED', hash: 'tron-twice' });
     expect(await drive(user, bill.id)).toMatchObject({ status: 'WithdrawStatusSuccess', txid: 'tron-twice' });
   });
@@ -503,7 +503,7 @@ describe('payouts under gateway faults (exactly once)', () => {
       error: 'A retry was refused: Insufficient balance',
     });
     expect(await drive(user, bill.id, 3)).toMatchObject({ status: 'WithdrawStatusProcessing', failure_reason: null });
-    expect(await assets(user)).toEqual({ available: '0.00', freeze: '1200.00' });
+    expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '1200.00' });
     expect(fake.withdrawalsFor(bill.id)).toHaveLength(0);
     expect(logs.some((l) => l.includes('held for review') && l.includes(bill.id))).toBe(true);
     // Held for good: moved out of later runs' way on a reused PostgreSQL database.
