@@ -9,6 +9,17 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../lib/errors';
 import type { ModerationService } from '../modules/moderation/moderation.service';
+import type { OrdersService } from '../modules/orders/orders.service';
+
+/**
+ * What the dispute commands need ("This wasn't me", product.md): the orders service and the
+ * account service's sign-out. Built only when a dispute command runs (scripts/admin.ts builds the
+ * app's services for it).
+ */
+export interface DisputeOps {
+  orders: Pick<OrdersService, 'openReports' | 'reverseReported' | 'dismissReport'>;
+  revokeAllSessions(userId: string): Promise<number>;
+}
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -20,6 +31,13 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
   suspend <user id, username or email> --reason "..." --by <operator>
   unsuspend <user id, username or email> --reason "..." --by <operator>
   audit [--limit N]                                the audit log, newest first (default 50)
+  disputes [--limit N]                             open "This wasn't me" reports of purchases, oldest first
+  dispute reverse <order_id> --reason "..." --by <operator> [--revoke-sessions]
+                                                   refund the buyer from the sale's pending proceeds
+                                                   (one ledger posting); --revoke-sessions signs the
+                                                   buyer out everywhere
+  dispute dismiss <order_id> --reason "..." --by <operator>
+                                                   the sale stands; its proceeds clear as scheduled
 
 Every action is written to the audit log with --by, the time and --reason. A takedown never deletes
 stored files; --remove-files refuses their downloads to everyone until unhide.`;
@@ -35,6 +53,7 @@ const OPTIONS = {
   reason: { type: 'string' },
   by: { type: 'string' },
   'remove-files': { type: 'boolean' },
+  'revoke-sessions': { type: 'boolean' },
   report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -60,7 +79,12 @@ function oneTarget(positionals: string[], what: string): string {
  * @param argv the arguments after `--` (e.g. `['hide', '<id>', '--reason', 'DMCA', '--by', 'ana']`)
  * @returns the exit code (0 done, 1 refused)
  */
-export async function runAdmin(argv: string[], moderation: ModerationService, io: AdminIo): Promise<number> {
+export async function runAdmin(
+  argv: string[],
+  moderation: ModerationService,
+  io: AdminIo,
+  disputes?: () => Promise<DisputeOps>,
+): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const [command, ...rest] = positionals;
@@ -120,6 +144,45 @@ export async function runAdmin(argv: string[], moderation: ModerationService, io
         if (!rows.length) io.out('The audit log is empty.');
         for (const r of rows) {
           io.out(`${iso(r.at)}  ${r.actor}  ${r.action}  ${r.target}  ${r.reason}  ${JSON.stringify(r.details)}`);
+        }
+        return 0;
+      }
+      case 'disputes': {
+        if (rest.length) throw new UsageError('disputes takes no arguments');
+        if (!disputes) throw new UsageError('dispute commands are not available here');
+        const rows = await (await disputes()).orders.openReports(limitOf(values.limit, 100));
+        if (!rows.length) {
+          io.out('No open disputes.');
+          return 0;
+        }
+        io.out(`${rows.length} open dispute(s), oldest first:`);
+        for (const r of rows) {
+          io.out(
+            `${r.order.id}  reported ${iso(r.order.reportedAt)}  ${r.order.amount} points  "${r.title ?? '-'}"  ` +
+              `buyer ${r.buyer}  seller ${r.seller}  paid ${iso(r.order.paidAt)}  clears ${iso(r.order.clearsAt)}`,
+          );
+          if (r.order.reportDetails) io.out(`    ${r.order.reportDetails.replace(/\s+/g, ' ')}`);
+        }
+        return 0;
+      }
+      case 'dispute': {
+        const [verb, id, ...extra] = rest;
+        if ((verb !== 'reverse' && verb !== 'dismiss') || !id || extra.length) {
+          throw new UsageError('Use: dispute reverse <order_id> ... or dispute dismiss <order_id> ...');
+        }
+        if (!op.by.trim() || !op.reason.trim()) throw new UsageError('--reason and --by are required');
+        if (!disputes) throw new UsageError('dispute commands are not available here');
+        const ops = await disputes();
+        if (verb === 'dismiss') {
+          await ops.orders.dismissReport(id);
+          io.out(`dismissed the dispute of order ${id} by ${op.by}: ${op.reason} (the sale stands and clears as scheduled)`);
+          return 0;
+        }
+        const { order, buyerId } = await ops.orders.reverseReported(id, `${op.reason} (by ${op.by})`);
+        io.out(`reversed order ${order.id} by ${op.by}: ${op.reason}; ${order.amount} points back to the buyer`);
+        if (values['revoke-sessions']) {
+          const n = await ops.revokeAllSessions(buyerId);
+          io.out(`revoked ${n} session(s) of the buyer`);
         }
         return 0;
       }

@@ -96,6 +96,45 @@ describe('admin commands', () => {
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
 
+describe("disputes ('This wasn't me')", () => {
+  const disputes = async () => ({
+    orders: t.app.ctx.services.orders,
+    revokeAllSessions: (userId: string) => t.app.ctx.services.accounts.revokeAllSessions(userId),
+  });
+  const run = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(argv, t.app.ctx.services.moderation, { out: (l) => out.push(l), err: (l) => err.push(l) }, disputes);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  it('lists a reported purchase, reverses it from pending and signs the buyer out everywhere', async () => {
+    const seller = await createUser(t);
+    const buyer = await createUser(t);
+    const c = await publishedCollection(t, seller, 25, 'Stolen token');
+    await fund(t, buyer.id, '25');
+    const paid = (await buyAndPay(t, buyer, c.id)).body.data as { id: string };
+    await ok(t, '/api/uc/v1/account/order/report', { order_id: paid.id, details: 'I never bought this' }, buyer.token);
+
+    const listed = await run('disputes');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain(paid.id);
+    expect(listed.out).toContain('I never bought this');
+    expect((await run('dispute', 'reverse', paid.id, '--reason', 'token stolen')).code).toBe(1); // --by is required
+
+    const reversed = await run('dispute', 'reverse', paid.id, '--reason', 'token stolen', '--by', 'ana', '--revoke-sessions');
+    expect(reversed.code).toBe(0);
+    expect(reversed.out).toMatch(/reversed order .* 25 points back to the buyer/);
+    expect(reversed.out).toMatch(/revoked [1-9]\d* session\(s\)/);
+    expect(await t.app.ctx.services.ledger.balances(buyer.id)).toMatchObject({ available: 2500n });
+    expect(await t.app.ctx.services.ledger.balances(seller.id)).toMatchObject({ available: 0n, pending: 0n });
+    expect((await t.call('/api/uc/v1/account/get/me', {}, buyer.token)).body.reason).toBe('UNAUTHORIZED');
+    expect((await run('disputes')).out).not.toContain(paid.id);
+    // A second reversal is refused: the dispute is closed.
+    expect((await run('dispute', 'dismiss', paid.id, '--reason', 'x', '--by', 'ana')).code).toBe(1);
+  });
+});
+
 describe('npm run admin (the script)', () => {
   it('runs against the configured database and exits 0, 1 or 2', async () => {
     const app = await createTestApp({ DATABASE_URL: '' });

@@ -12,6 +12,7 @@ import { openSharedState } from '../lib/shared-state';
 import * as collectionsRepo from '../modules/collections/collections.repository';
 import { createEventsService } from '../modules/events/events.service';
 import { createModerationService } from '../modules/moderation/moderation.service';
+import { buildServices } from '../services';
 import { runAdmin } from './admin-commands';
 import { cannotRun, commandConfig, runCommand } from './command-config';
 
@@ -50,10 +51,17 @@ async function main(): Promise<number> {
         events: events.writer,
         revocations: shared.revocations,
       });
-      return await runAdmin(process.argv.slice(2), moderation, {
-        out: (line) => console.log(line),
-        err: (line) => console.error(line),
-      });
+      // The dispute commands refund through the orders service: the app's services, built on demand.
+      const disputes = async () => {
+        const { services } = await buildServices({ config, database, clock: systemClock, log, shared });
+        return { orders: services.orders, revokeAllSessions: (userId: string) => services.accounts.revokeAllSessions(userId) };
+      };
+      return await runAdmin(
+        process.argv.slice(2),
+        moderation,
+        { out: (line) => console.log(line), err: (line) => console.error(line) },
+        disputes,
+      );
     } finally {
       await shared.close();
     }

@@ -95,12 +95,16 @@ describe.skipIf(!onPostgres)('two instances, one PostgreSQL and one Redis', () =
     const c = await publishedCollection(a, seller, 7, 'Shared');
     const buyers = await Promise.all(Array.from({ length: 20 }, () => createUser(b)));
     await Promise.all(buyers.map((u) => fund(a, u.id, '10')));
-    const before = (await a.app.ctx.services.ledger.balances(seller.id)).available;
+    const held = async () => {
+      const x = await b.app.ctx.services.ledger.balances(seller.id);
+      return x.available + x.pending; // proceeds are held (product.md "Clearance")
+    };
+    const before = await held();
     const paid = await Promise.all(buyers.map((u, i) => buyAndPay(i % 2 ? b : a, u, c.id)));
     expect(paid.every((p) => p.body.code === 10000)).toBe(true);
     // Buying again through the other instance changes nothing.
     await Promise.all(buyers.slice(0, 4).map((u, i) => buyAndPay(i % 2 ? a : b, u, c.id)));
-    const after = (await b.app.ctx.services.ledger.balances(seller.id)).available;
+    const after = await held();
     expect(after - before).toBe(20n * 700n);
     for (const u of buyers) expect((await b.app.ctx.services.ledger.balances(u.id)).available).toBe(300n);
     const collection = await ok(b, '/sl/v1/collection/detail', { collection_id: c.id });

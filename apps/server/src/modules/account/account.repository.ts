@@ -113,11 +113,14 @@ export async function revokeSession(db: DbOrTx, sessionId: string, now: Date): P
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  await db
+/** Revokes every live session of the user. @returns how many were revoked */
+export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<number> {
+  const rows = await db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length;
 }
 
 /** Marks every unused reset code of the user as used (a new code replaces them). */

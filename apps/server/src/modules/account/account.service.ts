@@ -611,10 +611,16 @@ export function createAccountService(deps: AccountDeps) {
       await passwordBudget.check(userId, () => verifyPasswordDigest(user.passwordHash, digest));
     },
 
-    /** True when the session stepped up in the last STEP_UP_MINUTES (no SQL: the auth hook read it). */
+    /**
+     * True when the session stepped up in the last STEP_UP_MINUTES (no SQL: the auth hook read it).
+     * A step-up time ahead of this clock (another instance's clock runs ahead) counts as fresh
+     * within the same window.
+     */
     isSteppedUp(auth: { steppedUpAt?: number | null }): boolean {
-      const age = clock.now() - (auth.steppedUpAt ?? Number.NEGATIVE_INFINITY);
-      return age >= 0 && age <= (deps.stepUpMinutes ?? STEP_UP_MINUTES_DEFAULT) * 60_000;
+      if (auth.steppedUpAt == null) return false;
+      const age = clock.now() - auth.steppedUpAt;
+      const windowMs = (deps.stepUpMinutes ?? STEP_UP_MINUTES_DEFAULT) * 60_000;
+      return age <= windowMs && age >= -windowMs;
     },
 
     /**
@@ -632,8 +638,7 @@ export function createAccountService(deps: AccountDeps) {
       proof: { password?: string; code?: string },
     ): Promise<void> {
       const now = clock.now();
-      const windowMs = (deps.stepUpMinutes ?? STEP_UP_MINUTES_DEFAULT) * 60_000;
-      const fresh = auth.steppedUpAt != null && now - auth.steppedUpAt >= 0 && now - auth.steppedUpAt <= windowMs;
+      const fresh = this.isSteppedUp(auth);
       if (fresh && !proof.password && !proof.code) return;
       if (proof.password) await this.checkPassword(auth.userId, proof.password);
       const twoFactorRow = await enabledTwoFactor(auth.userId);
@@ -669,6 +674,16 @@ export function createAccountService(deps: AccountDeps) {
       });
       await broadcast({ kind: 'user', userId });
       return fresh;
+    },
+
+    /**
+     * Signs the user out everywhere (an operator after a "This wasn't me" report, product.md): every
+     * session is revoked, on every instance at once. @returns how many sessions were live
+     */
+    async revokeAllSessions(userId: string): Promise<number> {
+      const revoked = await repo.revokeAllSessions(db, userId, new Date(clock.now()));
+      await broadcast({ kind: 'user', userId });
+      return revoked;
     },
 
     /** Sets a new password (reset flow) and revokes every session (inside `tx` when given). */

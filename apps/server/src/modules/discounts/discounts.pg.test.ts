@@ -26,7 +26,11 @@ describe.skipIf(!onPostgres)('discount code limits on PostgreSQL', () => {
     await b?.close();
   });
 
-  const balance = async (u: TestUser) => (await a.app.ctx.services.ledger.balances(u.id)).available;
+  /** Available plus pending (a seller's proceeds are held, product.md "Clearance"), minor units. */
+  const balance = async (u: TestUser) => {
+    const b = await a.app.ctx.services.ledger.balances(u.id);
+    return b.available + b.pending;
+  };
 
   /** Buys with the code and pays, on instance `t`; @returns the pay envelope (or the buy's refusal). */
   async function buyAndPay(t: TestApp, u: TestUser, collectionId: string, code: string) {

@@ -20,7 +20,11 @@ describe.skipIf(!onPostgres)('purchases on PostgreSQL', () => {
     await t?.close();
   });
 
-  const balance = async (user: TestUser) => (await t.app.ctx.services.ledger.balances(user.id)).available;
+  /** Available plus pending (a seller's proceeds are held, product.md "Clearance"), minor units. */
+  const balance = async (user: TestUser) => {
+    const b = await t.app.ctx.services.ledger.balances(user.id);
+    return b.available + b.pending;
+  };
 
   it('100 buyers buying the same collection at once: 100 sales, exact balances and counters', async () => {
     const seller = await createUser(t);

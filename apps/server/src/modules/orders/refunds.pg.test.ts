@@ -32,7 +32,11 @@ describe.skipIf(!onPostgres)('refunds on PostgreSQL', () => {
     )) as unknown as { rows: { n: number }[] };
     return res.rows[0]!.n;
   };
-  const available = async (userId: string) => (await t.app.ctx.services.ledger.balances(userId)).available;
+  /** Available plus pending (a seller's proceeds are held, product.md "Clearance"), minor units. */
+  const available = async (userId: string) => {
+    const b = await t.app.ctx.services.ledger.balances(userId);
+    return b.available + b.pending;
+  };
 
   it('20 concurrent refunds of one order (seller and buyer mixed) post once', async () => {
     const seller = await createUser(t);
