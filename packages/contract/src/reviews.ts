@@ -117,6 +117,14 @@ export const SalesDashboardDataSchema = z.object({
     /** earned - refunded, 2 decimals (may be negative). */
     net: z.string(),
   }),
+  /**
+   * Proceeds in their holding period (product.md §30 "Clearance"): `pending` now (all sales paid,
+   * not refunded, not cleared; points, 2 decimals), `cleared` in the window (by when they cleared),
+   * and `next_clears_at` (ms; null when nothing is pending).
+   */
+  clearance: z
+    .object({ pending: z.string(), cleared: z.string(), next_clears_at: z.number().nullable() })
+    .optional(),
   /** At most 5 collections, by points earned in the window (then sales, then id). */
   top_collections: z.array(
     z.object({ collection_id: z.string(), title: z.string(), sales: z.number().int(), earned: z.string() }),

@@ -20,6 +20,31 @@ export async function salesPerDay(db: DbOrTx, sellerId: string, from: Date, to: 
   return res.rows.map((r) => ({ day: r.day, count: Number(r.n), minor: BigInt(r.earned ?? '0') }));
 }
 
+/**
+ * The seller's proceeds in their holding period now (minor units), those that cleared in [from, to),
+ * and the earliest pending `clears_at` (product.md §30).
+ */
+export async function clearance(db: DbOrTx, sellerId: string, from: Date, to: Date) {
+  const res = (await db.execute(sql`
+    select
+      coalesce(sum(amount::bigint * 100 - fee) filter (where cleared_at is null), 0)::text as pending,
+      coalesce(sum(amount::bigint * 100 - fee) filter (
+        where cleared_at >= ${from.toISOString()}::timestamptz and cleared_at < ${to.toISOString()}::timestamptz), 0)::text as cleared,
+      min(clears_at) filter (where cleared_at is null) as next
+    from orders
+    where seller_id = ${sellerId} and status = ${OrderStatus.Paid} and clears_at is not null`)) as unknown as Rows<{
+    pending: string;
+    cleared: string;
+    next: Date | string | null;
+  }>;
+  const r = res.rows[0];
+  return {
+    pending: BigInt(r?.pending ?? '0'),
+    cleared: BigInt(r?.cleared ?? '0'),
+    next: r?.next ? new Date(r.next).getTime() : null,
+  };
+}
+
 /** Per UTC day of `refunded_at` in [from, to): refunds and what left the seller (price minus the fee returned). */
 export async function refundsPerDay(db: DbOrTx, sellerId: string, from: Date, to: Date) {
   const res = (await db.execute(sql`

@@ -10,6 +10,7 @@
  *   counts on the UTC day it was made, `refunded` = what left the seller (the sale's earned);
  * - `totals`: the sums of the series and `net` = earned - refunded;
  * - `top_collections`: at most 5 collections by earned in the window (then sales, then id);
+ * - `clearance`: proceeds pending now, cleared in the window, and the next clearance (product.md §30);
  * - `downloads`: per collection with an order, all time (downloads carry no date): files handed out
  *   under its orders and its paid buyers.
  *
@@ -40,11 +41,12 @@ export function createSalesService(deps: SalesDeps) {
       const today = Math.floor(clock.now() / DAY_MS) * DAY_MS;
       const from = new Date(today - (days - 1) * DAY_MS);
       const to = new Date(today + DAY_MS);
-      const [sales, refunds, top, downloads] = await Promise.all([
+      const [sales, refunds, top, downloads, held] = await Promise.all([
         repo.salesPerDay(db, sellerId, from, to),
         repo.refundsPerDay(db, sellerId, from, to),
         repo.topCollections(db, sellerId, from, to, TOP_COLLECTIONS),
         repo.downloadsPerCollection(db, sellerId),
+        repo.clearance(db, sellerId, from, to),
       ]);
       const salesBy = new Map(sales.map((s) => [s.day, s]));
       const refundsBy = new Map(refunds.map((r) => [r.day, r]));
@@ -81,6 +83,7 @@ export function createSalesService(deps: SalesDeps) {
           refunded: points(refunded),
           net: points(earned - refunded),
         },
+        clearance: { pending: points(held.pending), cleared: points(held.cleared), next_clears_at: held.next },
         top_collections: top.map((t) => ({ collection_id: t.id, title: t.title, sales: t.count, earned: points(t.minor) })),
         downloads: downloads.map((d) => ({ collection_id: d.id, title: d.title, downloads: d.downloads, buyers: d.buyers })),
       };

@@ -89,6 +89,20 @@ describe('my/sales/dashboard', () => {
     expect((await dashboard(seller, 90)).series).toHaveLength(90);
   });
 
+  it('shows the proceeds pending now, those cleared in the window and the next clearance (product.md §30)', async () => {
+    t.clock.set(NOW);
+    const seller = await createUser(t);
+    const c = await publishedCollection(t, seller, 10, 'Held');
+    const first = await saleAt(c.id, NOW);
+    await saleAt(c.id, NOW);
+    // The first sale's hold ends now; the job clears it.
+    await t.app.ctx.database.db.execute(sql`update orders set clears_at = paid_at where id = ${first.id}`);
+    await t.app.ctx.services.clearance.clearDue();
+    const week = await dashboard(seller, 7);
+    expect(week.clearance).toEqual({ pending: '9.00', cleared: '9.00', next_clears_at: NOW + 7 * DAY });
+    expect(week.totals).toMatchObject({ sales: 2, earned: '18.00' });
+  });
+
   it('answers zeros and empty lists for a seller without sales', async () => {
     const u = await createUser(t);
     const d = await dashboard(u, 7);
