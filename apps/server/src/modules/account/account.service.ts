@@ -784,8 +784,13 @@ export function createAccountService(deps: AccountDeps) {
       await liveUser(userId);
       const refuseIfBlocked = async (tx: Tx) => {
         const b = await ledger.balances(userId, tx);
-        if (b.available + b.frozen + b.pending > 0n) {
+        if (b.available + b.frozen > 0n) {
           throw errors.conflict('Your balance must be empty before you delete your account. Cash out first.');
+        }
+        if (b.pending > 0n) {
+          throw errors.conflict(
+            'Your sales proceeds are still pending. Delete your account once they have cleared and you have cashed out.',
+          );
         }
         for (const guard of deletionGuards) {
           const refusal = await guard(userId, tx);

@@ -98,6 +98,14 @@ describe('clearance', () => {
     await reconciled();
   });
 
+  it('refuses to delete a seller account while proceeds are pending, saying so', async () => {
+    const { seller } = await sale(15);
+    const res = await t.call('/api/uc/v1/account/delete', { password: md5(PASSWORD) }, seller.token);
+    expect(res).toMatchObject({ status: 409, body: { reason: 'CONFLICT' } });
+    expect(res.body.msg).toMatch(/proceeds are still pending/);
+    expect((await t.call('/api/uc/v1/account/get/me', {}, seller.token)).body.code).toBe(10000);
+  });
+
   it('refunds inside the hold from pending and never waits, even after the seller cashed out the rest', async () => {
     const { seller, buyer, order } = await sale(20);
     // The seller's available points are gone (spent or cashed out); the refund still goes through.
