@@ -7,7 +7,8 @@
  * 2. a buyer registers, tops up through the sandbox (Order Details, Scan to Pay with the QR,
  *    Simulate payment, Payment Confirmed), buys the collection, downloads every file and checks
  *    each MD5 against the original;
- * 3. the seller sees Sold 1 and the earned points in My Collections, cashes out 10 USD to a valid
+ * 3. the seller sees Sold 1 and the earned points in My Collections, the proceeds pending until the
+ *    sandbox clears them (docs/product.md §30), cashes out 10 USD to a valid
  *    TRON address with the password, and sees the record reach Success on /transactions;
  * 4. the seller's token is revoked server-side (logout through the API) and the next screen sends
  *    them to / with 'Your session has expired. Please log in again.'.
@@ -238,7 +239,18 @@ describe('journey', () => {
     await card.getByText('Published').waitFor();
     assert.equal(await stat(card, 'Sold'), '1');
     assert.equal(await stat(card, 'Earned Points'), `${PRICE} Points`);
-    // The top bar's balance is cached for a minute; a reload shows the earned points in it.
+    // The proceeds are pending for the holding period (docs/product.md §30): not available yet.
+    await s.page.reload();
+    await card.getByText('Published').waitFor();
+    await s.page.getByRole('button', { name: /^Balance: 0\.00 points$/ }).waitFor();
+    // The sandbox's time machine clears them now (as the clearance job does after 7 days).
+    const token = await s.page.evaluate(() => localStorage.getItem('accessToken'));
+    const cleared = await s.page.request.post(`${server.url}/api/dev/sandbox/clear`, {
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      data: {},
+    });
+    assert.deepEqual((await cleared.json()).data, { cleared: 1 });
+    // The top bar's balance is cached for a minute; a reload shows the cleared points in it.
     await s.page.reload();
     await card.getByText('Published').waitFor();
     await s.page.getByRole('button', { name: /^Balance: 1,500\.00 points$/ }).waitFor();

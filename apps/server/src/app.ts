@@ -195,7 +195,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(async (api) => {
     accountRoutes(api, services.accounts, { registrationsPerIpPerHour: config.REGISTRATIONS_PER_IP_PER_HOUR });
     recordRoutes(api, services.records);
-    await paymentRoutes(api, services.payments, services.deposits);
+    await paymentRoutes(api, services.payments, services.deposits, services.orders);
     depositRoutes(api, services.deposits);
     withdrawalRoutes(api, services.withdrawals);
     await built.railRoutes(api);

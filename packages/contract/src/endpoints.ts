@@ -136,6 +136,12 @@ export const ENDPOINTS = {
     tags: ['sandbox'],
     summary: "Sandbox only: pay one of the caller's top-up bills (in full unless currency_amount is given)",
   },
+  sandboxClear: {
+    paths: ['/api/dev/sandbox/clear'],
+    auth: 'required',
+    tags: ['sandbox'],
+    summary: "Sandbox only: clear the caller's pending sale proceeds now instead of after the holding period",
+  },
 
   // Top-up (product §7 deposit calls).
   depositMinAmount: {

@@ -278,3 +278,12 @@ export const SandboxPayRequestSchema = requireFields(
 );
 export type SandboxPayRequest = z.infer<typeof SandboxPayRequestSchema>;
 export const SandboxPayDataSchema = z.object({ bill: DepositBillSchema });
+
+/**
+ * POST /api/dev/sandbox/clear (PAYMENTS=sandbox only): the caller's pending sale proceeds clear now,
+ * each with its own `clear:<order id>` posting, as the clearance job would after EARNINGS_HOLD_DAYS
+ * (docs/product.md §30) — so a sandbox seller can try a cash-out without waiting a week. Sales with
+ * an open "This wasn't me" report stay pending. `cleared`: how many sales cleared.
+ */
+export const SandboxClearRequestSchema = z.object({}).default({});
+export const SandboxClearDataSchema = z.object({ cleared: z.number().int() });

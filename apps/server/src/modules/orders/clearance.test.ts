@@ -274,6 +274,26 @@ describe("'This wasn't me'", () => {
   });
 });
 
+describe('the sandbox time machine', () => {
+  it('clears the caller\'s own pending proceeds now through /api/dev/sandbox/clear, a reported sale excepted', async () => {
+    const { seller, order } = await sale(10);
+    const other = await sale(5);
+    const buyer2 = await createUser(t);
+    await fund(t, buyer2.id, '10');
+    const c2 = await publishedCollection(t, seller, 7, 'Reported');
+    const o2 = await buy(buyer2, c2.id);
+    await pay(buyer2, { order_id: o2.id, amount: 7 });
+    await ok(t, '/api/uc/v1/account/order/report', { order_id: o2.id }, buyer2.token);
+
+    expect(await ok(t, '/api/dev/sandbox/clear', {}, seller.token)).toEqual({ cleared: 1 });
+    expect(await balances(seller)).toMatchObject({ available: 1000n, pending: 700n });
+    // Another seller's proceeds are untouched.
+    expect(await balances(other.seller)).toMatchObject({ available: 0n, pending: 500n });
+    expect(order.clears_at).not.toBeNull();
+    await reconciled();
+  });
+});
+
 describe('EARNINGS_HOLD_DAYS=0', () => {
   it('credits the seller at once, with no clearance', async () => {
     const f = await createTestApp({ EARNINGS_HOLD_DAYS: '0' });

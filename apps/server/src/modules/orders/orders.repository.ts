@@ -584,3 +584,20 @@ const openReportsSql = statement(
    order by o.reported_at, o.id
    limit $1`,
 );
+
+/**
+ * Makes a seller's pending proceeds due at `now` (the sandbox's `/api/dev/sandbox/clear`): their
+ * paid, uncleared orders without an open report get `clears_at = now`. @returns how many
+ */
+export async function makeDueNow(db: DbOrTx, sellerId: string, now: Date): Promise<number> {
+  const { rows } = await run<{ id: string }>(db, makeDueNowSql, [sellerId, OrderStatus.Paid, now]);
+  return rows.length;
+}
+
+const makeDueNowSql = statement(
+  'orders_make_due_now',
+  `update orders o set clears_at = $3::timestamptz
+   where o.seller_id = $1 and o.status = $2::text and o.cleared_at is null and o.clears_at is not null
+     and o.clears_at > $3::timestamptz and (o.reported_at is null or o.report_outcome is not null)
+   returning o.id`,
+);

@@ -953,6 +953,17 @@ export function createOrdersService(deps: OrdersDeps) {
       }
     },
 
+    /**
+     * Sandbox only (`/api/dev/sandbox/clear`, PAYMENTS=sandbox): the seller's pending proceeds clear
+     * now instead of after the hold, through the same job and postings (product.md §30).
+     * @returns `{cleared}`: how many of the seller's sales cleared
+     */
+    async clearNowForSeller(sellerId: string): Promise<{ cleared: number }> {
+      const due = await repo.makeDueNow(db, sellerId, new Date(clock.now()));
+      if (due) await this.clearDue();
+      return { cleared: due };
+    },
+
     /** When the seller's next pending proceeds clear (ms), or null (assets, product.md "Clearance"). */
     nextClearance(sellerId: string): Promise<number | null> {
       return repo.nextClearance(db, sellerId);

@@ -1,7 +1,8 @@
 /**
  * Payments routes shared by top-up and cash-out: currency/list (product §7), the public configuration
  * (`/api/uc/v1/config`), the currency logos (`/static/currencies/*.svg`, the app's own assets) and,
- * only when PAYMENTS=sandbox, the simulate-payment path `/api/dev/sandbox/pay` (product §17).
+ * only when PAYMENTS=sandbox, the simulate-payment path `/api/dev/sandbox/pay` (product §17) and
+ * `/api/dev/sandbox/clear` (a seller's pending proceeds clear now, product §30).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +12,18 @@ import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { CURRENCY_LOGO_PATH } from '../../providers/payments/sandbox';
 import type { DepositsService } from '../deposits/deposits.service';
+import type { OrdersService } from '../orders/orders.service';
 import type { PaymentsService } from './payments.service';
 
 /** apps/web/public/currencies: the logos ship with the web app and the server serves them too. */
 const logosDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/public/currencies');
 
-export async function paymentRoutes(app: FastifyInstance, payments: PaymentsService, deposits: DepositsService) {
+export async function paymentRoutes(
+  app: FastifyInstance,
+  payments: PaymentsService,
+  deposits: DepositsService,
+  orders?: Pick<OrdersService, 'clearNowForSeller'>,
+) {
   defineEndpoint(app, 'currencyList', {}, async ({ reply }) => {
     reply.header('Cache-Control', `private, max-age=${CURRENCY_LIST_CACHE_MS / 1000}`);
     return payments.currencies();
@@ -26,6 +33,8 @@ export async function paymentRoutes(app: FastifyInstance, payments: PaymentsServ
     defineEndpoint(app, 'sandboxPay', {}, ({ auth, body }) =>
       deposits.simulatePayment(auth.userId, body.bill_id, body.currency_amount),
     );
+    // The sandbox's time machine for the holding period (docs/product.md §30).
+    if (orders) defineEndpoint(app, 'sandboxClear', {}, ({ auth }) => orders.clearNowForSeller(auth.userId));
   }
   await app.register(fastifyStatic, {
     root: logosDir,
