@@ -244,9 +244,9 @@ describe('journey', () => {
     await card.getByText('Published').waitFor();
     await s.page.getByRole('button', { name: /^Balance: 0\.00 points$/ }).waitFor();
     // The sandbox's time machine clears them now (as the clearance job does after 7 days).
-    const token = await s.page.evaluate(() => localStorage.getItem('accessToken'));
+    const sellerToken = await s.page.evaluate(() => localStorage.getItem('accessToken'));
     const cleared = await s.page.request.post(`${server.url}/api/dev/sandbox/clear`, {
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${sellerToken}`, 'content-type': 'application/json' },
       data: {},
     });
     assert.deepEqual((await cleared.json()).data, { cleared: 1 });
