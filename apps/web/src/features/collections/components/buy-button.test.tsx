@@ -4,27 +4,54 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import { server } from '@/test/server';
 import { fail, ok } from '@/test/render';
+import { hashPassword } from '@/lib/md5';
 import { makeCollection, renderWithProviders } from '../test/helpers';
-import { BuyButton, canAfford } from './buy-button';
+import { BuyButton, BuyTexts, canAfford } from './buy-button';
 
 const BUYER = '0190f3a2-0000-7000-8000-0000000000b0';
 const collection = makeCollection({ title: 'Icons', amount: 250, status: 'Published' });
-const order = (status: string) => ({ id: 'order-1', collection_id: collection.id, amount: 250, status, created_at: 1, paid_at: status === 'OrderStatusPaid' ? 2 : null });
+const order = (status: string, amount = 250) => ({
+  id: 'order-1',
+  collection_id: collection.id,
+  amount,
+  status,
+  created_at: 1,
+  paid_at: status === 'OrderStatusPaid' ? 2 : null,
+});
 
-/** Serves buy and pay; records the bodies. */
-function serveBuy({ buyStatus = 'OrderStatusPending', pay = () => HttpResponse.json(ok(order('OrderStatusPaid'))) }: { buyStatus?: string; pay?: () => Response | Promise<Response> } = {}) {
+type Answer = () => Response | Promise<Response>;
+
+/**
+ * Serves buy and pay; records the bodies. `quotes`: the amounts collection/buy answers in turn (the
+ * last one repeats); `pays`: pay's answers in turn (the last one repeats).
+ */
+function serveBuy({
+  buyStatus = 'OrderStatusPending',
+  quotes = [250],
+  pays = [() => HttpResponse.json(ok(order('OrderStatusPaid')))],
+  pay,
+}: { buyStatus?: string; quotes?: number[]; pays?: Answer[]; pay?: Answer } = {}) {
   const calls: { path: string; body: unknown }[] = [];
+  let q = 0;
+  let p = 0;
   server.use(
     http.post('*/sl/v1/collection/buy', async ({ request }) => {
       calls.push({ path: 'buy', body: await request.json() });
-      return HttpResponse.json(ok(order(buyStatus)));
+      return HttpResponse.json(ok(order(buyStatus, quotes[Math.min(q++, quotes.length - 1)])));
     }),
     http.post('*/api/uc/v1/account/order/pay', async ({ request }) => {
       calls.push({ path: 'pay', body: await request.json() });
-      return pay();
+      return (pay ?? pays[Math.min(p++, pays.length - 1)]!)();
     }),
   );
   return calls;
+}
+
+/** The dialog's Confirm button once the quote is in. */
+async function enabledConfirm() {
+  const button = within(screen.getByRole('dialog', { name: 'Confirm purchase' })).getByRole('button', { name: 'Confirm purchase' });
+  await waitFor(() => expect(button).toBeEnabled());
+  return button;
 }
 
 describe('BuyButton states', () => {
@@ -47,24 +74,45 @@ describe('BuyButton states', () => {
     expect(screen.getByRole('button', { name: 'Not for sale' })).toBeDisabled();
   });
 
-  test('confirmation shows price, balance and balance after; Confirm runs collection/buy then order/pay', async () => {
-    const calls = serveBuy();
+  test('the dialog quotes the order and shows its own amount; Confirm pays it with that amount', async () => {
+    // The page still lists 250, the order is quoted at 240 (the price of now): the dialog shows 240.
+    const calls = serveBuy({ quotes: [240] });
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
     const dialog = screen.getByRole('dialog', { name: 'Confirm purchase' });
-    expect(within(dialog).getByText('Price').nextSibling).toHaveTextContent('250 Points');
+    await waitFor(() => expect(within(dialog).getByText('Price').nextSibling).toHaveTextContent('240 Points'));
     expect(within(dialog).getByText('Your balance').nextSibling).toHaveTextContent('1,000.00 Points');
-    expect(within(dialog).getByText('Balance after').nextSibling).toHaveTextContent('750.00 Points');
+    expect(within(dialog).getByText('Balance after').nextSibling).toHaveTextContent('760.00 Points');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(BuyTexts.priceChanged);
     expect(within(dialog).queryByText('Insufficient balance')).not.toBeInTheDocument();
+    expect(calls).toEqual([{ path: 'buy', body: { collection_id: collection.id } }]);
 
     await user.click(within(dialog).getByRole('button', { name: 'Confirm purchase' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls).toEqual([
       { path: 'buy', body: { collection_id: collection.id } },
-      { path: 'pay', body: { order_id: 'order-1' } },
+      { path: 'pay', body: { order_id: 'order-1', amount: 240 } },
     ]);
     expect(await screen.findByText('Purchase successful! Your files are ready to download.')).toBeInTheDocument();
+  });
+
+  test('Confirm waits for the quote: disabled with a placeholder until the order is there', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    server.use(
+      http.post('*/sl/v1/collection/buy', async () => (await gate, HttpResponse.json(ok(order('OrderStatusPending'))))),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
+    await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByRole('button', { name: 'Confirm purchase' })).toBeDisabled();
+    expect(within(dialog).getAllByRole('status', { name: 'Getting the price' }).length).toBeGreaterThan(0);
+    release();
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Confirm purchase' })).toBeEnabled());
+    expect(within(dialog).getByText('Price').nextSibling).toHaveTextContent('250 Points');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   test('the Confirm button shows progress and the dialog stays while paying', async () => {
@@ -75,6 +123,7 @@ describe('BuyButton states', () => {
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
     const confirm = within(screen.getByRole('dialog')).getByRole('button', { name: /Confirm purchase/ });
+    await waitFor(() => expect(confirm).toBeEnabled());
     await user.click(confirm);
     await waitFor(() => expect(confirm).toHaveAttribute('aria-busy', 'true'));
     expect(confirm).toBeDisabled();
@@ -89,8 +138,8 @@ describe('BuyButton states', () => {
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm purchase' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText('You own this collection')).toBeInTheDocument();
     expect(calls.map((c) => c.path)).toEqual(['buy']);
   });
 
@@ -115,7 +164,7 @@ describe('BuyButton states', () => {
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} onTopUp={() => {}} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm purchase' }));
+    await user.click(await enabledConfirm());
     expect(await within(screen.getByRole('dialog')).findByText('Insufficient balance')).toBeInTheDocument();
     expect(within(screen.getByRole('dialog')).getByRole('button', { name: 'Top up' })).toBeEnabled();
   });
@@ -130,5 +179,166 @@ describe('BuyButton states', () => {
     expect(canAfford('249.99', 250)).toBe(false);
     expect(canAfford(null, 250)).toBe(true);
     expect(canAfford(undefined, 250)).toBe(true);
+  });
+});
+
+const stepUp = (method: 'password' | 'code') => () =>
+  HttpResponse.json(
+    {
+      code: 10013,
+      msg: method === 'password' ? BuyTexts.stepUpPassword : BuyTexts.stepUpCode,
+      reason: 'STEP_UP_REQUIRED',
+      data: { method },
+    },
+    { status: 403 },
+  );
+const paid = (amount = 250) => () => HttpResponse.json(ok(order('OrderStatusPaid', amount)));
+const FORBIDDEN_TEXT = 'You do not have permission to perform this action.';
+
+async function openDialog() {
+  const user = userEvent.setup();
+  renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
+  await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
+  return { user, dialog: screen.getByRole('dialog', { name: 'Confirm purchase' }) };
+}
+
+describe('step-up for spending (STEP_UP_REQUIRED)', () => {
+  test('a fresh session pays with nothing more: no field is shown or sent', async () => {
+    const calls = serveBuy();
+    const { user, dialog } = await openDialog();
+    expect(within(dialog).queryByLabelText('Password')).not.toBeInTheDocument();
+    await user.click(await enabledConfirm());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === 'pay')).toEqual([{ path: 'pay', body: { order_id: 'order-1', amount: 250 } }]);
+  });
+
+  test("'password': the field appears with why, no 403 toast, and Confirm sends the MD5 digest", async () => {
+    const calls = serveBuy({ pays: [stepUp('password'), paid()] });
+    const { user, dialog } = await openDialog();
+    await user.click(await enabledConfirm());
+    const field = await within(dialog).findByLabelText('Password');
+    expect(within(dialog).getByText(BuyTexts.stepUpPassword)).toBeInTheDocument();
+    expect(field).toHaveFocus();
+    expect(field).toHaveAccessibleDescription(BuyTexts.stepUpPassword);
+    expect(screen.queryByText(FORBIDDEN_TEXT)).not.toBeInTheDocument();
+
+    // An empty field is not sent.
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm purchase' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(BuyTexts.passwordRequired);
+    expect(calls.filter((c) => c.path === 'pay')).toHaveLength(1);
+
+    await user.type(field, 'correct horse{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === 'pay').map((c) => c.body)).toEqual([
+      { order_id: 'order-1', amount: 250 },
+      { order_id: 'order-1', amount: 250, password: await hashPassword('correct horse') },
+    ]);
+    expect(screen.queryByText(FORBIDDEN_TEXT)).not.toBeInTheDocument();
+  });
+
+  test('a wrong password shows the server msg under the field and keeps the dialog open', async () => {
+    const calls = serveBuy({
+      pays: [
+        stepUp('password'),
+        () => HttpResponse.json(fail(10003, 'Incorrect password', 'INVALID_CREDENTIALS'), { status: 400 }),
+        paid(),
+      ],
+    });
+    const { user, dialog } = await openDialog();
+    await user.click(await enabledConfirm());
+    await user.type(await within(dialog).findByLabelText('Password'), 'wrong');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm purchase' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Incorrect password');
+    expect(within(dialog).getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('dialog', { name: 'Confirm purchase' })).toBeInTheDocument();
+    expect(screen.queryByText('Failed to buy the collection')).not.toBeInTheDocument();
+
+    await user.clear(within(dialog).getByLabelText('Password'));
+    await user.type(within(dialog).getByLabelText('Password'), 'right');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm purchase' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === 'pay')).toHaveLength(3);
+  });
+
+  test("'code': the two-factor field appears and Confirm sends the code; a wrong code shows its own msg", async () => {
+    const calls = serveBuy({
+      pays: [
+        stepUp('code'),
+        () => HttpResponse.json(fail(10003, 'Invalid two-factor code', 'INVALID_CREDENTIALS'), { status: 400 }),
+        paid(),
+      ],
+    });
+    const { user, dialog } = await openDialog();
+    await user.click(await enabledConfirm());
+    const field = await within(dialog).findByLabelText('Two-factor code');
+    expect(within(dialog).getByText(BuyTexts.stepUpCode)).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(screen.queryByText(FORBIDDEN_TEXT)).not.toBeInTheDocument();
+
+    await user.type(field, '000000{Enter}');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Invalid two-factor code');
+    await user.clear(field);
+    await user.type(field, ' 123456 ');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm purchase' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === 'pay').map((c) => c.body)).toEqual([
+      { order_id: 'order-1', amount: 250 },
+      { order_id: 'order-1', amount: 250, code: '000000' },
+      { order_id: 'order-1', amount: 250, code: '123456' },
+    ]);
+  });
+
+  test('Confirm cannot be sent twice while a pay is in flight', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const calls = serveBuy({ pay: async () => (await gate, paid()()) });
+    const { user } = await openDialog();
+    const confirm = await enabledConfirm();
+    await user.click(confirm);
+    await user.click(confirm);
+    await user.keyboard('{Enter}');
+    release();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === 'pay')).toHaveLength(1);
+  });
+});
+
+describe('the price the buyer saw (PRICE_CHANGED, ORDER_EXPIRED)', () => {
+  test('PRICE_CHANGED: quotes again, shows the new amount with a notice, and pays only on a new Confirm', async () => {
+    const calls = serveBuy({
+      quotes: [250, 300],
+      pays: [
+        () => HttpResponse.json(fail(10014, BuyTexts.priceChanged, 'PRICE_CHANGED'), { status: 409 }),
+        paid(300),
+      ],
+    });
+    const { user, dialog } = await openDialog();
+    await user.click(await enabledConfirm());
+    await waitFor(() => expect(within(dialog).getByText('Price').nextSibling).toHaveTextContent('300 Points'));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(BuyTexts.priceChanged);
+    expect(within(dialog).getByText('Balance after').nextSibling).toHaveTextContent('700.00 Points');
+    expect(screen.queryByText('Failed to buy the collection')).not.toBeInTheDocument();
+    // Nothing is paid without the buyer's new click.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.map((c) => c.path)).toEqual(['buy', 'pay', 'buy']);
+
+    await user.click(await enabledConfirm());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === 'pay').map((c) => c.body)).toEqual([
+      { order_id: 'order-1', amount: 250 },
+      { order_id: 'order-1', amount: 300 },
+    ]);
+  });
+
+  test("ORDER_EXPIRED: quotes again and says 'Order Expired'; the buyer confirms again", async () => {
+    const calls = serveBuy({
+      pays: [() => HttpResponse.json(fail(10015, 'Order Expired', 'ORDER_EXPIRED'), { status: 409 }), paid()],
+    });
+    const { user, dialog } = await openDialog();
+    await user.click(await enabledConfirm());
+    expect(await within(dialog).findByText('Order Expired')).toBeInTheDocument();
+    await user.click(await enabledConfirm());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.map((c) => c.path)).toEqual(['buy', 'pay', 'buy', 'pay']);
   });
 });

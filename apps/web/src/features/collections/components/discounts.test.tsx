@@ -57,16 +57,20 @@ describe('Have a code? in the buy dialog', () => {
           : HttpResponse.json(fail(10001, 'This code is not valid for this collection', 'VALIDATION_FAILED'), { status: 400 });
       }),
       http.post('*/sl/v1/collection/buy', async ({ request }) => {
-        calls.push({ path: 'buy', body: await request.json() });
+        const body = (await request.json()) as { code?: string };
+        calls.push({ path: 'buy', body });
+        // The order is quoted at the list price, then re-quoted with the code once it is applied.
+        const priced = body.code ? { amount: 85, list_price: 99, discount: 14 } : { amount: 99, list_price: 99, discount: 0 };
         return HttpResponse.json(
-          ok({ id: 'o1', collection_id: collection.id, amount: 85, status: 'OrderStatusPending', created_at: 1, paid_at: null }),
+          ok({ id: 'o1', collection_id: collection.id, ...priced, status: 'OrderStatusPending', created_at: 1, paid_at: null }),
         );
       }),
-      http.post('*/api/uc/v1/account/order/pay', () =>
-        HttpResponse.json(
+      http.post('*/api/uc/v1/account/order/pay', async ({ request }) => {
+        calls.push({ path: 'pay', body: await request.json() });
+        return HttpResponse.json(
           ok({ id: 'o1', collection_id: collection.id, amount: 85, status: 'OrderStatusPaid', created_at: 1, paid_at: 2 }),
-        ),
-      ),
+        );
+      }),
     );
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
@@ -87,10 +91,14 @@ describe('Have a code? in the buy dialog', () => {
     expect(within(dialog).getByText('You pay').nextSibling).toHaveTextContent('85 Points');
     expect(within(dialog).getByText('Balance after').nextSibling).toHaveTextContent('915.00 Points');
 
-    await user.click(within(dialog).getByRole('button', { name: 'Confirm purchase' }));
+    const confirm = within(dialog).getByRole('button', { name: 'Confirm purchase' });
+    await waitFor(() => expect(confirm).toBeEnabled());
+    await user.click(confirm);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(calls.filter((c) => c.path === 'buy')).toEqual([
+    expect(calls.filter((c) => c.path !== 'preview')).toEqual([
+      { path: 'buy', body: { collection_id: collection.id } },
       { path: 'buy', body: { collection_id: collection.id, code: 'SPRING15' } },
+      { path: 'pay', body: { order_id: 'o1', amount: 85 } },
     ]);
   });
 
