@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { server } from '@/test/server';
@@ -28,5 +28,39 @@ describe('balance button', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(button).toHaveFocus());
+  });
+
+  it('shows frozen points and the pending sale proceeds with the date the next amount clears', async () => {
+    mockWalletApi({ available: '42.5' });
+    const clearsAt = new Date(2026, 11, 5, 12, 0).getTime();
+    server.use(
+      on('/assets', () => ok({ asset: { available: '42.50', freeze: '3.00', pending: '12.50', pending_clears_at: clearsAt } })),
+      on('/record/list', () => ok({ records: [], count: 0 })),
+    );
+    const user = userEvent.setup();
+    renderWallet(<BalanceButton userId={USER_ID} fallbackAvailable="0" />);
+    await user.click(await screen.findByRole('button', { name: 'Balance: 42.50 points' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Balance' });
+    expect(await within(dialog).findByTestId('pending-balance')).toHaveTextContent('12.50 P-coin · clears Dec 05, 2026');
+    expect(within(dialog).getByText('Pending')).toBeInTheDocument();
+    expect(within(dialog).getByText('Sale proceeds become available after a holding period.')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('frozen-balance')).toHaveTextContent('3.00 P-coin');
+    expect(within(dialog).getByTestId('available-balance')).toHaveTextContent('42.50');
+  });
+
+  it('shows no frozen or pending line when both are zero (or the server does not send pending)', async () => {
+    mockWalletApi({ available: '42.5' });
+    server.use(
+      on('/assets', () => ok({ asset: { available: '42.50', freeze: '0.00', pending: '0.00', pending_clears_at: null } })),
+      on('/record/list', () => ok({ records: [], count: 0 })),
+    );
+    const user = userEvent.setup();
+    renderWallet(<BalanceButton userId={USER_ID} fallbackAvailable="0" />);
+    await user.click(await screen.findByRole('button', { name: 'Balance: 42.50 points' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Balance' });
+    await waitFor(() => expect(within(dialog).getByTestId('available-balance')).toHaveTextContent('42.50'));
+    expect(within(dialog).queryByText('Pending')).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('Frozen')).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('Sale proceeds become available after a holding period.')).not.toBeInTheDocument();
   });
 });

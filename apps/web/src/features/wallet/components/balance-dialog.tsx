@@ -1,12 +1,14 @@
 /**
  * The balance modal (product §2): the available balance, Top-up and Cash out buttons, tabs All
  * transactions / Incoming / Outgoing over the infinitely scrolling record list; a row opens its
- * bill detail.
+ * bill detail. Under the available balance, when not zero: the frozen points and the pending sale
+ * proceeds with the date the next amount clears (product.md §30 "Clearance"): pending points can be
+ * neither spent nor cashed out yet.
  */
 import type { TransactionRecord } from '@coffer/contract';
-import { RecordCate } from '@coffer/contract/constants';
+import { cmp, RecordCate } from '@coffer/contract/constants';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowDownToLine, ArrowUpFromLine } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, Hourglass } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -15,6 +17,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { getAssetsQueryOptions } from '../api/get-assets';
 import { RecordDetailDialog } from './record-detail-dialog';
 import { TransactionList } from './transaction-list';
+import { formatDate } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
 
 /** product §2 tab labels, in order. */
@@ -23,6 +26,61 @@ export const RECORD_TABS: { cate: RecordCate; label: string }[] = [
   { cate: RecordCate.Income, label: 'Incoming' },
   { cate: RecordCate.Outgoing, label: 'Outgoing' },
 ];
+
+export const BalanceTexts = {
+  frozen: 'Frozen',
+  pending: 'Pending',
+  clears: (date: string) => `clears ${date}`,
+  pendingHelp: 'Sale proceeds become available after a holding period.',
+} as const;
+
+/** True for a points string above zero (a missing or unreadable one counts as zero). */
+function positive(value: string | undefined | null): value is string {
+  if (!value) return false;
+  try {
+    return cmp(value, '0') > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The frozen and pending lines under the available balance, each only when above zero (most
+ * balances have neither, and the card stays one figure).
+ */
+export function HeldBalances({ freeze, pending, pendingClearsAt }: { freeze?: string; pending?: string; pendingClearsAt?: number | null }) {
+  const showFrozen = positive(freeze);
+  const showPending = positive(pending);
+  if (!showFrozen && !showPending) return null;
+  const clears = pendingClearsAt ? formatDate(pendingClearsAt) : '';
+  return (
+    <div className="mt-3 border-t border-white/20 pt-3 text-sm">
+      <dl className="space-y-1">
+        {showFrozen ? (
+          <div className="flex items-baseline justify-between gap-3">
+            <dt className="text-brand-100">{BalanceTexts.frozen}</dt>
+            <dd className="tabular-nums" data-testid="frozen-balance">
+              {formatPoints(freeze)} <span className="text-brand-100">P-coin</span>
+            </dd>
+          </div>
+        ) : null}
+        {showPending ? (
+          <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+            <dt className="flex items-center gap-1.5 text-brand-100">
+              <Hourglass className="size-3.5" aria-hidden="true" />
+              {BalanceTexts.pending}
+            </dt>
+            <dd className="text-right tabular-nums" data-testid="pending-balance">
+              {formatPoints(pending)} <span className="text-brand-100">P-coin</span>
+              {clears ? <span className="text-brand-100"> · {BalanceTexts.clears(clears)}</span> : null}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {showPending ? <p className="mt-1.5 text-xs text-brand-100">{BalanceTexts.pendingHelp}</p> : null}
+    </div>
+  );
+}
 
 export interface BalanceDialogProps {
   open: boolean;
@@ -53,9 +111,11 @@ export function BalanceDialog({ open, onOpenChange, userId, fallbackAvailable, o
               )}
               <span className="ml-1.5 text-base font-medium text-brand-100">P-coin</span>
             </p>
-            {assets.data?.freeze && assets.data.freeze !== '0' && assets.data.freeze !== '0.00' ? (
-              <p className="mt-1 text-xs text-brand-100 tabular-nums">Frozen: {formatPoints(assets.data.freeze)} P-coin</p>
-            ) : null}
+            <HeldBalances
+              freeze={assets.data?.freeze}
+              pending={assets.data?.pending}
+              pendingClearsAt={assets.data?.pending_clears_at}
+            />
             <div className="mt-4 grid grid-cols-2 gap-2">
               <Button
                 variant="secondary"
