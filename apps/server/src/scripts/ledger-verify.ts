@@ -1,5 +1,6 @@
 /**
- * `npm run ledger:verify`: checks the ledger's invariants (product §13) on the configured database —
+ * `npm run ledger:verify`: checks the ledger's invariants (product §13) and reconciles it with the
+ * orders, deposits and cash-outs it posts for (issue 38) on the configured database —
  * `DATABASE_URL`, or the PGlite database in `DATA_DIR` (stop the server first: PGlite allows one
  * process) — prints the counts it checked and exits 1 on any violation (2 when it cannot run).
  */
@@ -30,11 +31,13 @@ async function main(): Promise<number> {
     console.log(
       `checked ${c.transactions} transactions, ${c.entries} entries, ${c.userAccounts} user accounts, ${c.platformAccounts} platform accounts`,
     );
+    console.log(`reconciled ${c.orders} orders, ${c.depositBills} deposit bills, ${c.withdrawBills} withdraw bills`);
+    if (report.skipped.length) console.log(`skipped (columns not there yet): ${report.skipped.join(', ')}`);
     const platform = Object.entries(report.platformBalances).map(([kind, v]) => `${kind} ${minorToPoints(v)}`);
     if (platform.length) console.log(`platform balances (points): ${platform.join(', ')}`);
     if (report.ok) {
       console.log(
-        'OK: every transaction sums to zero, every user balance equals the sum of its entries, no user balance is negative',
+        'OK: every transaction sums to zero, every user balance equals the sum of its entries, no user balance is negative, every order, deposit and cash-out has exactly its postings',
       );
       return 0;
     }
