@@ -18,7 +18,6 @@ import { ErrorReason } from '@coffer/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { ApiError, callApi } from '@/lib/api-client';
-import { hashPassword } from '@/lib/md5';
 import { queryKeys } from '@/lib/query-client';
 import { resourceKeys } from './keys';
 
@@ -34,10 +33,13 @@ export interface PayOrderInput {
 
 export async function payOrder(input: PayOrderInput): Promise<Order> {
   const code = input.code?.trim();
+  // The hashing (hash-wasm) loads only when a password is asked for: the collection page's first
+  // screen does without it (docs/decisions/0044-first-screen-before-the-font.md).
+  const password = input.password ? await (await import('@/lib/md5')).hashPassword(input.password) : undefined;
   return callApi('orderPay', {
     order_id: input.orderId,
     amount: input.amount,
-    ...(input.password ? { password: await hashPassword(input.password) } : {}),
+    ...(password ? { password } : {}),
     ...(code ? { code } : {}),
   });
 }
