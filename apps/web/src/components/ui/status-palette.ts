@@ -2,7 +2,8 @@
  * The one status palette (product §21: one colour per meaning everywhere): the badge tone of every
  * status word the screens show. Collection statuses: Created slate, Draft amber, Published green,
  * Archived zinc, Deleted red; money and orders: Pending/Processing amber, Success/Completed/Paid
- * green, Failed/Order Expired red, Refunded blue. Which word a wire value reads as is the
+ * green, Failed/Order Expired red, Refunded blue; a sale's proceeds (product.md §30) Pending amber,
+ * Cleared green, and a purchase reported "This wasn't me" amber (Reported: under review). Which word a wire value reads as is the
  * feature's rule (collections/lib/status.ts, wallet/utils/display.ts); its colour is only here.
  */
 import type { BadgeTone } from './badge';
@@ -21,6 +22,8 @@ export const STATUS_PALETTE = {
   Failed: 'red',
   'Order Expired': 'red',
   Refunded: 'blue',
+  Cleared: 'green',
+  Reported: 'amber',
 } as const satisfies Record<string, BadgeTone>;
 
 /** A status word with a colour in {@link STATUS_PALETTE}. */

@@ -97,3 +97,30 @@ describe('My orders', () => {
     expect(within(rows[2]!).queryByRole('button')).not.toBeInTheDocument();
   });
 });
+
+describe("the seller's proceeds per sale (clearance)", () => {
+  test('a paid sale reads Pending with the date it clears, or Cleared; a refunded one neither', async () => {
+    const clearsAt = new Date(2026, 11, 5, 12, 0).getTime();
+    const buyer = { id: 'b1', nickname: 'Ada' };
+    server.use(
+      http.post('*/sl/v1/my/sales', () =>
+        HttpResponse.json(
+          ok(
+            page([
+              { ...base, id: 'o-1', status: 'OrderStatusPaid', buyer, clears_at: clearsAt, cleared_at: null },
+              { ...base, id: 'o-2', status: 'OrderStatusPaid', buyer, clears_at: 5, cleared_at: 6 },
+              { ...base, id: 'o-3', status: 'OrderStatusRefunded', buyer, clears_at: clearsAt, cleared_at: null },
+            ]),
+          ),
+        ),
+      ),
+    );
+    renderWithProviders(<ProfileSales />);
+    const rows = await screen.findAllByTestId('sale-row');
+    expect(screen.getByRole('columnheader', { name: 'Proceeds' })).toBeInTheDocument();
+    expect(rows[0]).toHaveTextContent('Pending· clears Dec 05, 2026');
+    expect(within(rows[1]!).getByText('Cleared')).toBeInTheDocument();
+    expect(within(rows[2]!).queryByText('Cleared')).not.toBeInTheDocument();
+    expect(within(rows[2]!).getByLabelText('No holding period')).toBeInTheDocument();
+  });
+});

@@ -1,17 +1,22 @@
 /**
  * The seller's sales on their own Selling tab (product §25, my/sales): orders of their collections
  * with the buyer, status and any refund request, "Refund" on a paid order, and a "Refund requests"
- * view of the paid orders whose buyer asked for a refund.
+ * view of the paid orders whose buyer asked for a refund. Each paid sale says where its proceeds
+ * are (product.md §30 "Clearance"): Pending with the date they clear (on hold while a "This wasn't
+ * me" report is reviewed), or Cleared.
  */
 import type { SaleOrder } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract/constants';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { getErrorMessage } from '@/lib/api-client';
+import { STATUS_PALETTE } from '@/components/ui/status-palette';
 import { cn } from '@/lib/cn';
+import { formatDate } from '@/lib/format';
 import { useMySales } from '../api/get-my-sales';
 import { OrderAmountCell, OrderLicenceCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
 import { OrderStatusBadge } from './profile-purchases';
@@ -33,6 +38,40 @@ function RefundAction({ order }: { order: SaleOrder }) {
       />
     </>
   );
+}
+
+export const ProceedsTexts = {
+  column: 'Proceeds',
+  pending: 'Pending',
+  cleared: 'Cleared',
+  clears: (date: string) => `clears ${date}`,
+  onHold: 'on hold: under review',
+} as const;
+
+/** Where a sale's proceeds are: Pending (with when they clear) or Cleared; a dash without a hold. */
+export function ProceedsCell({ order }: { order: SaleOrder }) {
+  let content: ReactNode = (
+    <span className="text-slate-400" aria-label="No holding period">
+      —
+    </span>
+  );
+  if (order.status === OrderStatus.Paid && order.cleared_at) {
+    content = (
+      <Badge tone={STATUS_PALETTE.Cleared} className="whitespace-nowrap">
+        {ProceedsTexts.cleared}
+      </Badge>
+    );
+  } else if (order.status === OrderStatus.Paid && order.clears_at) {
+    content = (
+      <span className="inline-flex flex-wrap items-center gap-x-1.5 gap-y-0.5">
+        <Badge tone={STATUS_PALETTE.Pending}>{ProceedsTexts.pending}</Badge>
+        <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">
+          · {order.reported_at ? ProceedsTexts.onHold : ProceedsTexts.clears(formatDate(order.clears_at))}
+        </span>
+      </span>
+    );
+  }
+  return <td className="px-4 py-2.5">{content}</td>;
 }
 
 export function ProfileSales() {
@@ -82,12 +121,13 @@ export function ProfileSales() {
         <p className="text-sm text-slate-500 dark:text-slate-400">{pendingOnly ? 'No refund requests.' : 'No sales yet.'}</p>
       ) : (
         <OrdersTableFrame
-          minWidth="min-w-[52rem]"
+          minWidth="min-w-[60rem]"
           columns={[
             { label: 'Date' },
             { label: 'Collection' },
             { label: 'Buyer' },
             { label: 'Status' },
+            { label: ProceedsTexts.column },
             { label: 'Licence key' },
             { label: 'Amount', end: true },
             { label: 'Actions', end: true, srOnly: true },
@@ -106,6 +146,7 @@ export function ProfileSales() {
                   </p>
                 ) : null}
               </td>
+              <ProceedsCell order={o} />
               <OrderLicenceCell order={o} />
               <OrderAmountCell amount={o.amount} />
               <td className="px-4 py-2.5 text-right">

@@ -95,4 +95,24 @@ describe('Sales dashboard', () => {
     renderWithProviders(<SalesDashboard userId="u1" />);
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('days must be 7, 30 or 90'));
   });
+
+  test("shows the server's pending and cleared proceeds with the next clearance, and nothing without them", async () => {
+    const next = new Date(2026, 11, 5, 12, 0).getTime();
+    server.use(
+      http.post('*/sl/v1/my/sales/dashboard', () =>
+        HttpResponse.json(ok(dashboard(30, { clearance: { pending: '12.50', cleared: '23.50', next_clears_at: next } }))),
+      ),
+    );
+    const { unmount } = renderWithProviders(<SalesDashboard userId="u1" />);
+    const pending = await screen.findByText('Pending proceeds', { selector: 'dt' });
+    expect(pending.nextSibling).toHaveTextContent('12.50 Points');
+    expect(pending.parentElement).toHaveTextContent('next clears Dec 05, 2026');
+    expect(screen.getByText('Cleared in this period', { selector: 'dt' }).nextSibling).toHaveTextContent('23.50 Points');
+    unmount();
+
+    server.use(http.post('*/sl/v1/my/sales/dashboard', () => HttpResponse.json(ok(dashboard(30)))));
+    renderWithProviders(<SalesDashboard userId="u1" />);
+    await screen.findByTestId('sales-chart');
+    expect(screen.queryByText('Pending proceeds')).not.toBeInTheDocument();
+  });
 });

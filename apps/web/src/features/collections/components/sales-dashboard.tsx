@@ -2,8 +2,9 @@
  * The seller's sales dashboard (product §29), a tab of My Collections: a 7 / 30 / 90 day switcher,
  * totals, a chart of points earned and sales per UTC day (uPlot, loaded lazily with its own chunk)
  * with the same numbers as a table for screen readers and keyboard users, the top collections, the
- * downloads per collection and the refunds. Every number is the server's (`my/sales/dashboard`,
- * exact sums from the orders table); days are UTC.
+ * downloads per collection and the refunds, and (when the server sends them) the proceeds still in
+ * their holding period with the next clearance and those cleared in the period (product.md §30).
+ * Every number is the server's (`my/sales/dashboard`, exact sums from the orders table); days are UTC.
  */
 import { SALES_DASHBOARD_DAYS, type SalesDashboardDays } from '@coffer/contract/constants';
 import { ChartNoAxesColumn, CircleAlert } from 'lucide-react';
@@ -15,6 +16,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
+import { formatDate } from '@/lib/format';
 import { formatPointsLabel } from '@/lib/points';
 import { useSalesDashboard, type SalesDashboard as Dashboard } from '../api/get-sales-dashboard';
 
@@ -26,9 +28,13 @@ export const DashboardTexts = {
   emptyTitle: 'No sales in this period',
   emptyBody: 'When buyers purchase your collections, earnings and sales per day show here.',
   loadFailed: 'Failed to load the sales dashboard',
+  pending: 'Pending proceeds',
+  nextClears: (date: string) => `next clears ${date}`,
+  cleared: 'Cleared in this period',
+  clearanceHelp: 'Sale proceeds become available after a holding period.',
 } as const;
 
-function Total({ label, children, tone }: { label: string; children: ReactNode; tone?: 'red' }) {
+function Total({ label, children, tone, note }: { label: string; children: ReactNode; tone?: 'red'; note?: ReactNode }) {
   return (
     <Card className="p-4">
       <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
@@ -40,6 +46,7 @@ function Total({ label, children, tone }: { label: string; children: ReactNode; 
       >
         {children}
       </dd>
+      {note ? <dd className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{note}</dd> : null}
     </Card>
   );
 }
@@ -201,6 +208,22 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
               {formatPointsLabel(data.totals.net)}
             </Total>
           </dl>
+          {data.clearance ? (
+            <div className="-mt-5 space-y-2">
+              <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+                <Total
+                  label={DashboardTexts.pending}
+                  note={
+                    data.clearance.next_clears_at ? DashboardTexts.nextClears(formatDate(data.clearance.next_clears_at)) : undefined
+                  }
+                >
+                  {formatPointsLabel(data.clearance.pending)}
+                </Total>
+                <Total label={DashboardTexts.cleared}>{formatPointsLabel(data.clearance.cleared)}</Total>
+              </dl>
+              <p className="text-xs text-slate-500 dark:text-slate-400">{DashboardTexts.clearanceHelp}</p>
+            </div>
+          ) : null}
 
           {quiet ? (
             <EmptyState
