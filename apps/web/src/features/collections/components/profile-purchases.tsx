@@ -3,7 +3,8 @@
 /**
  * The profile's My Purchases tab: the collections the user bought (my/purchased/collections), each
  * with its files and Download buttons on demand, and the user's orders (my/orders) with dates,
- * amounts, status (Pending, Paid, Refunded) and, on a paid order, "Request refund" (product §25).
+ * amounts, status (Pending, Paid, Refunded) and, on a paid order, "Request refund" (product §25) and,
+ * while its payment to the seller is pending, "This wasn't me" (product.md §30.6; "Reported" after).
  * Above them, 'Updates' (product §24): the latest files added, updated or removed in those
  * collections (my/library/changes), and an 'Updated' badge on collections changed in the last
  * UPDATED_BADGE_DAYS days.
@@ -27,11 +28,13 @@ import { formatDate } from '@/lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
 import { useLibraryChanges } from '../api/get-library-changes';
 import { useMyOrders } from '../api/get-my-orders';
+import { isReportable } from '../api/report-order';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
 import { BannerImage } from './banner-image';
 import { OrderAmountCell, OrderLicenceCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
 import { ResourceList } from './resource-list';
 import { RefundDialog } from './refund-dialog';
+import { ReportOrderDialog, ReportOrderTexts } from './report-order-dialog';
 
 /** The badge of an order status: Pending, Paid or Refunded (product §25). */
 export function OrderStatusBadge({ status }: { status: string }) {
@@ -52,6 +55,29 @@ function OrderRefundAction({ order }: { order: Order }) {
       </button>
       <RefundDialog
         mode="request"
+        target={{ orderId: order.id, title: order.collection?.title ?? 'Collection', amount: order.amount }}
+        open={open}
+        onOpenChange={setOpen}
+      />
+    </>
+  );
+}
+
+/** "This wasn't me" on a paid order whose payment to the seller is still pending (product.md §30.6). */
+function OrderReportAction({ order, now }: { order: Order; now: number }) {
+  const [open, setOpen] = useState(false);
+  if (!isReportable(order, now) && !open) return null;
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        aria-label={`${ReportOrderTexts.action}: ${order.collection?.title ?? 'Collection'}`}
+        className="rounded-md px-1 text-xs font-medium text-slate-600 underline-offset-2 hover:text-red-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:text-slate-400 dark:hover:text-red-400"
+      >
+        {ReportOrderTexts.action}
+      </button>
+      <ReportOrderDialog
         target={{ orderId: order.id, title: order.collection?.title ?? 'Collection', amount: order.amount }}
         open={open}
         onOpenChange={setOpen}
@@ -166,6 +192,8 @@ function PurchasedRow({ collection, viewerId, updated }: { collection: Collectio
 
 function OrdersTable({ enabled }: { enabled: boolean }) {
   const { query: orders, pagination } = usePagedQuery((p) => useMyOrders(enabled, p));
+  // Read once per render of the list: whether a purchase's payment is still pending.
+  const now = Date.now();
   if (orders.isPending) return <Skeleton className="h-32 w-full rounded-xl" />;
   if (orders.isError)
     return (
@@ -177,7 +205,7 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
   return (
     <div className="space-y-4">
       <OrdersTableFrame
-        minWidth="min-w-[44rem]"
+        minWidth="min-w-[50rem]"
         columns={[
           { label: 'Date' },
           { label: 'Collection' },
@@ -192,12 +220,18 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
             <OrderDateCell order={o} />
             <OrderCollectionCell order={o} />
             <td className="px-4 py-2.5">
-              <OrderStatusBadge status={o.status} />
+              <span className="inline-flex flex-wrap items-center gap-1">
+                <OrderStatusBadge status={o.status} />
+                {o.reported_at ? <Badge tone={STATUS_PALETTE.Reported}>Reported</Badge> : null}
+              </span>
             </td>
             <OrderLicenceCell order={o} />
             <OrderAmountCell amount={o.amount} />
             <td className="px-4 py-2.5 text-right">
-              <OrderRefundAction order={o} />
+              <span className="inline-flex items-center justify-end gap-2">
+                <OrderReportAction order={o} now={now} />
+                <OrderRefundAction order={o} />
+              </span>
             </td>
           </tr>
         ))}

@@ -3,10 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { server } from '@/test/server';
-import { ok } from '@/test/render';
+import { fail, ok } from '@/test/render';
 import { makeCollection, renderWithProviders } from '../test/helpers';
 import { ProfilePurchases } from './profile-purchases';
 import { ProfileSales } from './profile-sales';
+import { ReportOrderTexts } from './report-order-dialog';
 
 const collection = makeCollection({ title: 'Icons', amount: 25 });
 const page = (orders: unknown[]) => ({
@@ -122,5 +123,88 @@ describe("the seller's proceeds per sale (clearance)", () => {
     expect(within(rows[1]!).getByText('Cleared')).toBeInTheDocument();
     expect(within(rows[2]!).queryByText('Cleared')).not.toBeInTheDocument();
     expect(within(rows[2]!).getByLabelText('No holding period')).toBeInTheDocument();
+  });
+});
+
+describe("This wasn't me", () => {
+  const day = 86_400_000;
+  function serveOrders(orders: unknown[]) {
+    server.use(
+      http.post('*/sl/v1/my/purchased/collections', () =>
+        HttpResponse.json(ok({ collections: [], count: 0, page: 0, size: 10, totalCount: 0, totalPages: 0, hasNextPage: false })),
+      ),
+      http.post('*/sl/v1/my/orders', () => HttpResponse.json(ok(page(orders)))),
+      http.post('*/sl/v1/my/library/changes', () => HttpResponse.json(ok({ changes: [], cursor: null, has_more: false }))),
+    );
+  }
+
+  test('only a paid order whose payment is pending and not reported offers it; a reported one reads Reported', async () => {
+    const now = Date.now();
+    serveOrders([
+      { ...base, id: 'o-1', status: 'OrderStatusPaid', clears_at: now + 3 * day, cleared_at: null, reported_at: null },
+      { ...base, id: 'o-2', status: 'OrderStatusPaid', clears_at: now - day, cleared_at: now - day, reported_at: null },
+      { ...base, id: 'o-3', status: 'OrderStatusPaid', clears_at: now + day, cleared_at: null, reported_at: now - 1000 },
+      { ...base, id: 'o-4', status: 'OrderStatusRefunded', clears_at: now + day, cleared_at: null, reported_at: null },
+      { ...base, id: 'o-5', status: 'OrderStatusPaid', clears_at: null, cleared_at: null, reported_at: null },
+    ]);
+    renderWithProviders(<ProfilePurchases userId="u-1" />);
+    const rows = await screen.findAllByTestId('order-row');
+    const action = (row: HTMLElement) => within(row).queryByRole('button', { name: /This wasn't me/ });
+    expect(action(rows[0]!)).toBeInTheDocument();
+    expect(action(rows[1]!)).not.toBeInTheDocument();
+    expect(action(rows[2]!)).not.toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Reported')).toBeInTheDocument();
+    expect(action(rows[3]!)).not.toBeInTheDocument();
+    expect(action(rows[4]!)).not.toBeInTheDocument();
+  });
+
+  test('the dialog works from the keyboard, sends the details and says what happens next', async () => {
+    const now = Date.now();
+    const order = { ...base, id: 'o-1', status: 'OrderStatusPaid', clears_at: now + 3 * day, cleared_at: null, reported_at: null };
+    serveOrders([order]);
+    const reports: unknown[] = [];
+    server.use(
+      http.post('*/api/uc/v1/account/order/report', async ({ request }) => {
+        reports.push(await request.json());
+        return HttpResponse.json(ok({ ...order, reported_at: now }));
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<ProfilePurchases userId="u-1" />);
+    const button = await screen.findByRole('button', { name: "This wasn't me: Icons" });
+    button.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: ReportOrderTexts.title });
+    const details = within(dialog).getByLabelText('Details (optional)');
+    await waitFor(() => expect(details).toHaveFocus());
+    expect(details).toHaveAttribute('maxLength', '1000');
+    await user.keyboard('I was asleep.');
+    await user.tab();
+    await user.tab();
+    expect(within(dialog).getByRole('button', { name: 'Report purchase' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await within(dialog).findByText(ReportOrderTexts.done)).toBeInTheDocument();
+    expect(ReportOrderTexts.done).toBe(
+      'Reported — our team will review it. If you did not make this purchase, change your password and sign out other sessions.',
+    );
+    expect(reports).toEqual([{ order_id: 'o-1', details: 'I was asleep.' }]);
+    expect(within(dialog).getByRole('link', { name: 'Go to Security' })).toHaveAttribute('href', '/profile/security');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  test("a refusal shows the server's msg in the dialog, which stays open", async () => {
+    const now = Date.now();
+    serveOrders([{ ...base, id: 'o-1', status: 'OrderStatusPaid', clears_at: now + day, cleared_at: null, reported_at: null }]);
+    const msg =
+      'This purchase can no longer be reported here: its payment has cleared. Ask the seller for a refund, or contact support.';
+    server.use(http.post('*/api/uc/v1/account/order/report', () => HttpResponse.json(fail(10009, msg, 'CONFLICT'), { status: 409 })));
+    const user = userEvent.setup();
+    renderWithProviders(<ProfilePurchases userId="u-1" />);
+    await user.click(await screen.findByRole('button', { name: "This wasn't me: Icons" }));
+    const dialog = await screen.findByRole('dialog', { name: ReportOrderTexts.title });
+    await user.click(within(dialog).getByRole('button', { name: 'Report purchase' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(msg);
+    expect(screen.getByRole('dialog', { name: ReportOrderTexts.title })).toBeInTheDocument();
   });
 });
