@@ -12,7 +12,7 @@
 import type { Collection, LibraryChange, Order } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract/constants';
 import { Bell, ChevronDown, ShoppingBag } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
@@ -34,7 +34,7 @@ import { BannerImage } from './banner-image';
 import { OrderAmountCell, OrderLicenceCell, OrderCollectionCell, OrderDateCell, OrdersTableFrame } from './orders-table';
 import { ResourceList } from './resource-list';
 import { RefundDialog } from './refund-dialog';
-import { ReportOrderDialog, ReportOrderTexts } from './report-order-dialog';
+import { ReportOrderTexts } from './report-order-texts';
 
 /** The badge of an order status: Pending, Paid or Refunded (product §25). */
 export function OrderStatusBadge({ status }: { status: string }) {
@@ -63,25 +63,37 @@ function OrderRefundAction({ order }: { order: Order }) {
   );
 }
 
+// Loaded when first opened (see report-order-dialog.tsx).
+const ReportOrderDialog = lazy(() => import('./report-order-dialog'));
+
 /** "This wasn't me" on a paid order whose payment to the seller is still pending (product.md §30.6). */
 function OrderReportAction({ order, now }: { order: Order; now: number }) {
   const [open, setOpen] = useState(false);
+  // Mounted from the first opening on, so that closing plays out (focus back to the button).
+  const [opened, setOpened] = useState(false);
   if (!isReportable(order, now) && !open) return null;
   return (
     <>
       <button
         type="button"
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setOpened(true);
+          setOpen(true);
+        }}
         aria-label={`${ReportOrderTexts.action}: ${order.collection?.title ?? 'Collection'}`}
         className="rounded-md px-1 text-xs font-medium text-slate-600 underline-offset-2 hover:text-red-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:text-slate-400 dark:hover:text-red-400"
       >
         {ReportOrderTexts.action}
       </button>
-      <ReportOrderDialog
-        target={{ orderId: order.id, title: order.collection?.title ?? 'Collection', amount: order.amount }}
-        open={open}
-        onOpenChange={setOpen}
-      />
+      {opened ? (
+        <Suspense fallback={null}>
+          <ReportOrderDialog
+            target={{ orderId: order.id, title: order.collection?.title ?? 'Collection', amount: order.amount }}
+            open={open}
+            onOpenChange={setOpen}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

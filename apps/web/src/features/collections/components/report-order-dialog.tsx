@@ -2,7 +2,8 @@
  * "This wasn't me" on a purchase (product.md §30.6), keyboard-usable (Radix Dialog: focus trap,
  * Escape, focus back to what opened it; the details field is focused first and labelled): optional
  * details, then Report purchase; the dialog then says what happens next and points to Security
- * (change the password, sign out other sessions).
+ * (change the password, sign out other sessions). The screens load this module when it is first
+ * opened (it carries the contract's ORDER_REPORT_DETAILS_MAX, whose module brings zod along).
  */
 import { ORDER_REPORT_DETAILS_MAX } from '@coffer/contract';
 import { CircleAlert, CircleCheck } from 'lucide-react';
@@ -15,20 +16,10 @@ import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatPointsLabel } from '@/lib/points';
 import { useReportOrder } from '../api/report-order';
+import { ReportOrderTexts } from './report-order-texts';
 
-export const ReportOrderTexts = {
-  action: "This wasn't me",
-  title: "This wasn't me",
-  help: (amount: string) =>
-    `If you did not make this purchase (${amount}), report it. The seller is not paid while our team reviews it.`,
-  detailsLabel: 'Details (optional)',
-  detailsHint: 'Anything that helps us, e.g. when you noticed it.',
-  submit: 'Report purchase',
-  done: 'Reported — our team will review it. If you did not make this purchase, change your password and sign out other sessions.',
-  security: 'Go to Security',
-  close: 'Close',
-  failed: 'Failed to report the purchase',
-} as const;
+export { ReportOrderTexts };
+
 
 export interface ReportOrderTarget {
   orderId: string;
@@ -38,7 +29,7 @@ export interface ReportOrderTarget {
   amount: number;
 }
 
-export function ReportOrderDialog({
+export default function ReportOrderDialog({
   target,
   open,
   onOpenChange,
