@@ -341,4 +341,27 @@ describe('the price the buyer saw (PRICE_CHANGED, ORDER_EXPIRED)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls.map((c) => c.path)).toEqual(['buy', 'pay', 'buy', 'pay']);
   });
+
+  test('a price change after a right password asks no password again: the session stepped up', async () => {
+    const calls = serveBuy({
+      quotes: [250, 300],
+      pays: [
+        stepUp('password'),
+        () => HttpResponse.json(fail(10014, BuyTexts.priceChanged, 'PRICE_CHANGED'), { status: 409 }),
+        paid(300),
+      ],
+    });
+    const { user, dialog } = await openDialog();
+    await user.click(await enabledConfirm());
+    await user.type(await within(dialog).findByLabelText('Password'), 'right{Enter}');
+    expect(await within(dialog).findByText(BuyTexts.priceChanged)).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('Password')).not.toBeInTheDocument();
+    await user.click(await enabledConfirm());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === 'pay').map((c) => c.body)).toEqual([
+      { order_id: 'order-1', amount: 250 },
+      { order_id: 'order-1', amount: 250, password: await hashPassword('right') },
+      { order_id: 'order-1', amount: 300 },
+    ]);
+  });
 });

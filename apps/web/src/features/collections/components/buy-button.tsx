@@ -243,10 +243,12 @@ function PurchaseStep({
               setStepUp(refusal.method);
               return;
             case 'price-changed':
-              requote('changed');
-              return;
             case 'expired':
-              requote('expired');
+              // The server checks a step-up before the price: a proof sent with this call was right
+              // and the session may spend now, so the field goes away.
+              setStepUp(null);
+              setProof('');
+              requote(refusal.kind === 'expired' ? 'expired' : 'changed');
               return;
             case 'insufficient':
               setServerSaysShort(true);
