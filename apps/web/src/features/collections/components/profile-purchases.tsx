@@ -81,7 +81,7 @@ function OrderReportAction({ order, now }: { order: Order; now: number }) {
           setOpen(true);
         }}
         aria-label={`${ReportOrderTexts.action}: ${order.collection?.title ?? 'Collection'}`}
-        className="rounded-md px-1 text-xs font-medium text-slate-600 underline-offset-2 hover:text-red-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:text-slate-400 dark:hover:text-red-400"
+        className="rounded-md px-1 text-xs font-medium whitespace-nowrap text-slate-600 underline-offset-2 hover:text-red-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:text-slate-400 dark:hover:text-red-400"
       >
         {ReportOrderTexts.action}
       </button>

@@ -9,6 +9,6 @@ export const ReportOrderTexts = {
   submit: 'Report purchase',
   done: 'Reported — our team will review it. If you did not make this purchase, change your password and sign out other sessions.',
   security: 'Go to Security',
-  close: 'Close',
+  close: 'Done',
   failed: 'Failed to report the purchase',
 } as const;
