@@ -105,6 +105,17 @@ export interface ServicesDeps {
 /** Pending uploads untouched for this long are aborted and their parts dropped (milliseconds: a week). */
 const STALE_UPLOAD_MS = 7 * 24 * 3_600_000;
 
+/**
+ * WEBHOOK_ALLOW_PRIVATE: `true` (or `1`) lets webhook URLs be http://localhost and reach private
+ * addresses — for development and tests only; the server logs a warning that it is on. Off by
+ * default in every mode (docs/abuse.md "Webhook targets").
+ */
+export function webhooksMayReachPrivate(config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'>, log: Pick<FastifyBaseLogger, 'warn'>): boolean {
+  const on = config.WEBHOOK_ALLOW_PRIVATE === 'true' || config.WEBHOOK_ALLOW_PRIVATE === '1';
+  if (on) log.warn('WEBHOOK_ALLOW_PRIVATE is on: webhook URLs may reach localhost and private addresses (never in production)');
+  return on;
+}
+
 /** Wakes a worker pass at most this long after the next pending proceeds fall due. */
 const CLEARANCE_INTERVAL_MS = 60_000;
 
@@ -203,10 +214,8 @@ export async function buildServices(deps: ServicesDeps) {
     db,
     clock,
     log,
-    allowPrivate:
-      config.WEBHOOK_ALLOW_PRIVATE === undefined
-        ? config.NODE_ENV !== 'production'
-        : ['true', '1'].includes(config.WEBHOOK_ALLOW_PRIVATE),
+    // Private webhook targets only with WEBHOOK_ALLOW_PRIVATE=true, in every mode (docs/abuse.md).
+    allowPrivate: webhooksMayReachPrivate(config, log),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
   });
   const discounts = createDiscountsService({ db, clock, collections });

@@ -23,7 +23,7 @@ describe.skipIf(!onPostgres)('seller events on PostgreSQL, concurrent writers', 
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    const env = { STORAGE_SIGNING_SECRET: randomBytes(32).toString('hex') };
+    const env = { STORAGE_SIGNING_SECRET: randomBytes(32).toString('hex'), WEBHOOK_ALLOW_PRIVATE: 'true' };
     a = await createTestApp({ ...env, LOG_LEVEL: 'error' }, { logStream: process.stderr });
     b = await createTestApp({ ...env, LOG_LEVEL: 'error' }, { logStream: process.stderr });
   });

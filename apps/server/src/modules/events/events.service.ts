@@ -24,7 +24,14 @@ import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import * as repo from './events.repository';
-import { checkWebhookUrl, dnsResolver, resolveWebhookTarget, type Resolver } from './webhook-target';
+import {
+  BLOCKED_ADDRESS_CODE,
+  checkWebhookUrl,
+  dnsResolver,
+  pinnedWebhookFetch,
+  resolveWebhookTarget,
+  type Resolver,
+} from './webhook-target';
 
 /** Waits after failed attempt 1, 2, 3...; the last repeats. Capped by the delivery's deadline. */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
@@ -194,8 +201,9 @@ export function nextAttemptAfter(attempts: number, now: number, deadline: number
 
 export function createEventsService(deps: EventsDeps) {
   const { db, clock, log } = deps;
-  const doFetch = deps.fetch ?? fetch;
   const resolve = deps.resolve ?? dnsResolver;
+  // Every connection goes to an address checked at connect time (webhook-target.ts).
+  const doFetch = deps.fetch ?? pinnedWebhookFetch(resolve, deps.allowPrivate);
 
   const writer: EventWriter = {
     async append(tx, events) {
@@ -254,7 +262,13 @@ export function createEventsService(deps: EventsDeps) {
         } catch (err) {
           const e = err as { name?: string; cause?: { code?: string } };
           error =
-            e.name === 'TimeoutError' ? 'timeout' : e.name === 'AbortError' ? 'aborted' : (e.cause?.code ?? 'network error');
+            e.name === 'TimeoutError'
+              ? 'timeout'
+              : e.name === 'AbortError'
+                ? 'aborted'
+                : e.cause?.code === BLOCKED_ADDRESS_CODE
+                  ? 'blocked address'
+                  : (e.cause?.code ?? 'network error');
         }
       }
     }

@@ -1,6 +1,10 @@
 /** Webhook URL checks (SSRF, ADR 0025): what production refuses when set and before each attempt. */
-import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isPrivateAddress, resolveWebhookTarget } from './webhook-target';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../env';
+import { webhooksMayReachPrivate } from '../../services';
+import { checkWebhookUrl, isPrivateAddress, pinnedWebhookFetch, resolveWebhookTarget } from './webhook-target';
 
 describe('webhook targets', () => {
   it('production: https only, no credentials, no local or private literal hosts', () => {
@@ -61,5 +65,84 @@ describe('webhook targets', () => {
     expect(await resolveWebhookTarget('https://evil.example/h', false, resolve)).toBe('blocked address');
     expect(await resolveWebhookTarget('https://gone.example/h', false, resolve)).toBe('dns: ENOTFOUND');
     expect(await resolveWebhookTarget('https://evil.example/h', true, resolve)).toBeNull();
+  });
+
+  it("refuses every special-purpose range the attack review found, in every spelling", () => {
+    for (const a of [
+      '::127.0.0.1', // IPv4-compatible (::a.b.c.d)
+      '::8.8.8.8', // IPv4-compatible, even of a public address (deprecated form)
+      '::ffff:0:127.0.0.1', // SIIT
+      '64:ff9b::7f00:1', // NAT64 well-known prefix
+      '64:ff9b:1::1', // NAT64 local-use prefix (64:ff9b:1::/48)
+      '2002:7f00:1::1', // 6to4
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '2001:db8::1', // documentation
+      '100::1', // discard-only
+      '192.0.2.10', // TEST-NET-1
+      '198.51.100.7', // TEST-NET-2
+      '203.0.113.9', // TEST-NET-3
+      '198.18.0.1', // benchmarking
+      '255.255.255.255',
+      '2130706433', // 127.0.0.1 as one number
+      '0x7f.1', // 127.0.0.1 in hex
+      'fe80::1%eth0', // with a zone
+      'not an address',
+    ]) {
+      expect(isPrivateAddress(a), a).toBe(true);
+    }
+    // The URL parser normalises numeric hosts, so the literal check sees 127.0.0.1.
+    expect(checkWebhookUrl('https://2130706433/x', false)).toEqual({ error: 'The URL must point to a public address' });
+    expect(checkWebhookUrl('https://0x7f.0.0.1/x', false)).toEqual({ error: 'The URL must point to a public address' });
+    expect(checkWebhookUrl('https://[::127.0.0.1]/x', false)).toEqual({ error: 'The URL must point to a public address' });
+    expect(checkWebhookUrl('https://[64:ff9b:1::a]/x', false)).toEqual({ error: 'The URL must point to a public address' });
+    expect(checkWebhookUrl('https://app.localhost/x', false)).toEqual({ error: 'The URL must point to a public address' });
+  });
+
+  it('is off unless WEBHOOK_ALLOW_PRIVATE=true, in every mode, and says so in the log when on', () => {
+    const warnings: string[] = [];
+    const log = { warn: (msg: string) => warnings.push(msg) };
+    for (const NODE_ENV of ['development', 'test', 'production']) {
+      const base = { NODE_ENV, DATABASE_URL: 'memory://', ...(NODE_ENV === 'production' ? { PAYMENTS: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true' } : {}) };
+      expect(webhooksMayReachPrivate(loadConfig(base), log), NODE_ENV).toBe(false);
+      expect(webhooksMayReachPrivate(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'true' }), log), NODE_ENV).toBe(true);
+    }
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/WEBHOOK_ALLOW_PRIVATE is on/);
+  });
+
+  describe('the delivery connection (DNS rebinding)', () => {
+    let server: Server;
+    let port = 0;
+    let hits = 0;
+    beforeAll(async () => {
+      server = createServer((_req, res) => {
+        hits++;
+        res.writeHead(204).end();
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+    it('connects only to the address it checked: a name that answers public, then private, reaches nothing', async () => {
+      // The first answer passes the early check; the connection's own lookup gets the private one.
+      const answers = [['93.184.216.34'], ['127.0.0.1']];
+      const resolve = async () => answers.shift() ?? ['127.0.0.1'];
+      expect(await resolveWebhookTarget(`https://rebind.example:${port}/h`, false, resolve)).toBeNull();
+      const pinned = pinnedWebhookFetch(resolve, false);
+      const err = await pinned(`http://rebind.example:${port}/h`, { method: 'POST', body: '{}' }).then(
+        () => null,
+        (e: { cause?: { code?: string } }) => e,
+      );
+      expect(err?.cause?.code).toBe('EBLOCKEDADDRESS');
+      expect(hits).toBe(0);
+    });
+
+    it('with WEBHOOK_ALLOW_PRIVATE on, the same connection reaches the local endpoint', async () => {
+      const pinned = pinnedWebhookFetch(async () => ['127.0.0.1'], true);
+      const res = await pinned(`http://hooks.test:${port}/h`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(204);
+      expect(hits).toBe(1);
+    });
   });
 });

@@ -1,56 +1,51 @@
 /**
- * Where a webhook may be sent (docs/decisions/0025-seller-events-and-webhooks.md, "SSRF"):
- * `checkWebhookUrl` when the URL is set, `resolveWebhookTarget` before every attempt.
+ * Where a webhook may be sent (docs/decisions/0025-seller-events-and-webhooks.md, "SSRF"; docs/abuse.md
+ * "Webhook targets"): `checkWebhookUrl` when the URL is set, `resolveWebhookTarget` before every
+ * attempt, and {@link pinnedWebhookFetch}, whose connections go only to an address checked at
+ * connect time.
  *
- * With `allowPrivate` off (the production default): https only, no credentials in the URL, and the
- * host must resolve only to public unicast addresses (loopback, private, link-local, CGNAT,
- * benchmark, multicast, reserved and unspecified ranges, IPv4 and IPv6, including IPv4-mapped IPv6,
- * are refused). With it on (development, tests): http is also allowed for localhost, 127.0.0.1 and
- * [::1], and any address may be reached.
+ * With `allowPrivate` off (the default in every mode; only `WEBHOOK_ALLOW_PRIVATE=true` turns it
+ * on): https only, no credentials in the URL, and the host must resolve only to public unicast
+ * addresses. "Public unicast" is ipaddr.js's `range() === 'unicast'` after `ipaddr.process` (which
+ * turns an IPv4-mapped IPv6 address into its IPv4 address): every special-purpose range of RFC 6890
+ * and its successors is refused — loopback, private, link-local, CGNAT, TEST-NETs, benchmarking,
+ * multicast, reserved, unspecified, broadcast; on IPv6 also unique-local, NAT64 (64:ff9b::/96 and
+ * 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), discard-only, documentation and ORCHID.
+ * IPv4-compatible IPv6 addresses (`::a.b.c.d`, deprecated by RFC 4291) are refused whole. Any
+ * numeric host spelling (`2130706433`, `0x7f.1`, `017700000001`) is normalised by the URL parser
+ * first, and ipaddr.js parses the rest. With it on (development, tests): http is also allowed for
+ * localhost, 127.0.0.1 and [::1], and any address may be reached.
  *
- * Not blocked: a host whose DNS answer changes between this check and the connection (DNS
- * rebinding); redirects are never followed, so a 3xx cannot lead elsewhere.
+ * DNS rebinding: the connection's own lookup ({@link pinnedWebhookFetch}) resolves the name once,
+ * checks every address, and hands the checked addresses to the socket, so the address connected to
+ * is the one that was checked. Redirects are never followed (`redirect: 'manual'`).
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
-}
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** True when `address` (an IPv4 or IPv6 literal) is not a public unicast address. */
+/**
+ * True when `address` (an IPv4 or IPv6 literal, any spelling ipaddr.js parses) is not a public
+ * unicast address; also true for anything that is not an address at all.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return true;
+  const literal = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!ipaddr.isValid(literal)) return true;
+  // An IPv6 literal with an embedded dotted quad is public only as the IPv4-mapped ::ffff:a.b.c.d
+  // (judged by its IPv4 address below): the IPv4-compatible ::a.b.c.d (deprecated, RFC 4291) and
+  // SIIT's ::ffff:0:a.b.c.d are refused whole (ipaddr.js reads ::a.b.c.d as if it were mapped).
+  if (literal.includes(':') && literal.includes('.') && !/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(literal)) return true;
+  const parsed = ipaddr.parse(literal);
+  if (parsed.kind() === 'ipv6') {
+    // The same forms written in hex (::7f00:1, ::ffff:0:7f00:1): ::/96 and ::ffff:0:0:0/96.
+    const [a, b, c, d, e, f] = (parsed as ipaddr.IPv6).parts;
+    if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && f === 0) return true;
+    if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0xffff && f === 0) return true;
+  }
+  return ipaddr.process(literal).range() !== 'unicast';
 }
 
 /**
@@ -71,7 +66,9 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): { url: str
   }
   if (!allowPrivate) {
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    if (local || (isIP(host) && isPrivateAddress(host))) return { error: 'The URL must point to a public address' };
+    if (local || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host))) {
+      return { error: 'The URL must point to a public address' };
+    }
   }
   return { url: u.toString() };
 }
@@ -82,7 +79,8 @@ export type Resolver = (host: string) => Promise<string[]>;
 export const dnsResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
- * Checks the URL again before an attempt, resolving its host.
+ * Checks the URL again before an attempt, resolving its host (an early, readable refusal; the
+ * connection itself is checked again by {@link pinnedWebhookFetch}).
  * @returns null when it may be sent, else the reason ('blocked address', 'dns: ...')
  */
 export async function resolveWebhookTarget(url: string, allowPrivate: boolean, resolve: Resolver): Promise<string | null> {
@@ -98,4 +96,42 @@ export async function resolveWebhookTarget(url: string, allowPrivate: boolean, r
   }
   if (!addresses.length || addresses.some(isPrivateAddress)) return 'blocked address';
   return null;
+}
+
+/** The error a connection to a refused address fails with (`cause.code` of the fetch error). */
+export const BLOCKED_ADDRESS_CODE = 'EBLOCKEDADDRESS';
+
+/**
+ * A socket `lookup` that resolves the name once with `resolve`, refuses it (error code
+ * {@link BLOCKED_ADDRESS_CODE}) when any address is not public unicast, and otherwise answers
+ * exactly the addresses it checked — the socket connects to one of them, never to a second answer.
+ */
+export function checkedLookup(resolve: Resolver, allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    const found = isIP(host) ? Promise.resolve([host]) : resolve(host);
+    found.then(
+      (addresses) => {
+        if (!addresses.length || (!allowPrivate && addresses.some(isPrivateAddress))) {
+          const err = Object.assign(new Error(`blocked address for ${host}`), { code: BLOCKED_ADDRESS_CODE });
+          callback(err, '', 4);
+          return;
+        }
+        const all = addresses.map((address) => ({ address, family: isIP(address) }));
+        if (options.all) (callback as unknown as (e: null, a: typeof all) => void)(null, all);
+        else callback(null, all[0]!.address, all[0]!.family);
+      },
+      (err: unknown) => callback(err as NodeJS.ErrnoException, '', 4),
+    );
+  };
+}
+
+/**
+ * `fetch` for webhook deliveries whose every connection goes through {@link checkedLookup}
+ * (undici's own fetch with an Agent whose `connect.lookup` is the checked one).
+ */
+export function pinnedWebhookFetch(resolve: Resolver, allowPrivate: boolean): typeof fetch {
+  const dispatcher = new Agent({ connect: { lookup: checkedLookup(resolve, allowPrivate) } });
+  return ((input: string | URL, init?: RequestInit) =>
+    undiciFetch(input, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
 }

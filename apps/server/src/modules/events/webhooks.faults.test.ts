@@ -17,7 +17,7 @@ import { createEventsService, RETRY_DELAYS_MS } from './events.service';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
 });
 afterAll(() => t.close());
 
