@@ -27,8 +27,8 @@
  * under its id, and only a succeeded bill has payments; (clearance) every user's `pending` balance
  * equals the proceeds of their paid orders with `clears_at` and no `cleared_at`.
  *
- * The clearance rules run only when `orders.clears_at` and `orders.cleared_at` exist (checked once
- * per run in information_schema); otherwise they are reported as skipped.
+ * The clearance rules run only when `orders.clears_at` and `orders.cleared_at` exist (checked in
+ * information_schema, once per database handle once they do); otherwise they are reported as skipped.
  *
  * Units: orders.amount is whole points; ledger amounts, orders.fee and bill amounts are bigint
  * minor units (hundredths of a point).
@@ -78,14 +78,14 @@ async function postingRule(db: DbOrTx, rule: PostingRule): Promise<string[]> {
     db,
     sql`with exp as (${rule.expected}),
         ek as (select key from exp group by key),
-        ak as (select idempotency_key as key from ledger_transactions where idempotency_key like ${pattern}),
         act as (
           select t.idempotency_key as key, a.user_id, a.kind, sum(e.amount) as amount
           from ledger_transactions t
-          join ledger_entries e on e.transaction_id = t.id
-          join ledger_accounts a on a.id = e.account_id
+          left join ledger_entries e on e.transaction_id = t.id
+          left join ledger_accounts a on a.id = e.account_id
           where t.idempotency_key like ${pattern}
           group by t.idempotency_key, a.user_id, a.kind),
+        ak as (select distinct key from act),
         diff as (
           select coalesce(x.key, y.key) as key,
             string_agg(
@@ -276,14 +276,24 @@ async function pendingBalances(db: DbOrTx): Promise<string[]> {
   );
 }
 
-/** True when the orders table has the clearance columns (one information_schema read). */
+/**
+ * Database handles known to have the clearance columns. Only a yes is remembered (columns are not
+ * dropped): a database without them is asked again on the next run, so the rules turn on by
+ * themselves once the migration lands, even in a long-running process.
+ */
+const withClearance = new WeakSet<object>();
+
+/** True when the orders table has the clearance columns (one information_schema read per handle). */
 async function hasClearance(db: DbOrTx): Promise<boolean> {
+  if (withClearance.has(db)) return true;
   const [r] = await rows(
     db,
     sql`select count(*)::int as n from information_schema.columns
         where table_schema = current_schema() and table_name = 'orders' and column_name in ('clears_at', 'cleared_at')`,
   );
-  return Number(r?.n ?? 0) === 2;
+  const yes = Number(r?.n ?? 0) === 2;
+  if (yes) withClearance.add(db);
+  return yes;
 }
 
 export interface ReconcileResult {
@@ -293,28 +303,24 @@ export interface ReconcileResult {
   counts: { orders: number; depositBills: number; withdrawBills: number };
 }
 
-/** Runs every reconciliation rule (see the module comment). */
+/**
+ * Runs every reconciliation rule (see the module comment). The rules' queries are issued together
+ * (a pool runs them on several connections; a transaction or PGlite runs them one after another).
+ */
 export async function reconcile(db: DbOrTx): Promise<ReconcileResult> {
   const clearance = await hasClearance(db);
-  const violations: string[] = [];
-  for (const rule of baseRules(clearance)) violations.push(...(await postingRule(db, rule)));
-  violations.push(...(await depositBills(db)));
-  const skipped: string[] = [];
-  if (clearance) {
-    violations.push(...(await postingRule(db, clearRule)));
-    violations.push(...(await pendingBalances(db)));
-  } else {
-    skipped.push('clear', 'pending');
-  }
-  const [c] = await rows(
+  const checks: Promise<string[]>[] = [...baseRules(clearance).map((rule) => postingRule(db, rule)), depositBills(db)];
+  if (clearance) checks.push(postingRule(db, clearRule), pendingBalances(db));
+  const counted = rows(
     db,
     sql`select (select count(*) from orders)::text as orders,
           (select count(*) from deposit_bills)::text as deposit_bills,
           (select count(*) from withdraw_bills)::text as withdraw_bills`,
   );
+  const [found, [c]] = await Promise.all([Promise.all(checks), counted]);
   return {
-    violations,
-    skipped,
+    violations: found.flat(),
+    skipped: clearance ? [] : ['clear', 'pending'],
     counts: {
       orders: Number(c?.orders ?? 0),
       depositBills: Number(c?.deposit_bills ?? 0),

@@ -59,7 +59,9 @@ const big = (v: unknown): bigint => BigInt(String(v ?? '0'));
 export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
   const violations: string[] = [];
 
-  const [counts] = await rows(
+  // Every query is issued at once (a pool runs them on several connections; a transaction or PGlite
+  // runs them one after another), then read in order.
+  const countsQ = rows(
     db,
     sql`select
       (select count(*) from ledger_transactions)::text as transactions,
@@ -68,7 +70,7 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
       (select count(*) from ledger_accounts where user_id is null)::text as platform_accounts`,
   );
 
-  const unbalanced = await rows(
+  const unbalancedQ = rows(
     db,
     sql`select t.id, t.idempotency_key, coalesce(sum(e.amount), 0)::text as total, count(e.id)::text as n
         from ledger_transactions t
@@ -77,13 +79,8 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
         having coalesce(sum(e.amount), 0) <> 0 or count(e.id) < 2
         limit ${LIST_LIMIT}`,
   );
-  for (const r of unbalanced) {
-    violations.push(
-      `transaction ${String(r.id)} (${String(r.idempotency_key)}): ${String(r.n)} entries summing to ${String(r.total)} (expected >= 2 entries summing to 0)`,
-    );
-  }
 
-  const mismatched = await rows(
+  const mismatchedQ = rows(
     db,
     sql`select a.id, a.user_id, a.kind, a.balance::text as balance, coalesce(s.total, 0)::text as total
         from ledger_accounts a
@@ -91,13 +88,8 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
         where a.user_id is not null and a.balance <> coalesce(s.total, 0)
         limit ${LIST_LIMIT}`,
   );
-  for (const r of mismatched) {
-    violations.push(
-      `account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): stored balance ${String(r.balance)} but entries sum to ${String(r.total)}`,
-    );
-  }
 
-  const negative = await rows(
+  const negativeQ = rows(
     db,
     sql`select a.id, a.user_id, a.kind, a.balance::text as balance, coalesce(s.total, 0)::text as total
         from ledger_accounts a
@@ -105,13 +97,8 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
         where a.user_id is not null and (a.balance < 0 or coalesce(s.total, 0) < 0)
         limit ${LIST_LIMIT}`,
   );
-  for (const r of negative) {
-    violations.push(
-      `account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): negative balance (stored ${String(r.balance)}, entries ${String(r.total)})`,
-    );
-  }
 
-  const platform = await rows(
+  const platformQ = rows(
     db,
     sql`select a.kind, coalesce(sum(e.amount), 0)::text as total
         from ledger_accounts a
@@ -120,10 +107,33 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
         group by a.kind
         order by a.kind`,
   );
+
+  const reconciledQ = reconcile(db);
+  const [[counts], unbalanced, mismatched, negative, platform, reconciled] = await Promise.all([
+    countsQ,
+    unbalancedQ,
+    mismatchedQ,
+    negativeQ,
+    platformQ,
+    reconciledQ,
+  ]);
+  for (const r of unbalanced) {
+    violations.push(
+      `transaction ${String(r.id)} (${String(r.idempotency_key)}): ${String(r.n)} entries summing to ${String(r.total)} (expected >= 2 entries summing to 0)`,
+    );
+  }
+  for (const r of mismatched) {
+    violations.push(
+      `account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): stored balance ${String(r.balance)} but entries sum to ${String(r.total)}`,
+    );
+  }
+  for (const r of negative) {
+    violations.push(
+      `account ${String(r.id)} (user ${String(r.user_id)}, ${String(r.kind)}): negative balance (stored ${String(r.balance)}, entries ${String(r.total)})`,
+    );
+  }
   const platformBalances: Record<string, bigint> = {};
   for (const r of platform) platformBalances[String(r.kind)] = big(r.total);
-
-  const reconciled = await reconcile(db);
   violations.push(...reconciled.violations);
 
   return {
