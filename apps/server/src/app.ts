@@ -35,6 +35,7 @@ import { reservesRoutes } from './modules/reserves/reserves.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
 import { authPlugin } from './plugins/auth';
+import { textGuardPlugin } from './plugins/text-guard';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { filesPlugin } from './plugins/files';
 import { metricsPlugin } from './plugins/metrics';
@@ -188,6 +189,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       reason: 'RATE_LIMITED',
     }),
   });
+  // A control character in any string of a body is refused before validation (docs/abuse.md "Text").
+  await app.register(textGuardPlugin);
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs' });

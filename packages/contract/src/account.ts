@@ -2,7 +2,7 @@
  * Account calls (product §7 account table; bodies and `data` per product §17), base path `/api/uc/v1/account`.
  */
 import { z } from 'zod';
-import { AssetSchema, IdSchema } from './common';
+import { AssetSchema, IdSchema, isOneLine, oneLineMessage } from './common';
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, RESET_CODE_LENGTH } from './constants';
 import { PasswordDigestSchema } from './password';
 
@@ -23,7 +23,12 @@ export const EmailSchema = textField('Email')
   .pipe(z.email('Invalid email address'))
   .transform((v) => v.toLowerCase());
 
-export const NicknameSchema = z.string().trim().min(1, 'Nickname cannot be empty').max(64, 'Nickname is too long');
+export const NicknameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Nickname cannot be empty')
+  .max(64, 'Nickname is too long')
+  .refine(isOneLine, oneLineMessage('Nickname'));
 
 /** The user record of product §3 as get/me answers it. */
 export const UserSchema = z.object({

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ImageUploadRequestSchema, PublicUserSchema } from './account';
-import { IdSchema, pageOf, paginatorSchema } from './common';
+import { IdSchema, isMultiLine, isOneLine, multiLineMessage, oneLineMessage, pageOf, paginatorSchema } from './common';
 import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE, REFUND_REASON_MAX } from './constants';
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
 import { CollectionModerationSchema } from './moderation';
@@ -138,12 +138,14 @@ export const CollectionTitleSchema = z
   .string({ error: 'Title is required' })
   .trim()
   .min(1, 'Title is required')
-  .max(COLLECTION_TITLE_MAX, `Title must be at most ${COLLECTION_TITLE_MAX} characters`);
+  .max(COLLECTION_TITLE_MAX, `Title must be at most ${COLLECTION_TITLE_MAX} characters`)
+  .refine(isOneLine, oneLineMessage('Title'));
 
 export const CollectionDescSchema = z
   .string()
   .trim()
-  .max(COLLECTION_DESC_MAX, `Description must be at most ${COLLECTION_DESC_MAX} characters`);
+  .max(COLLECTION_DESC_MAX, `Description must be at most ${COLLECTION_DESC_MAX} characters`)
+  .refine(isMultiLine, multiLineMessage('Description'));
 
 /** Price in whole points; a number or a digit string. */
 export const CollectionAmountSchema = z.preprocess(
@@ -164,7 +166,10 @@ export const FileNameSchema = z
   .refine(
     (v) => !/[\\/]/.test(v) && ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
     'file_name cannot contain slashes or control characters',
-  );
+  )
+  .refine(isOneLine, 'file_name cannot contain control or text-direction characters')
+  // `.`/`..` are path steps, and `C:evil.txt` a drive-relative path on Windows (docs/abuse.md "Text").
+  .refine((v) => !/^\.+$/.test(v) && !/^[A-Za-z]:/.test(v), 'file_name must be a file name, not a path');
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -421,7 +426,7 @@ export const ResourceDetailDataSchema = z.object({
 /** POST /sl/v1/market/collections (new) — published collections for the home page. */
 export const MarketCollectionsRequestSchema = z.object({
   paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE),
-  q: z.string().trim().max(100, 'Search text is too long').optional(),
+  q: z.string().trim().max(100, 'Search text is too long').refine(isOneLine, oneLineMessage('Search text')).optional(),
   sort: z
     .enum(MARKET_SORTS, { error: 'sort must be newest, popular, price_asc, price_desc or rating' })
     .default(MarketSort.Newest),
@@ -485,7 +490,8 @@ export const RefundReasonSchema = z
   .string({ error: 'reason is required' })
   .trim()
   .min(1, 'Please give a reason')
-  .max(REFUND_REASON_MAX, `The reason must be at most ${REFUND_REASON_MAX} characters`);
+  .max(REFUND_REASON_MAX, `The reason must be at most ${REFUND_REASON_MAX} characters`)
+  .refine(isMultiLine, multiLineMessage('The reason'));
 
 /**
  * POST /api/uc/v1/account/order/refund — the seller of the order's collection refunds a paid order in
@@ -511,7 +517,12 @@ export const ORDER_REPORT_DETAILS_MAX = 1000;
  */
 export const OrderReportRequestSchema = z.object({
   order_id: IdSchema,
-  details: z.string().trim().max(ORDER_REPORT_DETAILS_MAX, `Details must be at most ${ORDER_REPORT_DETAILS_MAX} characters`).default(''),
+  details: z
+    .string()
+    .trim()
+    .max(ORDER_REPORT_DETAILS_MAX, `Details must be at most ${ORDER_REPORT_DETAILS_MAX} characters`)
+    .refine(isMultiLine, multiLineMessage('Details'))
+    .default(''),
 });
 export const OrderReportDataSchema = OrderSchema;
 

@@ -66,6 +66,26 @@ export function pageFields(paginator: { page: number; size: number }, totalCount
   return { page, size, totalCount: total, totalPages, hasNextPage: page + 1 < totalPages, count: total };
 }
 
+/**
+ * The text rules of every field a user types (docs/abuse.md "Text"): a one-line field (titles,
+ * nicknames, file names, codes, search) holds no C0 control character at all (so no CR or LF: it
+ * cannot start a new mail header or line), no DEL and no bidi override or isolate (U+202A-U+202E,
+ * U+2066-U+2069, which can make `evil\u202Etxt.exe` read as `evilexe.txt`); a multi-line field
+ * (descriptions, reasons, reviews) may hold newlines and tabs but no other C0 control and no DEL.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const ONE_LINE_FORBIDDEN = /[\u0000-\u001F\u007F\u202A-\u202E\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+/** True when `v` may stand in a one-line field ({@link ONE_LINE_FORBIDDEN}). */
+export const isOneLine = (v: string): boolean => !ONE_LINE_FORBIDDEN.test(v);
+/** True when `v` may stand in a multi-line field ({@link MULTI_LINE_FORBIDDEN}). */
+export const isMultiLine = (v: string): boolean => !MULTI_LINE_FORBIDDEN.test(v);
+/** The refusal of a one-line field, naming it. */
+export const oneLineMessage = (field: string) => `${field} must be one line of plain text (no control or text-direction characters)`;
+/** The refusal of a multi-line field, naming it. */
+export const multiLineMessage = (field: string) => `${field} must be plain text (no control characters)`;
+
 /** Points (P-coin) as a decimal string with at most 2 decimals, e.g. "12.50". */
 export const PointsStringSchema = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'Amount must be a number with at most 2 decimals');
 

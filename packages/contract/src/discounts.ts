@@ -7,7 +7,7 @@
  * price never goes below 0 (a 0-point order is allowed, like a free collection).
  */
 import { z } from 'zod';
-import { IdSchema, pageOf, paginatorSchema } from './common';
+import { IdSchema, isOneLine, oneLineMessage, pageOf, paginatorSchema } from './common';
 import { COLLECTIONS_PAGE_SIZE } from './constants';
 
 /** Longest discount code, characters. */
@@ -149,7 +149,13 @@ export const LicenceValidateRequestSchema = z.object({
     .max(64, 'key is too long')
     .transform((s) => s.toUpperCase()),
   /** A distinct machine or installation; activating the same instance again counts once. */
-  instance: z.string().trim().min(1, 'instance is empty').max(LICENCE_INSTANCE_MAX, 'instance is too long').optional(),
+  instance: z
+    .string()
+    .trim()
+    .min(1, 'instance is empty')
+    .max(LICENCE_INSTANCE_MAX, 'instance is too long')
+    .refine(isOneLine, oneLineMessage('instance'))
+    .optional(),
 });
 export const LicenceValidateDataSchema = z.object({
   valid: z.boolean(),

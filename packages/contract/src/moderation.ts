@@ -10,14 +10,19 @@
  * Units: times are milliseconds since the epoch.
  */
 import { z } from 'zod';
-import { IdSchema } from './common';
+import { IdSchema, isMultiLine, multiLineMessage } from './common';
 import { REPORT_DETAILS_MAX, REPORT_REASONS } from './constants';
 
 /** POST /sl/v1/collection/report — a signed-in user reports a collection they can see (not their own). */
 export const CollectionReportRequestSchema = z.object({
   collection_id: IdSchema,
   reason: z.enum(REPORT_REASONS),
-  details: z.string().trim().max(REPORT_DETAILS_MAX, `details must be at most ${REPORT_DETAILS_MAX} characters`).default(''),
+  details: z
+    .string()
+    .trim()
+    .max(REPORT_DETAILS_MAX, `details must be at most ${REPORT_DETAILS_MAX} characters`)
+    .refine(isMultiLine, multiLineMessage('details'))
+    .default(''),
 });
 export type CollectionReportRequest = z.infer<typeof CollectionReportRequestSchema>;
 

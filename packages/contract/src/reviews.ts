@@ -8,7 +8,7 @@
  * `YYYY-MM-DD`.
  */
 import { z } from 'zod';
-import { IdSchema, pageOf, paginatorSchema } from './common';
+import { IdSchema, isMultiLine, multiLineMessage, pageOf, paginatorSchema } from './common';
 import { REVIEW_RATING_MAX, REVIEW_RATING_MIN, REVIEW_TEXT_MAX, REVIEWS_PAGE_SIZE, SALES_DASHBOARD_DAYS } from './review-rules';
 
 /** A review as every review call answers it. */
@@ -40,7 +40,8 @@ const reviewText = (what: string) =>
   z
     .string({ error: `${what} must be text` })
     .trim()
-    .max(REVIEW_TEXT_MAX, `${what} must be at most ${REVIEW_TEXT_MAX} characters`);
+    .max(REVIEW_TEXT_MAX, `${what} must be at most ${REVIEW_TEXT_MAX} characters`)
+    .refine(isMultiLine, multiLineMessage(what));
 
 /**
  * POST /sl/v1/review/upsert — the caller's review of a collection they bought (paid, not refunded):
