@@ -46,6 +46,19 @@ async function rows(db: DbOrTx, query: SQL): Promise<Row[]> {
   return res.rows;
 }
 
+/**
+ * Runs the queries of `tasks` together on a pool (several connections), or one after another in a
+ * transaction (one connection: node-postgres refuses overlapping queries on one client).
+ */
+export async function together<T>(db: DbOrTx, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  if ('rollback' in db) {
+    const out: T[] = [];
+    for (const task of tasks) out.push(await task());
+    return out;
+  }
+  return Promise.all(tasks.map((task) => task()));
+}
+
 const PAID = 'OrderStatusPaid';
 const REFUNDED = 'OrderStatusRefunded';
 const DEPOSIT_SUCCESS = 'DepositStatusSuccess';
@@ -304,20 +317,24 @@ export interface ReconcileResult {
 }
 
 /**
- * Runs every reconciliation rule (see the module comment). The rules' queries are issued together
- * (a pool runs them on several connections; a transaction or PGlite runs them one after another).
+ * Runs every reconciliation rule (see the module comment), their queries together on a pool (see
+ * {@link together}).
  */
 export async function reconcile(db: DbOrTx): Promise<ReconcileResult> {
   const clearance = await hasClearance(db);
-  const checks: Promise<string[]>[] = [...baseRules(clearance).map((rule) => postingRule(db, rule)), depositBills(db)];
-  if (clearance) checks.push(postingRule(db, clearRule), pendingBalances(db));
-  const counted = rows(
+  const rules = [...baseRules(clearance), ...(clearance ? [clearRule] : [])];
+  const checks: (() => Promise<string[]>)[] = [
+    ...rules.map((rule) => () => postingRule(db, rule)),
+    () => depositBills(db),
+    ...(clearance ? [() => pendingBalances(db)] : []),
+  ];
+  const found = await together(db, checks);
+  const [c] = await rows(
     db,
     sql`select (select count(*) from orders)::text as orders,
           (select count(*) from deposit_bills)::text as deposit_bills,
           (select count(*) from withdraw_bills)::text as withdraw_bills`,
   );
-  const [found, [c]] = await Promise.all([Promise.all(checks), counted]);
   return {
     violations: found.flat(),
     skipped: clearance ? [] : ['clear', 'pending'],

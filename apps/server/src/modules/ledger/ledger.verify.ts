@@ -17,7 +17,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { reconcile } from './ledger.reconcile';
+import { reconcile, together } from './ledger.reconcile';
 
 export interface LedgerVerifyReport {
   /** True when no invariant is violated. */
@@ -59,64 +59,68 @@ const big = (v: unknown): bigint => BigInt(String(v ?? '0'));
 export async function verifyLedger(db: DbOrTx): Promise<LedgerVerifyReport> {
   const violations: string[] = [];
 
-  // Every query is issued at once (a pool runs them on several connections; a transaction or PGlite
-  // runs them one after another), then read in order.
-  const countsQ = rows(
-    db,
-    sql`select
+  // The queries run together on a pool, one after another in a transaction (ledger.reconcile.ts `together`).
+  const countsQ = () =>
+    rows(
+      db,
+      sql`select
       (select count(*) from ledger_transactions)::text as transactions,
       (select count(*) from ledger_entries)::text as entries,
       (select count(*) from ledger_accounts where user_id is not null)::text as user_accounts,
       (select count(*) from ledger_accounts where user_id is null)::text as platform_accounts`,
-  );
+    );
 
-  const unbalancedQ = rows(
-    db,
-    sql`select t.id, t.idempotency_key, coalesce(sum(e.amount), 0)::text as total, count(e.id)::text as n
+  const unbalancedQ = () =>
+    rows(
+      db,
+      sql`select t.id, t.idempotency_key, coalesce(sum(e.amount), 0)::text as total, count(e.id)::text as n
         from ledger_transactions t
         left join ledger_entries e on e.transaction_id = t.id
         group by t.id, t.idempotency_key
         having coalesce(sum(e.amount), 0) <> 0 or count(e.id) < 2
         limit ${LIST_LIMIT}`,
-  );
+    );
 
-  const mismatchedQ = rows(
-    db,
-    sql`select a.id, a.user_id, a.kind, a.balance::text as balance, coalesce(s.total, 0)::text as total
+  const mismatchedQ = () =>
+    rows(
+      db,
+      sql`select a.id, a.user_id, a.kind, a.balance::text as balance, coalesce(s.total, 0)::text as total
         from ledger_accounts a
         left join (select account_id, sum(amount) as total from ledger_entries group by account_id) s on s.account_id = a.id
         where a.user_id is not null and a.balance <> coalesce(s.total, 0)
         limit ${LIST_LIMIT}`,
-  );
+    );
 
-  const negativeQ = rows(
-    db,
-    sql`select a.id, a.user_id, a.kind, a.balance::text as balance, coalesce(s.total, 0)::text as total
+  const negativeQ = () =>
+    rows(
+      db,
+      sql`select a.id, a.user_id, a.kind, a.balance::text as balance, coalesce(s.total, 0)::text as total
         from ledger_accounts a
         left join (select account_id, sum(amount) as total from ledger_entries group by account_id) s on s.account_id = a.id
         where a.user_id is not null and (a.balance < 0 or coalesce(s.total, 0) < 0)
         limit ${LIST_LIMIT}`,
-  );
+    );
 
-  const platformQ = rows(
-    db,
-    sql`select a.kind, coalesce(sum(e.amount), 0)::text as total
+  const platformQ = () =>
+    rows(
+      db,
+      sql`select a.kind, coalesce(sum(e.amount), 0)::text as total
         from ledger_accounts a
         left join ledger_entries e on e.account_id = a.id
         where a.user_id is null
         group by a.kind
         order by a.kind`,
-  );
+    );
 
-  const reconciledQ = reconcile(db);
-  const [[counts], unbalanced, mismatched, negative, platform, reconciled] = await Promise.all([
+  const [countRows = [], unbalanced = [], mismatched = [], negative = [], platform = []] = await together(db, [
     countsQ,
     unbalancedQ,
     mismatchedQ,
     negativeQ,
     platformQ,
-    reconciledQ,
   ]);
+  const counts = countRows[0];
+  const reconciled = await reconcile(db);
   for (const r of unbalanced) {
     violations.push(
       `transaction ${String(r.id)} (${String(r.idempotency_key)}): ${String(r.n)} entries summing to ${String(r.total)} (expected >= 2 entries summing to 0)`,
