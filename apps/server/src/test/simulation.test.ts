@@ -13,9 +13,16 @@
  * once, for the amount the buyer confirmed), every cash-out's status. Each answer must be the one the
  * model predicts (with a cut transaction: that answer or an internal error envelope, nothing half done).
  *
- * Seeds: SIM_SEEDS (default 200 on PostgreSQL, 12 on PGlite), SIM_OPS operations each; SIM_SEED=<n>
- * replays that seed alone. A failing seed prints SIM_SEED=<n> and its operation log. On PostgreSQL
- * the run has a scratch database of its own (reconciliation and payout passes see only its rows).
+ * Races: a seller's refund against the clearance job on a sale whose hold is over (either may lock
+ * the order first: the database says which did, and answers and balances must fit it), and a pay
+ * against a price change (paid at the confirmed amount, or PRICE_CHANGED; never another amount).
+ *
+ * Seeds: SIM_SEEDS (default 200 on PostgreSQL, 12 on PGlite) from SIM_FIRST_SEED (default 1), SIM_OPS
+ * operations each (default 20 on PostgreSQL, 100 on PGlite); SIM_SEED=<n> replays that seed alone
+ * (exactly on PGlite; on PostgreSQL a race or a repeated call may interleave otherwise). A failing
+ * seed prints SIM_SEED=<n> and its operation log; SIM_VERBOSE=1 prints every seed's log and timings,
+ * SIM_KEEP_DB=1 keeps the PostgreSQL scratch database. On PostgreSQL the run has a scratch database
+ * of its own (reconciliation and payout passes see only its rows).
  */
 import { pointsToMinor } from '@coffer/contract';
 import { sql } from 'drizzle-orm';
@@ -29,7 +36,11 @@ import { installFaults, Rng, type FaultInjector } from './simulation';
 
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 const SEED_COUNT = Number(process.env.SIM_SEEDS ?? (onPostgres ? 200 : 12));
-const SEEDS = process.env.SIM_SEED ? [Number(process.env.SIM_SEED)] : Array.from({ length: SEED_COUNT }, (_, i) => i + 1);
+/** SIM_FIRST_SEED (default 1): where a run of SIM_SEEDS seeds starts, to explore further seeds. */
+const FIRST_SEED = Number(process.env.SIM_FIRST_SEED ?? 1);
+const SEEDS = process.env.SIM_SEED
+  ? [Number(process.env.SIM_SEED)]
+  : Array.from({ length: SEED_COUNT }, (_, i) => FIRST_SEED + i);
 const OPS = Number(process.env.SIM_OPS ?? (onPostgres ? 20 : 100));
 
 const MINUTE = 60_000;
@@ -369,33 +380,97 @@ class Sim {
       `pay ${o.buyer.name} ${o.name} (${o.status} ${o.amount}, confirms ${confirmed}) -> ${this.summary(r.outcomes, describe)}${r.how}`,
     );
     this.expectOutcomes('pay', p, r.outcomes, r.fired, describe);
-    for (const out of r.outcomes) {
-      if (!out.ok) continue;
-      const d = out.data;
-      // The amount charged is the amount the buyer confirmed, whatever the order says.
-      if (d.amount !== confirmed) this.fail(`pay: confirmed ${confirmed}, the paid order says ${d.amount}`);
-      if (d.status !== 'OrderStatusPaid') this.fail(`pay: answered ${d.status}`);
-      if (o.status === 'pending') {
-        o.status = 'paid';
-        o.charges++;
-        o.paidAt = Number(d.paid_at);
-        o.clearsAt = d.clears_at === null ? null : Number(d.clears_at);
-        const gets = sellerGets(o.amount);
-        const wantClears = gets > 0n ? o.paidAt + HOLD_MS : null;
-        if (o.clearsAt !== wantClears) this.fail(`pay: clears_at ${o.clearsAt}, expected ${wantClears}`);
-        o.buyer.available -= BigInt(o.amount) * 100n;
-        if (o.clearsAt !== null) o.coll.owner.pending += gets;
-        else o.coll.owner.available += gets;
-        const [debit] = await rows(
-          sql`select coalesce(sum(e.amount), 0)::text as total from ledger_entries e
-              join ledger_transactions x on x.id = e.transaction_id join ledger_accounts a on a.id = e.account_id
-              where x.idempotency_key = ${`purchase:${o.id}`} and a.user_id = ${o.buyer.u.id} and a.kind = 'available'`,
-        );
-        if (BigInt(String(debit!.total)) !== -BigInt(confirmed) * 100n) {
-          this.fail(`pay: the buyer confirmed ${confirmed} points, the ledger debited ${String(debit!.total)} minor units`);
-        }
-      }
+    for (const out of r.outcomes) if (out.ok) await this.applyPaid(o, out.data, confirmed);
+  }
+
+  /** A successful pay answer `d` for the amount `confirmed`: checked, and applied once. */
+  async applyPaid(o: MOrder, d: any, confirmed: number) {
+    // The amount charged is the amount the buyer confirmed, whatever the order says.
+    if (d.amount !== confirmed) this.fail(`pay: confirmed ${confirmed}, the paid order says ${d.amount}`);
+    if (d.status !== 'OrderStatusPaid') this.fail(`pay: answered ${d.status}`);
+    if (o.status !== 'pending') return;
+    o.status = 'paid';
+    o.charges++;
+    o.paidAt = Number(d.paid_at);
+    o.clearsAt = d.clears_at === null ? null : Number(d.clears_at);
+    const gets = sellerGets(o.amount);
+    const wantClears = gets > 0n ? o.paidAt + HOLD_MS : null;
+    if (o.clearsAt !== wantClears) this.fail(`pay: clears_at ${o.clearsAt}, expected ${wantClears}`);
+    o.buyer.available -= BigInt(o.amount) * 100n;
+    if (o.clearsAt !== null) o.coll.owner.pending += gets;
+    else o.coll.owner.available += gets;
+    const [debit] = await rows(
+      sql`select coalesce(sum(e.amount), 0)::text as total from ledger_entries e
+          join ledger_transactions x on x.id = e.transaction_id join ledger_accounts a on a.id = e.account_id
+          where x.idempotency_key = ${`purchase:${o.id}`} and a.user_id = ${o.buyer.u.id} and a.kind = 'available'`,
+    );
+    if (BigInt(String(debit!.total)) !== -BigInt(confirmed) * 100n) {
+      this.fail(`pay: the buyer confirmed ${confirmed} points, the ledger debited ${String(debit!.total)} minor units`);
     }
+  }
+
+  /**
+   * A race: the seller refunds a sale whose hold is over while the clearance job runs. Either the
+   * refund locks the order first (its proceeds come out of pending; the job skips it) or the job
+   * clears it first (the refund then takes them from available): both are right, the database says
+   * which happened, and the answers and balances must fit it.
+   */
+  async raceRefundClear() {
+    const held = this.orders.filter((o) => o.status === 'paid' && o.clearsAt !== null && !o.cleared);
+    if (!held.length) return;
+    const target = this.rng.pick(held);
+    if (target.clearsAt! > this.now()) this.advance(target.clearsAt! - this.now());
+    const now = this.now();
+    const due = held.filter((o) => o.clearsAt! <= now);
+    const seller = target.coll.owner;
+    const [refund, job] = await Promise.all([
+      this.call('/api/uc/v1/account/order/refund', { order_id: target.id, reason: 'Race' }, seller.u.token),
+      this.job(() => t.app.ctx.services.clearance.clearDue()),
+    ]);
+    const found = await rows(
+      sql`select id, cleared_at is not null as cleared from orders where id in (${inList(due.map((o) => o.id))})`,
+    );
+    const cleared = new Set(found.filter((r) => Boolean(r.cleared)).map((r) => String(r.id)));
+    this.note(
+      `race: refund ${seller.name} ${target.name} (due) against the clearance job (${due.length} due) -> refund ${refund.ok ? String(refund.data.status).replace('OrderStatus', '').toLowerCase() : refund.reason}, job ${job.ok ? `cleared ${String(job.data)}` : job.reason}; ${target.name} ${cleared.has(target.id) ? 'cleared first' : 'refunded first'}`,
+    );
+    if (!refund.ok) this.fail(`race: the refund answered ${refund.reason} (${refund.msg})`);
+    if (!job.ok) this.fail('race: the clearance job failed');
+    if (Number(job.data) !== cleared.size)
+      this.fail(`race: the job says it cleared ${String(job.data)}, the database shows ${cleared.size}`);
+    for (const o of due) {
+      if (o !== target && !cleared.has(o.id)) this.fail(`race: ${o.name} was due and not cleared`);
+      if (!cleared.has(o.id)) continue;
+      o.cleared = true;
+      const gets = sellerGets(o.amount);
+      o.coll.owner.pending -= gets;
+      o.coll.owner.available += gets;
+    }
+    this.applyRefund(target);
+  }
+
+  /**
+   * A race: the buyer pays while the seller changes the price. The pay goes through at the amount
+   * the buyer confirmed (it locked first) or answers PRICE_CHANGED; it never charges another amount.
+   */
+  async racePayPrice() {
+    const buyer = this.rng.pick(this.users);
+    const coll = this.rng.pick(this.colls.filter((c) => c.owner !== buyer));
+    const o = await this.buy(buyer, coll, 'none');
+    if (!o || o.status !== 'pending' || this.predictPay(o, o.amount).ok === false) return;
+    const price = this.rng.int(0, 60);
+    const confirmed = o.amount;
+    const [pay, update] = await Promise.all([
+      this.call('/api/uc/v1/account/order/pay', { order_id: o.id, password: md5(PASSWORD), amount: confirmed }, buyer.u.token),
+      this.call('/sl/v1/collection/update', { collection_id: coll.id, amount: price }, coll.owner.u.token),
+    ]);
+    this.note(
+      `race: pay ${buyer.name} ${o.name} (confirms ${confirmed}) against price ${coll.name} ${coll.price} -> ${price}: pay ${pay.ok ? `${String(pay.data.status).replace('OrderStatus', '').toLowerCase()} ${String(pay.data.amount)}` : pay.reason}, update ${update.ok ? 'ok' : update.reason}`,
+    );
+    if (!update.ok) this.fail(`race: collection/update answered ${update.reason} (${update.msg})`);
+    coll.price = price;
+    if (pay.ok) await this.applyPaid(o, pay.data, confirmed);
+    else if (pay.reason !== 'PRICE_CHANGED' || price === confirmed) this.fail(`race: pay answered ${pay.reason} (${pay.msg})`);
   }
 
   /** Whether the seller can give back the sale of `o` now, and from which account. */
@@ -612,6 +687,8 @@ class Sim {
       topUp: 8,
       cashOut: 7,
       payouts: 6,
+      raceRefundClear: 2,
+      racePayPrice: 2,
     });
     const fault = this.pickFault();
     switch (op) {
@@ -671,6 +748,10 @@ class Sim {
       }
       case 'payouts':
         return this.payouts(fault);
+      case 'raceRefundClear':
+        return this.raceRefundClear();
+      case 'racePayPrice':
+        return this.racePayPrice();
     }
   }
 
