@@ -27,7 +27,7 @@
 import { pointsToMinor } from '@coffer/contract';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedCollection } from '../modules/collections/collections.fixtures';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
 import { createTestApp, createUser, md5, PASSWORD, type TestApp, type TestUser } from './harness';
@@ -889,6 +889,46 @@ async function runSeed(seed: number) {
   }
   return Date.now() - started;
 }
+
+describe('fault injector', () => {
+  it('cuts the k-th statement of an operation; a cut transaction writes nothing, even when the code swallows the error', async () => {
+    const db = t.app.ctx.database.db;
+    const key = `sim-selftest:${Date.now()}`;
+    const posted = () => rows(sql`select count(*)::int as n from ledger_transactions where idempotency_key like ${`${key}%`}`);
+    const user = await createUser(t);
+    const post = (suffix: string, tx?: Parameters<Parameters<typeof db.transaction>[0]>[0]) =>
+      t.app.ctx.services.ledger.post(
+        {
+          key: `${key}:${suffix}`,
+          kind: 'test',
+          bizId: key,
+          postings: [
+            { account: { platform: 'deposits' }, amount: -1n },
+            { account: { userId: user.id, kind: 'available' }, amount: 1n },
+          ],
+        },
+        tx,
+      );
+    for (const mode of ['before', 'after'] as const) {
+      faults.arm(1, mode);
+      // drizzle wraps the driver's error ('Failed query: ...'); the fault is its cause.
+      await expect(post(mode)).rejects.toSatisfy(isFault);
+      expect(faults.disarm()).toMatchObject({ fired: true, count: 1 });
+    }
+    faults.arm(1, 'before');
+    await expect(
+      db.transaction(async (tx) => {
+        await post('swallowed', tx).catch(() => undefined);
+        await post('after-the-cut', tx).catch(() => undefined);
+      }),
+    ).rejects.toThrow(/a cut transaction cannot commit/);
+    faults.disarm();
+    expect((await posted())[0]!.n).toBe(0);
+    // Disarmed, the same posting goes through.
+    await post('clean');
+    expect((await posted())[0]!.n).toBe(1);
+  });
+});
 
 describe('simulation', () => {
   for (const seed of SEEDS) {
