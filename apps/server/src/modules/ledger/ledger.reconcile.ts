@@ -33,6 +33,7 @@
  * Units: orders.amount is whole points; ledger amounts, orders.fee and bill amounts are bigint
  * minor units (hundredths of a point).
  */
+import { DepositStatus, OrderStatus, WithdrawStatus } from '@coffer/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 
@@ -48,7 +49,7 @@ async function rows(db: DbOrTx, query: SQL): Promise<Row[]> {
 
 /**
  * Runs the queries of `tasks` together on a pool (several connections), or one after another in a
- * transaction (one connection: node-postgres refuses overlapping queries on one client).
+ * transaction (one connection: node-postgres deprecates overlapping queries on one client).
  */
 export async function together<T>(db: DbOrTx, tasks: (() => Promise<T>)[]): Promise<T[]> {
   if ('rollback' in db) {
@@ -59,12 +60,12 @@ export async function together<T>(db: DbOrTx, tasks: (() => Promise<T>)[]): Prom
   return Promise.all(tasks.map((task) => task()));
 }
 
-const PAID = 'OrderStatusPaid';
-const REFUNDED = 'OrderStatusRefunded';
-const DEPOSIT_SUCCESS = 'DepositStatusSuccess';
-const W_PROCESSING = 'WithdrawStatusProcessing';
-const W_SUCCESS = 'WithdrawStatusSuccess';
-const W_REFUNDED = 'WithdrawStatusRefunded';
+const PAID = OrderStatus.Paid;
+const REFUNDED = OrderStatus.Refunded;
+const DEPOSIT_SUCCESS = DepositStatus.Success;
+const W_PROCESSING = WithdrawStatus.Processing;
+const W_SUCCESS = WithdrawStatus.Success;
+const W_REFUNDED = WithdrawStatus.Refunded;
 
 /**
  * One posting rule: `expected` selects (key, user_id, kind, amount) legs — the net minor units the
