@@ -460,12 +460,17 @@ class Sim {
     if (!o || o.status !== 'pending' || this.predictPay(o, o.amount).ok === false) return;
     const price = this.rng.int(0, 60);
     const confirmed = o.amount;
+    // The update starts a little later now and then, so the pay (which checks the password first)
+    // sometimes locks the order before the price moves.
+    const delay = this.rng.pick([0, 0, 10, 25, 50]);
     const [pay, update] = await Promise.all([
       this.call('/api/uc/v1/account/order/pay', { order_id: o.id, password: md5(PASSWORD), amount: confirmed }, buyer.u.token),
-      this.call('/sl/v1/collection/update', { collection_id: coll.id, amount: price }, coll.owner.u.token),
+      new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
+        this.call('/sl/v1/collection/update', { collection_id: coll.id, amount: price }, coll.owner.u.token),
+      ),
     ]);
     this.note(
-      `race: pay ${buyer.name} ${o.name} (confirms ${confirmed}) against price ${coll.name} ${coll.price} -> ${price}: pay ${pay.ok ? `${String(pay.data.status).replace('OrderStatus', '').toLowerCase()} ${String(pay.data.amount)}` : pay.reason}, update ${update.ok ? 'ok' : update.reason}`,
+      `race: pay ${buyer.name} ${o.name} (confirms ${confirmed}) against price ${coll.name} ${coll.price} -> ${price} (${delay} ms later): pay ${pay.ok ? `${String(pay.data.status).replace('OrderStatus', '').toLowerCase()} ${String(pay.data.amount)}` : pay.reason}, update ${update.ok ? 'ok' : update.reason}`,
     );
     if (!update.ok) this.fail(`race: collection/update answered ${update.reason} (${update.msg})`);
     coll.price = price;
