@@ -24,6 +24,10 @@ const MAX_DEPTH = 32;
 export function controlCharacterAt(value: unknown, path = '', depth = 0): string | null {
   if (typeof value === 'string') return CONTROL.test(value) ? path || 'body' : null;
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
+  // Only what JSON.parse makes: plain objects and arrays (never an upload's Buffer or stream).
+  if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+    return null;
+  }
   for (const [key, child] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
     if (CONTROL.test(key)) return path || 'body';
@@ -35,6 +39,8 @@ export function controlCharacterAt(value: unknown, path = '', depth = 0): string
 
 export const textGuardPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (req) => {
+    // JSON bodies only: an upload's PUT carries the file's bytes, which are no text.
+    if (!String(req.headers['content-type'] ?? '').includes('json')) return;
     const at = controlCharacterAt(req.body);
     if (at) throw errors.validation(`${at} must not contain control characters`);
   });

@@ -5,7 +5,8 @@
  * names are names, not paths. Each refusal changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { md5hex, ok } from '../modules/collections/collections.fixtures';
+import { md5hex, ok, put } from '../modules/collections/collections.fixtures';
+import { controlCharacterAt } from '../plugins/text-guard';
 import { createTestApp, createUser, md5, PASSWORD, type TestApp, type TestUser } from './harness';
 
 let t: TestApp;
@@ -71,5 +72,29 @@ describe('control characters', () => {
       user.token,
     );
     expect(good.upload_id).toBeTruthy();
+  });
+});
+
+describe('the body check', () => {
+  it('looks only into JSON: an upload of binary bytes full of control characters goes through', async () => {
+    const bytes = Buffer.alloc(256 * 1024, 0); // NULs, as any binary file holds
+    const start = await ok(
+      t,
+      '/sl/v1/upload/resource/url',
+      { file_name: 'zeros.bin', size: bytes.length, md5: md5hex(bytes), content_type: 'application/octet-stream' },
+      user.token,
+    );
+    const res = await put(t, start.url, bytes);
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('ignores what JSON.parse never makes', () => {
+    // A class instance (a Buffer, a stream) is not walked: its fields are no text a user typed.
+    class Upload {
+      name = 'x\u0000';
+    }
+    expect(controlCharacterAt(new Upload())).toBeNull();
+    expect(controlCharacterAt({ name: 'x\u0000' })).toBe('name');
+    expect(controlCharacterAt({ a: ['ok', { b: 'x\u0001' }] })).toBe('a.1.b');
   });
 });
