@@ -504,17 +504,17 @@ export async function pageOfSeller(db: DbOrTx, sellerId: string, offset: number,
  * at once take disjoint rows (docs/decisions/0045-clearance-and-step-up.md).
  */
 export async function claimDueClearances(db: DbOrTx, now: Date, limit: number): Promise<OrderRow[]> {
-  const { rows } = await run<RawOrder>(db, claimDueClearancesSql, [OrderStatus.Paid, now, limit]);
+  const { rows } = await run<RawOrder>(db, claimDueClearancesSql, [now, limit]);
   return rows.map(orderOf);
 }
 
 const claimDueClearancesSql = statement(
   'orders_claim_due_clearances',
   `select ${ORDER_COLUMNS} from orders o
-   where o.status = $1::text and o.cleared_at is null and o.clears_at is not null and o.clears_at <= $2::timestamptz
+   where o.status = 'OrderStatusPaid' and o.cleared_at is null and o.clears_at is not null and o.clears_at <= $1::timestamptz
      and (o.reported_at is null or o.report_outcome is not null)
    order by o.clears_at, o.id
-   limit $3
+   limit $2
    for update skip locked`,
 );
 
@@ -524,28 +524,29 @@ export async function markCleared(db: DbOrTx, ids: string[], at: Date): Promise<
   await db.update(orders).set({ clearedAt: at }).where(and(inArray(orders.id, ids), isNull(orders.clearedAt)));
 }
 
-/** The earliest time a seller's pending proceeds clear (ms), or null when none is pending. */
+/**
+ * The earliest time a seller's pending proceeds clear (ms), or null when none is pending (read only
+ * when the seller's pending balance is above zero; by the seller index).
+ */
 export async function nextClearance(db: DbOrTx, sellerId: string): Promise<number | null> {
-  const { rows } = await run<{ at: Date | null }>(db, nextClearanceSql, [sellerId, OrderStatus.Paid]);
-  return rows[0]?.at ? rows[0].at.getTime() : null;
+  const res = (await db.execute(sql`select min(o.clears_at) as at from orders o
+    where o.seller_id = ${sellerId} and o.status = ${OrderStatus.Paid} and o.cleared_at is null and o.clears_at is not null`)) as unknown as {
+    rows: { at: Date | string | null }[];
+  };
+  const at = res.rows[0]?.at;
+  return at ? new Date(at).getTime() : null;
 }
-
-const nextClearanceSql = statement(
-  'orders_next_clearance',
-  `select min(o.clears_at) as at from orders o
-   where o.seller_id = $1 and o.status = $2::text and o.cleared_at is null and o.clears_at is not null`,
-);
 
 /** The earliest time any pending proceeds clear (ms), or null: when the clearance worker wakes next. */
 export async function nextClearanceOverall(db: DbOrTx): Promise<number | null> {
-  const { rows } = await run<{ at: Date | null }>(db, nextClearanceOverallSql, [OrderStatus.Paid]);
+  const { rows } = await run<{ at: Date | null }>(db, nextClearanceOverallSql, []);
   return rows[0]?.at ? rows[0].at.getTime() : null;
 }
 
 const nextClearanceOverallSql = statement(
   'orders_next_clearance_overall',
   `select min(o.clears_at) as at from orders o
-   where o.status = $1::text and o.cleared_at is null and o.clears_at is not null
+   where o.status = 'OrderStatusPaid' and o.cleared_at is null and o.clears_at is not null
      and (o.reported_at is null or o.report_outcome is not null)`,
 );
 
@@ -565,39 +566,46 @@ export async function closeReport(db: DbOrTx, id: string, outcome: 'reversed' | 
   await db.update(orders).set({ reportOutcome: outcome }).where(eq(orders.id, id));
 }
 
-/** Open "This wasn't me" reports, oldest first, with the buyer's and seller's usernames. */
+/** Open "This wasn't me" reports, oldest first, with the buyer's and seller's usernames (the operator's list). */
 export async function openReports(db: DbOrTx, limit: number) {
-  const { rows } = await run<
-    RawOrder & { buyer_username: string; seller_username: string; title: string | null }
-  >(db, openReportsSql, [limit]);
-  return rows.map((r) => ({ order: orderOf(r), buyer: r.buyer_username, seller: r.seller_username, title: r.title }));
+  const res = (await db.execute(
+    sql.raw(`select ${ORDER_COLUMNS}, b.username as buyer_username, s.username as seller_username, c.title
+     from orders o
+     join users b on b.id = o.buyer_id
+     join users s on s.id = o.seller_id
+     left join collections c on c.id = o.collection_id
+     where o.reported_at is not null and o.report_outcome is null
+     order by o.reported_at, o.id
+     limit ${Math.max(1, Math.floor(limit))}`),
+  )) as unknown as { rows: (RawOrder & { buyer_username: string; seller_username: string; title: string | null })[] };
+  // A plain query answers timestamps as the driver reads them (strings on PostgreSQL): as Dates here.
+  const date = (v: unknown) => (v == null ? null : new Date(v as string));
+  return res.rows.map((r) => ({
+    order: orderOf({
+      ...r,
+      created_at: date(r.created_at)!,
+      paid_at: date(r.paid_at),
+      refund_requested_at: date(r.refund_requested_at),
+      refunded_at: date(r.refunded_at),
+      quoted_at: date(r.quoted_at),
+      clears_at: date(r.clears_at),
+      cleared_at: date(r.cleared_at),
+      reported_at: date(r.reported_at),
+    }),
+    buyer: r.buyer_username,
+    seller: r.seller_username,
+    title: r.title,
+  }));
 }
-
-const openReportsSql = statement(
-  'orders_open_reports',
-  `select ${ORDER_COLUMNS}, b.username as buyer_username, s.username as seller_username, c.title
-   from orders o
-   join users b on b.id = o.buyer_id
-   join users s on s.id = o.seller_id
-   left join collections c on c.id = o.collection_id
-   where o.reported_at is not null and o.report_outcome is null
-   order by o.reported_at, o.id
-   limit $1`,
-);
 
 /**
  * Makes a seller's pending proceeds due at `now` (the sandbox's `/api/dev/sandbox/clear`): their
  * paid, uncleared orders without an open report get `clears_at = now`. @returns how many
  */
 export async function makeDueNow(db: DbOrTx, sellerId: string, now: Date): Promise<number> {
-  const { rows } = await run<{ id: string }>(db, makeDueNowSql, [sellerId, OrderStatus.Paid, now]);
-  return rows.length;
+  const res = (await db.execute(sql`update orders o set clears_at = ${now.toISOString()}::timestamptz
+    where o.seller_id = ${sellerId} and o.status = ${OrderStatus.Paid} and o.cleared_at is null and o.clears_at is not null
+      and o.clears_at > ${now.toISOString()}::timestamptz and (o.reported_at is null or o.report_outcome is not null)
+    returning o.id`)) as unknown as { rows: { id: string }[] };
+  return res.rows.length;
 }
-
-const makeDueNowSql = statement(
-  'orders_make_due_now',
-  `update orders o set clears_at = $3::timestamptz
-   where o.seller_id = $1 and o.status = $2::text and o.cleared_at is null and o.clears_at is not null
-     and o.clears_at > $3::timestamptz and (o.reported_at is null or o.report_outcome is not null)
-   returning o.id`,
-);
