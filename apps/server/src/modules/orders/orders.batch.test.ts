@@ -16,6 +16,7 @@ import { createTestApp, createUser, fund, type TestApp, type TestUser } from '..
 import { ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
 import { createOrdersService, type OrdersService } from './orders.service';
+import { mulberry32 } from '../../test/simulation';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,16 +26,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Deterministic PRNG (mulberry32), so a failing run can be replayed from its seed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * An orders service on a database handle whose `transaction` is counted and may be sabotaged:
@@ -214,7 +205,7 @@ describe('order/pay group commit', () => {
 
   it('randomized (seeded): injected deadlocks and failures inside batches never break money or the ledger', async () => {
     const seed = Number(process.env.BATCH_SEED ?? 20261125);
-    const rand = prng(seed);
+    const rand = mulberry32(seed); // deterministic: a failing run replays from its seed
     const sellers = [await createUser(t), await createUser(t)];
     const cols = [];
     for (let i = 0; i < 6; i++) cols.push(await publishedCollection(t, sellers[i % 2]!, 1 + Math.floor(rand() * 9), `R${i}`));
