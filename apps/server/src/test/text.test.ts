@@ -4,10 +4,14 @@
  * calls, signed-out ones among them); one-line fields hold one line without bidi overrides; file
  * names are names, not paths. Each refusal changes nothing.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { md5hex, ok, put } from '../modules/collections/collections.fixtures';
+import { buyAndPay, md5hex, ok, publishedCollection, put } from '../modules/collections/collections.fixtures';
+import { isHeaderSafe, oneLine, quoted } from '../modules/mail/mail-text';
 import { controlCharacterAt } from '../plugins/text-guard';
-import { createTestApp, createUser, md5, PASSWORD, type TestApp, type TestUser } from './harness';
+import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from './harness';
 
 let t: TestApp;
 let user: TestUser;
@@ -96,5 +100,38 @@ describe('the body check', () => {
     expect(controlCharacterAt(new Upload())).toBeNull();
     expect(controlCharacterAt({ name: 'x\u0000' })).toBe('name');
     expect(controlCharacterAt({ a: ['ok', { b: 'x\u0001' }] })).toBe('a.1.b');
+  });
+});
+
+describe('seller text in mails', () => {
+  it('quotes it as one line with every control and direction character written out', () => {
+    expect(quoted('Pack')).toBe('"Pack"');
+    expect(quoted('Pack\r\nBcc: evil@attacker.example')).toBe('"Pack\\r\\nBcc: evil@attacker.example"');
+    expect(quoted('a\u202Eexe.txt\u2066\u2028\u0085\u007f')).toBe('"a\\u202eexe.txt\\u2066\\u2028\\u0085\\u007f"');
+    expect(quoted('Ünïcode 日本 🎨 "q"')).toBe('"Ünïcode 日本 🎨 \\"q\\""');
+    for (const s of ['x\ny', 'x\u2028y', 'x\u0000y']) expect(isHeaderSafe(s)).toBe(false);
+    expect(isHeaderSafe(quoted('x\r\ny\u2028'))).toBe(true);
+    expect(oneLine('a\r\nBcc: b')).toBe('a  Bcc: b');
+  });
+
+  it('never lets a title stored with a line break start a header or a line of the receipt', async () => {
+    // A row written before the one-line rule (or by an operator): the contract no longer lets it in.
+    const seller = await createUser(t);
+    const c = await publishedCollection(t, seller, 5, 'Legacy');
+    const title = 'Pack\r\nBcc: evil@attacker.example\r\n\r\nHello\u202E';
+    await t.app.ctx.database.db.execute(sql`update collections set title = ${title} where id = ${c.id}`);
+    const buyer = await createUser(t);
+    await fund(t, buyer.id, '10');
+    expect((await buyAndPay(t, buyer, c.id)).body.code).toBe(10000);
+    await t.app.ctx.services.licences.mailSettled();
+    const dir = path.join(t.dataDir, 'outbox');
+    const mails = await Promise.all((await readdir(dir)).map((f) => readFile(path.join(dir, f), 'utf8')));
+    const receipt = mails.find((m) => m.includes(`To: ${buyer.email}`) && m.includes('Thank you for buying'));
+    expect(receipt).toBeDefined();
+    expect(receipt).not.toMatch(/^Bcc:/im);
+    expect(receipt).not.toMatch(/^Hello/m);
+    expect(receipt).not.toContain('\u202E');
+    // Quoted-printable folds long body lines with a soft break (`=` at the end of a line).
+    expect(receipt!.replace(/=\r?\n/g, '')).toContain('Thank you for buying "Pack\\r\\nBcc: evil@attacker.example\\r\\n\\r\\nHello\\u202e" on Coffer.');
   });
 });

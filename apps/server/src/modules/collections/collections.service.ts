@@ -60,6 +60,7 @@ import type { UploadsService } from '../uploads/uploads.service';
 import { toResource, type ResourceRow } from '../uploads/uploads.service';
 import * as repo from './collections.repository';
 import { createReadCache } from '../../lib/read-cache';
+import { quoted } from '../mail/mail-text';
 
 /** What the collections service asks of the orders module (services.ts builds it from the orders repository). */
 export interface PurchaseLookup {
@@ -243,9 +244,9 @@ export function createCollectionsService(deps: CollectionsDeps) {
       buyers.map((buyer) => ({
         key: `library-change:${change.seq}:${buyer.id}`,
         to: buyer.email,
-        subject: `Updated: ${c.title}`,
+        subject: `Updated: ${quoted(c.title)}`,
         text:
-          `"${r.name}" was ${CHANGE_VERBS[kind]} "${c.title}", a collection you bought.\n\n` +
+          `${quoted(r.name)} was ${CHANGE_VERBS[kind]} ${quoted(c.title)}, a collection you bought.\n\n` +
           `Open it: ${link}\n\n` +
           `You get these mails because you bought this collection. To stop them, turn off ` +
           `"Update mails" in Your Profile: ${deps.publicUrl ?? ''}/profile\n`,

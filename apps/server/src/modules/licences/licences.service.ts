@@ -28,6 +28,7 @@ import { isRetryableTxError } from '../../lib/pg-errors';
 import type { CollectionsService } from '../collections/collections.service';
 import type { MailQueue } from '../mail/mail-queue.service';
 import * as repo from './licences.repository';
+import { quoted } from '../mail/mail-text';
 
 /** 32 digits and upper-case letters without 0/O and 1/I (unambiguous when read or typed). */
 export const KEY_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -174,7 +175,7 @@ export function createLicencesService(deps: LicencesDeps) {
         if (r.deletedAt) continue;
         const list = r.listPrice ?? r.amount;
         const lines = [
-          `Thank you for buying "${r.title}" on Coffer.`,
+          `Thank you for buying ${quoted(r.title)} on Coffer.`,
           '',
           `Order: ${r.orderId}`,
           `Price: ${list} points`,
@@ -184,7 +185,7 @@ export function createLicencesService(deps: LicencesDeps) {
           '',
           'Your files are under My Purchases.',
         ];
-        mails.push({ key: `receipt:${r.orderId}`, to: r.email, subject: `Your receipt: ${r.title}`, text: lines.join('\n') });
+        mails.push({ key: `receipt:${r.orderId}`, to: r.email, subject: `Your receipt: ${quoted(r.title)}`, text: lines.join('\n') });
       }
       return mailQueue.enqueue(tx, mails);
     },

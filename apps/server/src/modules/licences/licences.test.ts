@@ -93,7 +93,7 @@ describe('licence keys', () => {
     const receipt = mails.find((m) => m.includes(key));
     expect(receipt).toBeDefined();
     expect(receipt).toContain(`To: ${buyer.email}`);
-    expect(receipt).toContain('Your receipt: Plugin');
+    expect(receipt).toContain('Thank you for buying "Plugin" on Coffer.');
   });
 
   it('issues no key when keys are off', async () => {

@@ -26,6 +26,7 @@ import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import type { MailProvider, SentMail } from '../../providers/mail/index';
 import * as repo from './mail-queue.repository';
+import { isHeaderSafe, oneLine } from './mail-text';
 
 /** Waits after failed attempt 1, 2, 3...; the last repeats. */
 export const MAIL_RETRY_DELAYS_MS = [30_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const;
@@ -191,9 +192,17 @@ export function createMailQueue(deps: MailQueueDeps) {
     /**
      * Queues `mails` in `tx`. Call {@link sendNow} with the ids after COMMIT.
      * @returns the ids of the mails queued (a `key` queued before is skipped)
+     * A subject holding a line break or another control character (a header injection: subjects
+     * quote seller text with `quoted`, mail-text.ts, so this is a bug) is flattened to one line and
+     * logged, never sent as is, and never fails the caller's transaction (a payment, a change).
      */
     async enqueue(tx: Tx, mails: QueuedMail[]): Promise<string[]> {
       if (!mails.length) return [];
+      mails = mails.map((m) => {
+        if (isHeaderSafe(m.subject)) return m;
+        log.error({ key: m.key }, 'mail queue: a subject held a control character; flattened');
+        return { ...m, subject: oneLine(m.subject) };
+      });
       const now = clock.now();
       const rows = mails.map((m) => ({
         id: newId(),
