@@ -17,7 +17,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import archiver from 'archiver';
-import { DOWNLOAD_URL_TTL_SECONDS } from '@coffer/contract';
+import { DOWNLOAD_URL_TTL_SECONDS, ONE_LINE_FORBIDDEN } from '@coffer/contract';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import type { StorageProvider } from '../../providers/storage/index';
@@ -66,15 +66,43 @@ export function zipFileName(title: string): string {
   return `${clean || 'collection'}.zip`;
 }
 
-/** Names unique inside the archive: `a.txt`, `a (2).txt`, ... (case-insensitive, as unzip tools compare). */
-function uniqueNames(names: string[]): string[] {
-  const seen = new Set<string>();
-  return names.map((name) => {
+/** The entry Coffer writes last: no seller file may take its name. */
+export const MANIFEST_NAME = 'manifest.json';
+
+/** The characters a one-line field may not hold (contract common.ts), every occurrence. */
+const NOT_ONE_LINE = new RegExp(ONE_LINE_FORBIDDEN.source, 'g');
+
+/**
+ * A stored file name as a safe ZIP entry name (issue 39, docs/abuse.md "Text"), by the rules of
+ * `file_name` (contract collections.ts): no control or bidi character, no path (`/`, `\\` and a
+ * leading drive's `:` become `_`), never empty or only dots such as `..` (then `file`). Names checked
+ * at upload pass unchanged; this guards rows stored before those rules.
+ */
+function entryName(name: string): string {
+  const clean = name
+    .replace(NOT_ONE_LINE, '')
+    .replace(/[\\/]/g, '_')
+    .replace(/^([A-Za-z]):/, '$1_');
+  return /^\.*$/.test(clean) ? 'file' : clean;
+}
+
+/** How unzip tools and file systems compare names: Unicode-normalized, case-folded, trailing dots and spaces dropped. */
+const sameNameKey = (name: string) => name.normalize('NFC').toLowerCase().replace(/[. ]+$/, '');
+
+/**
+ * The archive's entry names for `names`, in order: each made safe ({@link entryName}) and unique
+ * (`a.txt`, `a (2).txt`, ... compared by {@link sameNameKey}), and never {@link MANIFEST_NAME}, which a
+ * seller's own `manifest.json` would shadow (it becomes `manifest (2).json`).
+ */
+export function archiveNames(names: string[]): string[] {
+  const seen = new Set<string>([sameNameKey(MANIFEST_NAME)]);
+  return names.map((raw) => {
+    const name = entryName(raw);
     let candidate = name;
     const dot = name.lastIndexOf('.');
     const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-    for (let n = 2; seen.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
-    seen.add(candidate.toLowerCase());
+    for (let n = 2; seen.has(sameNameKey(candidate)); n++) candidate = `${stem} (${n})${ext}`;
+    seen.add(sameNameKey(candidate));
     return candidate;
   });
 }
@@ -145,7 +173,7 @@ export function createDownloadsService(deps: DownloadsDeps) {
       if (clock.now() > expires) throw errors.forbidden('This link is invalid or has expired');
       const c = await allowed(u, c0, null);
       const files = await filesFor(c, u!);
-      const names = uniqueNames(files.map((f) => f.name));
+      const names = archiveNames(files.map((f) => f.name));
       const manifest: { collection: { id: string; title: string }; files: ManifestEntry[] } = {
         collection: { id: c.id, title: c.title },
         files: files.map((f, i) => ({ name: names[i]!, size: f.size, md5: f.md5 })),
@@ -170,7 +198,7 @@ export function createDownloadsService(deps: DownloadsDeps) {
             // One object open at a time: the next is read once this entry is written.
             await once(archive, 'entry');
           }
-          archive.append(`${JSON.stringify(manifest, null, 2)}\n`, { name: 'manifest.json' });
+          archive.append(`${JSON.stringify(manifest, null, 2)}\n`, { name: MANIFEST_NAME });
           await archive.finalize();
         } catch (err) {
           if (stopped) return;

@@ -4,11 +4,12 @@
  * the name after the collection, the right (owner and paid buyers only, gone after a refund), and
  * tampered or expired links.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
 import { unzip } from '../../test/unzip';
 import { buyAndPay, get, md5hex, ok, uploadSingle } from '../collections/collections.fixtures';
-import { zipFileName } from './downloads.service';
+import { archiveNames, zipFileName } from './downloads.service';
 
 let t: TestApp;
 
@@ -64,6 +65,27 @@ describe('collection/download/all', () => {
         md5: md5hex(f.data),
       })),
     });
+  });
+
+  it('never lets a seller file shadow the manifest, nor a stored path or control name escape the archive', async () => {
+    const owner = await createUser(t);
+    const c = await ok(t, '/sl/v1/collection/create', { title: 'Shadow', desc: 'd', amount: 5 }, owner.token);
+    const theirs = Buffer.from('{"files":[]}\n');
+    const legacy = Buffer.from('stored before the file-name rule\n');
+    for (const [name, data] of [['manifest.json', theirs], ['legacy.txt', legacy]] as const) {
+      const r = await uploadSingle(t, owner, data, name, 'application/octet-stream');
+      await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token);
+      // A row written before the rule (or by an operator): a path with a control and a bidi character.
+      if (name === 'legacy.txt') await t.app.ctx.database.db.execute(sql`update resources set name = ${'../..\\C:\u202Eevil\r\n.txt'} where id = ${r.id}`);
+    }
+    await ok(t, '/sl/v1/collection/publish', { collection_id: c.id }, owner.token);
+    const link = await ok(t, '/sl/v1/collection/download/all', { collection_id: c.id }, owner.token);
+    const entries = await unzip((await get(t, link.url)).rawPayload);
+    expect([...entries.keys()]).toEqual(['manifest (2).json', '.._.._C:evil.txt', 'manifest.json']);
+    expect(entries.get('manifest (2).json')).toEqual(theirs);
+    expect(entries.get('.._.._C:evil.txt')).toEqual(legacy);
+    const manifest = JSON.parse(entries.get('manifest.json')!.toString('utf8'));
+    expect(manifest.files.map((f: { name: string }) => f.name)).toEqual(['manifest (2).json', '.._.._C:evil.txt']);
   });
 
   it('serves the owner; refuses strangers, tampered and expired links, and a buyer refunded since', async () => {
@@ -128,6 +150,30 @@ describe('download all over HTTP', () => {
     expect((await again.arrayBuffer()).byteLength).toBeGreaterThan(2 * big.length);
     // Kept-alive sockets would hold app.close() until their timeout.
     t.app.server.closeAllConnections();
+  });
+});
+
+describe('archiveNames', () => {
+  it('makes names unique the way unzip tools and file systems compare them, and keeps the manifest', () => {
+    expect(archiveNames(['a.txt', 'A.TXT', 'a.txt.', 'a (2).txt', 'MANIFEST.JSON', 'manifest.json'])).toEqual([
+      'a.txt',
+      'A (2).TXT',
+      'a.txt (2).',
+      'a (2) (2).txt',
+      'MANIFEST (2).JSON',
+      'manifest (3).json',
+    ]);
+    // Composed and decomposed é are one name on macOS.
+    expect(archiveNames(['caf\u00e9.txt', 'cafe\u0301.txt'])).toEqual(['caf\u00e9.txt', 'cafe\u0301 (2).txt']);
+    expect(archiveNames(['..', '.', '', 'C:x.txt', 'a/b\\c.txt', 'x\u202Ey.txt', 'ok: fine.txt'])).toEqual([
+      'file',
+      'file (2)',
+      'file (3)',
+      'C_x.txt',
+      'a_b_c.txt',
+      'xy.txt',
+      'ok: fine.txt',
+    ]);
   });
 });
 
