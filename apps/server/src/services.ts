@@ -25,7 +25,7 @@ import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { createLicencesService } from './modules/licences/licences.service';
-import { buyersToMail, countDownloads, hasPaid, lockPaidOrder, paidAt } from './modules/orders/orders.repository';
+import { buyersToMail, countDownloads, hasPaid, lockPaidOrder, paidOrder } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
@@ -79,7 +79,7 @@ export const archivePublishedCollections: DeletionHook = (userId, tx) => archive
 export function paidPurchases(db: Db): PurchaseLookup {
   return {
     hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId),
-    paidAt: (userId, collectionId) => paidAt(db, userId, collectionId),
+    paidOrder: (userId, collectionId) => paidOrder(db, userId, collectionId),
     buyersToMail: (collectionId, tx) => buyersToMail(tx ?? db, collectionId),
     countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),
   };

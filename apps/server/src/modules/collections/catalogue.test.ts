@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceVersions } from '../../db/schema/index';
+import { orders, resourceVersions } from '../../db/schema/index';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
 import { buyAndPay, get, ok, publishedCollection, uploadSingle } from './collections.fixtures';
 
@@ -257,6 +257,49 @@ describe('previews', () => {
     const meta = await sharp(thumb.rawPayload).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 320, 240]);
     expect(detail.resources.find((r: { id: string }) => r.id === broken.id).thumbnail_url).toBeUndefined();
+  });
+
+  it('shows a buyer no thumbnail of a non-preview file while the automatic refund is open (ADR 0049)', async () => {
+    // A 256 px icon: its "thumbnail" is the icon itself, whole.
+    const icon = await sharp({ create: { width: 256, height: 256, channels: 4, background: '#cc3366' } })
+      .png()
+      .toBuffer();
+    const c = await publishedCollection(t, owner, 5);
+    const r = await uploadSingle(t, owner, icon, 'icon.png', 'image/png');
+    await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token);
+    const thumbOf = async (token?: string) => {
+      const d = await ok(t, '/sl/v1/collection/detail', { collection_id: c.id }, token);
+      const one = await ok(t, '/sl/v1/resource/detail', { resource_id: r.id }, token);
+      expect(one.resource.thumbnail_url).toBe(d.resources.find((x: { id: string }) => x.id === r.id).thumbnail_url);
+      return d.resources.find((x: { id: string }) => x.id === r.id).thumbnail_url as string | undefined;
+    };
+    expect(await thumbOf(owner.token)).toBeTruthy();
+    expect(await thumbOf()).toBeUndefined();
+
+    // Bought, nothing downloaded: no thumbnail, and the refund stays automatic (the buyer got nothing).
+    const first = await createUser(t);
+    await fund(t, first.id, '10');
+    expect((await buyAndPay(t, first, c.id)).body.code).toBe(10000);
+    expect(await thumbOf(first.token)).toBeUndefined();
+    const order = (await ok(t, '/sl/v1/my/orders', {}, first.token)).orders.find((o: { collection_id: string }) => o.collection_id === c.id);
+    const refunded = await ok(t, '/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: 'not for me' }, first.token);
+    expect(refunded.status).toBe('OrderStatusRefunded');
+
+    // A download ends the automatic refund: from then on the buyer sees thumbnails.
+    const second = await createUser(t);
+    await fund(t, second.id, '10');
+    expect((await buyAndPay(t, second, c.id)).body.code).toBe(10000);
+    expect(await thumbOf(second.token)).toBeUndefined();
+    await ok(t, '/sl/v1/resource/download/url', { collection_id: c.id, resource_id: r.id }, second.token);
+    expect(await thumbOf(second.token)).toBeTruthy();
+
+    // So does the end of the refund window, without any download.
+    const third = await createUser(t);
+    await fund(t, third.id, '10');
+    expect((await buyAndPay(t, third, c.id)).body.code).toBe(10000);
+    const paidAt = new Date(t.clock.now() - 14 * 86_400_000 - 1_000);
+    await t.app.ctx.database.db.update(orders).set({ paidAt }).where(and(eq(orders.buyerId, third.id), eq(orders.collectionId, c.id)));
+    expect(await thumbOf(third.token)).toBeTruthy();
   });
 });
 

@@ -36,6 +36,7 @@ import {
   CollectionStatus,
   DOWNLOAD_URL_TTL_SECONDS,
   LIBRARY_CHANGES_PAGE,
+  REFUND_WINDOW_DAYS,
   minorToPoints,
   type Collection,
   type CollectionCreateRequest,
@@ -66,8 +67,11 @@ import { quoted } from '../mail/mail-text';
 export interface PurchaseLookup {
   /** True when `userId` has a paid order for the collection. */
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
-  /** When `userId` paid for the collection, or null (no paid order): removed files stay theirs if removed later. */
-  paidAt(userId: string, collectionId: string): Promise<Date | null>;
+  /**
+   * `userId`'s paid order of the collection, or null: when it was paid (removed files stay theirs if
+   * removed later) and the downloads counted on it (the automatic refund, product §25).
+   */
+  paidOrder(userId: string, collectionId: string): Promise<{ paidAt: Date; downloads: number } | null>;
   /** The paid buyers of a collection who accept update mails (product §24), read in `tx` when given. */
   buyersToMail(collectionId: string, tx?: Tx): Promise<{ id: string; email: string }[]>;
   /**
@@ -189,10 +193,23 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
   const pageArgs = (p: { page: number; size: number }) => ({ offset: p.page * p.size, limit: p.size });
 
-  /** A file as `viewer` sees it: a thumbnail URL for previews, the owner and buyers; `removed` on kept files. */
-  async function toView(r: ResourceRow, mayOpen: boolean): Promise<Resource> {
+  /**
+   * Whether a buyer's paid order is past the automatic refund (product §25: a file was downloaded
+   * under it, or REFUND_WINDOW_DAYS passed since payment). Until then the buyer sees no thumbnail of a
+   * non-preview file: a 320 px image of an image is often the goods themselves (an icon is whole), and
+   * seeing them must not leave the refund automatic (docs/decisions/0049-thumbnails-and-the-automatic-refund.md).
+   */
+  function pastAutomaticRefund(order: { paidAt: Date; downloads: number } | null): boolean {
+    return order !== null && (order.downloads > 0 || clock.now() - order.paidAt.getTime() > REFUND_WINDOW_DAYS * 86_400_000);
+  }
+
+  /**
+   * A file as `viewer` sees it: `removed` on kept files; a thumbnail URL for previews (anyone) and,
+   * when `thumbnails` is true (the owner, a buyer past the automatic refund), for every file.
+   */
+  async function toView(r: ResourceRow, thumbnails: boolean): Promise<Resource> {
     const out: Resource = toResource(r);
-    if (r.thumbnailKey && (mayOpen || r.preview)) {
+    if (r.thumbnailKey && (thumbnails || r.preview)) {
       const get = await storage.presignGet(r.thumbnailKey, {
         fileName: `${r.name}.webp`,
         contentType: 'image/webp',
@@ -560,12 +577,14 @@ export function createCollectionsService(deps: CollectionsDeps) {
       const { ok, purchased } = await visible(row.c, viewerId);
       if (!ok) throw errors.notFound('The collection does not exist');
       // Every visitor sees the live files; a buyer also the ones removed after they paid (product §24).
-      const paid = purchased && read.resources.some((r) => r.removedAt) ? await purchases.paidAt(viewerId!, row.c.id) : null;
+      const asks = read.resources.some((r) => r.removedAt || (r.thumbnailKey && !r.preview));
+      const order = purchased && asks ? await purchases.paidOrder(viewerId!, row.c.id) : null;
+      const paid = order?.paidAt;
       const shown = read.resources.filter((r) => !r.removedAt || (paid && r.removedAt > paid));
-      const mayOpen = purchased || viewerId === row.c.ownerId;
+      const thumbnails = viewerId === row.c.ownerId || pastAutomaticRefund(order);
       return {
         collection: viewerId === row.c.ownerId ? forOwner(row.c, row.seller) : toCollection(row.c, row.seller),
-        resources: await Promise.all(shown.map((r) => toView(r, mayOpen))),
+        resources: await Promise.all(shown.map((r) => toView(r, thumbnails))),
         seller: toSeller(row.seller),
         purchased,
       };
@@ -582,12 +601,13 @@ export function createCollectionsService(deps: CollectionsDeps) {
       if (!row) throw errors.notFound('The file does not exist');
       const { ok, purchased } = await visible(row.c, viewerId);
       if (!ok) throw errors.notFound('The file does not exist');
-      if (r.removedAt && viewerId !== row.c.ownerId) {
-        const paid = purchased ? await purchases.paidAt(viewerId!, row.c.id) : null;
-        if (!paid || r.removedAt <= paid) throw errors.notFound('The file does not exist');
+      const owner = viewerId === row.c.ownerId;
+      const order = purchased && !owner && (r.removedAt || (r.thumbnailKey && !r.preview)) ? await purchases.paidOrder(viewerId!, row.c.id) : null;
+      if (r.removedAt && !owner) {
+        if (!order || r.removedAt <= order.paidAt) throw errors.notFound('The file does not exist');
       }
       return {
-        resource: await toView(r, purchased || viewerId === row.c.ownerId),
+        resource: await toView(r, owner || pastAutomaticRefund(order)),
         collection: toCollection(row.c, row.seller),
         purchased,
       };
@@ -636,7 +656,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       if (!c || !r || r.collectionId !== c.id) throw errors.notFound('The file does not exist');
       refuseRemovedFiles(c);
       if (c.ownerId !== viewerId) {
-        const paid = await purchases.paidAt(viewerId, c.id);
+        const paid = (await purchases.paidOrder(viewerId, c.id))?.paidAt ?? null;
         // A removed file stays with those who paid before its removal (product §24).
         if (r.removedAt && (!paid || r.removedAt <= paid)) throw errors.notFound('The file does not exist');
         // Counted on the buyer's order (a download decides a refund request, product §24).

@@ -135,7 +135,7 @@ export function createDownloadsService(deps: DownloadsDeps) {
   async function filesFor(c: { id: string; ownerId: string }, userId: string) {
     const rows = await uploads.resourceRowsOf(c.id);
     if (!rows.some((r) => r.removedAt)) return rows;
-    const paid = c.ownerId === userId ? null : await purchases.paidAt(userId, c.id);
+    const paid = c.ownerId === userId ? null : ((await purchases.paidOrder(userId, c.id))?.paidAt ?? null);
     return rows.filter((r) => !r.removedAt || (paid !== null && r.removedAt > paid));
   }
 

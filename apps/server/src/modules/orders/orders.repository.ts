@@ -433,13 +433,21 @@ export async function buyersToMail(db: DbOrTx, collectionId: string): Promise<{ 
 }
 
 /** When `buyerId` paid for the collection, or null when they have no paid order. */
-export async function paidAt(db: DbOrTx, buyerId: string, collectionId: string): Promise<Date | null> {
+/**
+ * The buyer's paid order of the collection as the file list needs it: when it was paid and how many
+ * downloads were counted on it (product §24 removed files, §25 the automatic refund). Null when none.
+ */
+export async function paidOrder(
+  db: DbOrTx,
+  buyerId: string,
+  collectionId: string,
+): Promise<{ paidAt: Date; downloads: number } | null> {
   const [row] = await db
-    .select({ at: orders.paidAt, createdAt: orders.createdAt })
+    .select({ at: orders.paidAt, createdAt: orders.createdAt, downloads: orders.downloads })
     .from(orders)
     .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId), eq(orders.status, OrderStatus.Paid)))
     .limit(1);
-  return row ? (row.at ?? row.createdAt) : null;
+  return row ? { paidAt: row.at ?? row.createdAt, downloads: row.downloads } : null;
 }
 
 /** Marks the order refunded at `at` with the reason given (product §25); the refund request stays as it was. */
