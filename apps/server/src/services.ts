@@ -15,8 +15,7 @@ import type { Clock } from './lib/clock';
 import type { SharedState } from './lib/shared-state';
 import { createPasswordBudget } from './modules/account/password-budget';
 import { twoFactorKey } from './modules/account/two-factor';
-import { createAccountService, type DeletionGuard, type DeletionHook } from './modules/account/account.service';
-import { archivePublishedOf } from './modules/collections/collections.repository';
+import { createAccountService, type DeletionGuard } from './modules/account/account.service';
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { countOpenBills } from './modules/deposits/deposits.repository';
 import { createDepositsService } from './modules/deposits/deposits.service';
@@ -68,9 +67,6 @@ export function suspensionCheck(db: Db): (userId: string) => Promise<void> {
     if (row) refuseSuspended(row);
   };
 }
-
-/** Deletion hook: the deleted owner's published collections are archived in the deleting transaction. */
-export const archivePublishedCollections: DeletionHook = (userId, tx) => archivePublishedOf(tx, userId);
 
 /**
  * The paid purchases collections and downloads ask about (`purchased`, download rights, the download
@@ -178,7 +174,9 @@ export async function buildServices(deps: ServicesDeps) {
     twoFactorKey: twoFactorKey(config),
     revocations: shared.revocations,
     deletionGuards: [withdrawalInFlightGuard, openDepositGuard],
-    deletionHooks: [archivePublishedCollections],
+    // Bound late: the collections service is built below. Archiving goes through it so that its
+    // read cache is emptied (account deletion must not leave a collection shown as Published).
+    deletionHooks: [(userId, tx) => collections.archivePublishedOf(userId, tx)],
     stepUpMinutes: config.STEP_UP_MINUTES,
     // Bound late: the orders service is built below (it needs this one).
     nextClearance: (userId) => orders.nextClearance(userId),

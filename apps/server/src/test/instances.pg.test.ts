@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_READ_CACHE_TTL_MS } from '../lib/read-cache';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
 import { buyAndPay, ok, publishedCollection } from '../modules/collections/collections.fixtures';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp } from './harness';
@@ -139,6 +140,22 @@ describe.skipIf(!onPostgres)('two instances, one PostgreSQL and one Redis', () =
       expect(await b.app.ctx.services.ledger.balances(u.id)).toMatchObject({ available: 50_000n, frozen: 0n });
     }
     expect((await verifyLedger(b.app.ctx.database.db)).violations).toEqual([]);
+  });
+
+  it("public reads on the other instance show a deleted seller's collection for at most the 2 s bound", async () => {
+    const leaving = await createUser(a);
+    const c = await publishedCollection(a, leaving, 0, 'Bound');
+    const detail = (app: TestApp) => app.call('/sl/v1/collection/detail', { collection_id: c.id });
+    // Instance b caches the public read.
+    expect((await detail(b)).body.data.collection.status).toBe('Published');
+    await ok(a, uc('/delete'), { password: md5(PASSWORD) }, leaving.token);
+    // a archived through its collections service: its own reads show it at once.
+    expect((await detail(a)).body.reason).toBe('NOT_FOUND');
+    // b serves its cached row until the bound has passed on its clock, never after.
+    b.clock.advance(PUBLIC_READ_CACHE_TTL_MS - 1);
+    expect((await detail(b)).body.data.collection.status).toBe('Published');
+    b.clock.advance(1);
+    expect((await detail(b)).body.reason).toBe('NOT_FOUND');
   });
 });
 

@@ -82,8 +82,12 @@ export function newDeviceMail(input: { username: string; device: string; address
 
 /** A check run before an account is deleted; returns a refusal message or null. */
 export type DeletionGuard = (userId: string, tx: Tx) => Promise<string | null>;
-/** Work done in the deleting transaction (e.g. archive the user's published collections). */
-export type DeletionHook = (userId: string, tx: Tx) => Promise<void>;
+/**
+ * Work done in the deleting transaction (e.g. archive the user's published collections). It may
+ * return a step run after COMMIT (e.g. empty a read cache, which a read between the hook and the
+ * commit could otherwise fill again with the old row).
+ */
+export type DeletionHook = (userId: string, tx: Tx) => Promise<void | (() => void)>;
 
 export interface AccountDeps {
   db: Db;
@@ -174,7 +178,7 @@ export function createAccountService(deps: AccountDeps) {
    * deletions also reach every other instance through the revocation bus, and those revoke the
    * sessions anyway. A nickname or avatar changed on another instance shows within the TTL.
    */
-  const userRows = createReadCache<repo.UserRow | null>({ ttlMs: USER_ROW_CACHE_TTL_MS });
+  const userRows = createReadCache<repo.UserRow | null>({ ttlMs: USER_ROW_CACHE_TTL_MS, now: () => clock.now() });
   revocations.subscribe((event) => {
     if (event.kind === 'session') sessionCache.dropSession(event.sessionId);
     else {
@@ -800,10 +804,15 @@ export function createAccountService(deps: AccountDeps) {
       await db.transaction(refuseIfBlocked);
       await this.checkPassword(userId, digest);
       const now = new Date(clock.now());
+      const afterCommit: (() => void)[] = [];
       await db.transaction(async (tx) => {
+        afterCommit.length = 0;
         await tx.execute(sql`select id from ledger_accounts where user_id = ${userId} order by id for update`);
         await refuseIfBlocked(tx);
-        for (const hook of deletionHooks) await hook(userId, tx);
+        for (const hook of deletionHooks) {
+          const then = await hook(userId, tx);
+          if (then) afterCommit.push(then);
+        }
         const user = await repo.findUserById(tx, userId);
         if (!user) throw errors.notFound();
         await repo.updateUser(tx, userId, {
@@ -813,6 +822,7 @@ export function createAccountService(deps: AccountDeps) {
         });
         await repo.revokeAllSessions(tx, userId, now);
       });
+      for (const then of afterCommit) then();
       await broadcast({ kind: 'user', userId });
       return {};
     },

@@ -369,7 +369,7 @@ describe('get/me', () => {
     // A deletion always revokes sessions; this reaches the guard behind it directly in the database,
     // past the user-row cache, which serves a row read at most USER_ROW_CACHE_TTL_MS ago.
     await t.app.ctx.database.db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, user.id));
-    await new Promise((r) => setTimeout(r, USER_ROW_CACHE_TTL_MS));
+    t.clock.advance(USER_ROW_CACHE_TTL_MS);
     const res = await t.call('/api/uc/v1/account/get/me', {}, user.token);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 10005, reason: 'NOT_FOUND', msg: 'Record does not exist' });

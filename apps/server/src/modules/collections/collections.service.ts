@@ -114,8 +114,10 @@ const PUBLISHABLE: Status[] = [CollectionStatus.Created, CollectionStatus.Draft]
 export function createCollectionsService(deps: CollectionsDeps) {
   const { db, clock, storage, uploads, images, purchases } = deps;
   // Public reads, emptied by every write below (read-cache.ts states the staleness bound).
-  const detailReads = createReadCache<{ row: repo.CollectionWithSeller; resources: ResourceRow[] } | null>();
-  const marketReads = createReadCache<Awaited<ReturnType<typeof repo.pageMarket>>>();
+  // They read the app's clock, so tests drive the staleness bound by moving it.
+  const now = () => clock.now();
+  const detailReads = createReadCache<{ row: repo.CollectionWithSeller; resources: ResourceRow[] } | null>({ now });
+  const marketReads = createReadCache<Awaited<ReturnType<typeof repo.pageMarket>>>({ now });
   const wrote = () => {
     detailReads.clear();
     marketReads.clear();
@@ -712,10 +714,17 @@ export function createCollectionsService(deps: CollectionsDeps) {
       wrote();
     },
 
-    /** Account deletion hook: archives the user's published collections in the deleting transaction. */
-    archivePublishedOf(ownerId: string, tx: Tx) {
+    /**
+     * Account deletion hook (account.service.ts `DeletionHook`): archives the user's published
+     * collections in the deleting transaction and empties this instance's public reads now and again
+     * after COMMIT (a read in between could cache the row as Published); other instances see it
+     * within PUBLIC_READ_CACHE_TTL_MS (read-cache.ts).
+     * @returns the after-COMMIT step
+     */
+    async archivePublishedOf(ownerId: string, tx: Tx): Promise<() => void> {
       wrote();
-      return repo.archivePublishedOf(tx, ownerId);
+      await repo.archivePublishedOf(tx, ownerId);
+      return wrote;
     },
   };
 }

@@ -208,9 +208,15 @@ describe('account deletion', () => {
     const c = await publishedCollection(t, leaving, 0, 'Farewell');
     const buyer = await createUser(t);
     await buyAndPay(t, buyer, c.id);
+    // A visitor's reads are cached (for 2 s on the app's clock, which does not move here).
+    const market = () => ok(t, '/sl/v1/market/collections', { paginator: { page: 0, size: 100 }, q: 'Farewell' });
+    expect((await ok(t, '/sl/v1/collection/detail', { collection_id: c.id })).collection.status).toBe('Published');
+    expect((await market()).collections.map((x: { id: string }) => x.id)).toContain(c.id);
     await ok(t, '/api/uc/v1/account/delete', { password: md5(PASSWORD) }, leaving.token);
     expect((await t.app.ctx.services.collections.find(c.id))?.status).toBe('Archived');
+    // The archive went through the collections service: this instance shows it at once.
     expect((await t.call('/sl/v1/collection/detail', { collection_id: c.id })).body.reason).toBe('NOT_FOUND');
+    expect((await market()).collections.map((x: { id: string }) => x.id)).not.toContain(c.id);
     expect((await ok(t, '/sl/v1/collection/detail', { collection_id: c.id }, buyer.token)).purchased).toBe(true);
     const link = await ok(t, '/sl/v1/resource/download/url', { collection_id: c.id, resource_id: c.resource.id }, buyer.token);
     expect(link.url).toMatch(/\/files\/o\/(sealed\/)?resources\//);
