@@ -16,6 +16,7 @@ import type { SharedState } from './lib/shared-state';
 import { createPasswordBudget } from './modules/account/password-budget';
 import { twoFactorKey } from './modules/account/two-factor';
 import { createAccountService, type DeletionGuard } from './modules/account/account.service';
+import { createLoginGuard } from './modules/account/login-guard';
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { countOpenBills } from './modules/deposits/deposits.repository';
 import { createDepositsService } from './modules/deposits/deposits.service';
@@ -171,6 +172,7 @@ export async function buildServices(deps: ServicesDeps) {
     avatarUrl: images.avatarUrl,
     checkAvatar: images.claim,
     passwordBudget: createPasswordBudget(shared.counters),
+    loginGuard: createLoginGuard(shared.counters),
     twoFactorKey: twoFactorKey(config),
     revocations: shared.revocations,
     deletionGuards: [withdrawalInFlightGuard, openDepositGuard],

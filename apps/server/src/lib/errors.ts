@@ -13,9 +13,13 @@ export class AppError extends Error {
   /** Sent as the envelope's `data` (e.g. the challenge of TWO_FACTOR_REQUIRED); absent for most errors. */
   readonly data: unknown;
 
-  constructor(reason: ErrorReason, msg: string, options?: { cause?: unknown; data?: unknown }) {
+  /** Seconds a client should wait before trying again, sent as `Retry-After` (RATE_LIMITED); absent for most errors. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(reason: ErrorReason, msg: string, options?: { cause?: unknown; data?: unknown; retryAfterSeconds?: number }) {
     super(msg, options?.cause === undefined ? undefined : { cause: options.cause });
     this.data = options?.data;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
     this.reason = reason;
     this.code = ERROR_TABLE[reason].code;
     this.status = ERROR_TABLE[reason].status;
@@ -31,7 +35,8 @@ export const errors = {
   notFound: (msg = 'Record does not exist') => new AppError('NOT_FOUND', msg),
   conflict: (msg: string) => new AppError('CONFLICT', msg),
   insufficientBalance: (msg = 'Insufficient balance') => new AppError('INSUFFICIENT_BALANCE', msg),
-  rateLimited: (msg = 'Too many attempts. Please try again later.') => new AppError('RATE_LIMITED', msg),
+  rateLimited: (msg = 'Too many attempts. Please try again later.', retryAfterSeconds?: number) =>
+    new AppError('RATE_LIMITED', msg, retryAfterSeconds === undefined ? undefined : { retryAfterSeconds }),
   tooLarge: (msg: string) => new AppError('PAYLOAD_TOO_LARGE', msg),
   twoFactorRequired: (msg: string, data?: unknown) => new AppError('TWO_FACTOR_REQUIRED', msg, { data }),
   /** Spending needs a fresh proof (product.md "Step-up"); `data.method` is 'password' or 'code'. */

@@ -37,6 +37,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError & { validation?: ValidationItem[] }, req, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) req.log.error({ err: error }, 'app error');
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return send(reply, error.reason, error.message, error.data);
     }
     if (error.validation) {

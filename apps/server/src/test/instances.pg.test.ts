@@ -54,7 +54,7 @@ describe.skipIf(!onPostgres)('two instances, one PostgreSQL and one Redis', () =
     await b?.close();
   });
 
-  it('wrong logins spread over both instances hit the per-account limit of one (10 a minute)', async () => {
+  it('wrong logins from one address spread over both instances hit the per-(account, address) limit of one (10)', async () => {
     const user = await createUser(a);
     for (let i = 0; i < 10; i++) {
       const res = await (i % 2 ? b : a).call(uc('/login'), { account: user.username, password: WRONG });

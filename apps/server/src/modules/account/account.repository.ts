@@ -1,5 +1,5 @@
 /** Users and sessions in the database. Only the account service calls this. */
-import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { run, statement } from '../../db/raw';
 import { resetCodes, sessions, users } from '../../db/schema/index';
@@ -60,6 +60,19 @@ export async function insertUser(db: DbOrTx, row: typeof users.$inferInsert): Pr
 export async function updateUser(db: DbOrTx, id: string, patch: Partial<typeof users.$inferInsert>): Promise<UserRow | null> {
   const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
   return row ?? null;
+}
+
+/**
+ * Whether a session of `userId` was opened from `address` at or after `since` (a known address of
+ * login-guard.ts). Read through `sessions_user_idx`; asked only of slowed accounts.
+ */
+export async function hasSessionFrom(db: DbOrTx, userId: string, address: string, since: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.address, address), gte(sessions.createdAt, since)))
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function insertSession(db: DbOrTx, row: typeof sessions.$inferInsert): Promise<void> {

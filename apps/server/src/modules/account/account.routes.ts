@@ -23,7 +23,6 @@ export function accountRoutes(
   accounts: AccountService,
   limits: AccountRouteLimits = { registrationsPerIpPerHour: 20 },
 ) {
-  const loginPerAccount = bodyLimiter(app, { ...LIMITS.login.perAccount, key: bodyKey('account') });
   const sendMailPerAccount = bodyLimiter(app, { ...LIMITS.sendMail.perAccount, key: bodyKey('email') });
   const forgetPerAccount = bodyLimiter(app, { ...LIMITS.passwordForget.perAccount, key: bodyKey('email') });
 
@@ -42,10 +41,8 @@ export function accountRoutes(
     {
       rateLimit: perIp(LIMITS.login.perIp),
     },
-    async ({ body, req, reply }) => {
-      await loginPerAccount(req, reply);
-      return accounts.login(body, clientOf(req));
-    },
+    // Wrong passwords are counted per (account, address) and per account by the service (login-guard.ts).
+    ({ body, req }) => accounts.login(body, clientOf(req)),
   );
   defineEndpoint(app, 'loginTwoFactor', { rateLimit: perIp(LIMITS.login.perIp) }, ({ body, req }) =>
     accounts.loginTwoFactor(body, clientOf(req)),

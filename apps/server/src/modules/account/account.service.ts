@@ -40,6 +40,7 @@ import { createSessionCache } from './session-cache';
 import { hashToken, newToken } from './tokens';
 import { deviceKey, deviceLabel, USER_AGENT_MAX } from './devices';
 import * as security from './security.repository';
+import { createLoginGuard, KNOWN_ADDRESS_DAYS, type LoginGuard } from './login-guard';
 import {
   hashRecoveryCode,
   isTotpShaped,
@@ -112,6 +113,8 @@ export interface AccountDeps {
   log?: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** The shared per-user password budget (password-budget.ts); default: in this process's memory. */
   passwordBudget?: PasswordBudget;
+  /** Wrong sign-ins per (account, address) and per account (login-guard.ts); memory counters when absent. */
+  loginGuard?: LoginGuard;
   /** Carries revocations to every instance (lib/shared-state.ts); default: this process only. */
   revocations?: RevocationBus;
   /**
@@ -170,6 +173,7 @@ export function createAccountService(deps: AccountDeps) {
   /** Live sessions read in the last few seconds; revocations from any instance drop entries at once. */
   const sessionCache = createSessionCache({ now: () => clock.now() });
   const passwordBudget = deps.passwordBudget ?? createPasswordBudget(memoryCounters(() => clock.now()));
+  const loginGuard = deps.loginGuard ?? createLoginGuard(memoryCounters(() => clock.now()));
   const revocations = deps.revocations ?? localBus();
   /**
    * `get/me`'s user rows (never the balances), read at most USER_ROW_CACHE_TTL_MS ago
@@ -353,8 +357,15 @@ export function createAccountService(deps: AccountDeps) {
      */
     async login(input: { account: string; password: string }, client: ClientInfo = {}) {
       const user = await repo.findLiveUserByAccount(db, input.account);
-      const okPassword = await verifyPasswordDigest(user?.passwordHash ?? (await dummyHash()), input.password);
-      if (!user || !okPassword) throw errors.invalidCredentials('Incorrect username or password');
+      const address = client.address ?? '';
+      const right = await loginGuard.check(
+        user ? user.id : `name:${input.account.toLowerCase()}`,
+        address,
+        async () =>
+          user !== null && (await repo.hasSessionFrom(db, user.id, address, new Date(clock.now() - KNOWN_ADDRESS_DAYS * 86_400_000))),
+        async () => (await verifyPasswordDigest(user?.passwordHash ?? (await dummyHash()), input.password)) && user !== null,
+      );
+      if (!user || !right) throw errors.invalidCredentials('Incorrect username or password');
       refuseSuspended(user);
       if (await enabledTwoFactor(user.id)) {
         const challenge = newToken();
