@@ -4,7 +4,7 @@
  * migrations, same queries on both.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,72 @@ await db.close();`;
   }
 }
 
+/** The lock file of an on-disk PGlite: `{"pid": N}` of the process that has it open. */
+export const PGLITE_LOCK_FILE = 'coffer.lock';
+/** Opens of each PGlite directory held by this process (a process may open its own directory again). */
+const heldDirs = new Map<string, number>();
+
+/** Whether process `pid` is alive (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `dir`'s lock for this process: PGlite is PostgreSQL in one process, and a second process
+ * opening the same data directory (an `npm run admin` beside a running server) would write over the
+ * first one's files. A lock left by a process that is gone is taken over.
+ * @returns the release step (removes the lock after this process's last close of `dir`)
+ * @throws Error naming the other process when one alive holds the directory
+ */
+function lockPgliteDir(dir: string): () => void {
+  const file = path.join(dir, PGLITE_LOCK_FILE);
+  const held = heldDirs.get(dir) ?? 0;
+  if (held === 0) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const fd = openSync(file, 'wx');
+        writeSync(fd, JSON.stringify({ pid: process.pid }));
+        closeSync(fd);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+        let pid = 0;
+        try {
+          pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid) || 0;
+        } catch {
+          // Unreadable (written half by a process that died): stale.
+        }
+        if (pid && pid !== process.pid && alive(pid)) {
+          throw new Error(
+            `the database in ${dir} is open in another process (pid ${pid}, e.g. a running server): the built-in ` +
+              'database (PGlite) allows one process at a time. Stop that process first, or run the server on ' +
+              'PostgreSQL (DATABASE_URL) to use the tools beside it.',
+          );
+        }
+        rmSync(file, { force: true });
+      }
+    }
+  }
+  heldDirs.set(dir, held + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (heldDirs.get(dir) ?? 1) - 1;
+    if (left > 0) heldDirs.set(dir, left);
+    else {
+      heldDirs.delete(dir);
+      rmSync(file, { force: true });
+    }
+  };
+}
+
 let memoryTemplate: Promise<PGlite> | undefined;
 
 /**
@@ -96,7 +162,9 @@ async function memoryDatabase(): Promise<PGlite> {
 
 /**
  * Opens the configured database.
- * @param url `postgres://...`, `memory://`, or undefined for PGlite in `dataDir/db`
+ * @param url `postgres://...`, `memory://`, or undefined for PGlite in `dataDir/db` (locked for this
+ *   process by `dataDir/db/coffer.lock` until closed)
+ * @throws Error when another live process holds that PGlite directory
  */
 export async function openDatabase(url: string | undefined, dataDir: string): Promise<Database> {
   if (url && /^postgres(ql)?:\/\//.test(url)) {
@@ -122,13 +190,21 @@ export async function openDatabase(url: string | undefined, dataDir: string): Pr
     };
   }
   let client: PGlite;
+  let unlock = () => {};
   if (url === 'memory://') {
     client = await memoryDatabase();
   } else {
-    const dir = path.join(dataDir, 'db');
+    const dir = path.resolve(dataDir, 'db');
     mkdirSync(dir, { recursive: true });
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteInChild(dir);
-    client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
+    unlock = lockPgliteDir(dir);
+    try {
+      if (!existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteInChild(dir);
+      client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
+      await client.waitReady;
+    } catch (err) {
+      unlock();
+      throw err;
+    }
   }
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
@@ -136,7 +212,13 @@ export async function openDatabase(url: string | undefined, dataDir: string): Pr
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder }),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 

@@ -143,6 +143,14 @@ describe('npm run admin (the script)', () => {
     const c = await publishedCollection(app, seller, 5, 'Script pack');
     await ok(app, '/sl/v1/collection/report', { collection_id: c.id, reason: 'illegal' }, reporter.token);
     const dataDir = app.dataDir;
+    // While the server holds its built-in database, the script refuses to open it (PGlite is one process).
+    const beside = spawnSync(tsx, ['src/scripts/admin.ts', 'reports'], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    expect(`${beside.stdout}${beside.stderr}`).toContain(`is open in another process (pid ${process.pid}, e.g. a running server)`);
+    expect(beside.status).toBe(2);
     await app.close();
 
     const run = (...args: string[]) => {
