@@ -9,7 +9,7 @@ import { build, buildIsCurrent } from './build.mjs';
 if (!buildIsCurrent()) {
   console.log('start: the build is missing or older than the sources; building first');
   try {
-    build();
+    await build();
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
