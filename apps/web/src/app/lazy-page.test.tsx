@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { Suspense } from 'react';
+import { render, screen, waitFor } from '@testing-library/react';
+import { Component, Suspense, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { lazyPage, preloadPagesFor } from './lazy-page';
@@ -55,6 +55,48 @@ describe('lazyPage', () => {
     const Page = lazyPage(load);
     await expect(Page.preload()).rejects.toThrow('chunk failed');
     await Page.preload();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('lazyPage after a failed chunk', () => {
+  it('imports again when rendered again (Try again, or back to the route), instead of keeping the error', async () => {
+    const load = vi
+      .fn<() => Promise<{ default: () => React.JSX.Element }>>()
+      .mockRejectedValueOnce(new Error('chunk failed'))
+      .mockResolvedValueOnce(pageModule('Loaded at last'));
+    const Page = lazyPage(load);
+    class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+      override state = { failed: false };
+      static getDerivedStateFromError() {
+        return { failed: true };
+      }
+      override render() {
+        return this.state.failed ? (
+          <button type="button" onClick={() => this.setState({ failed: false })}>
+            Try again
+          </button>
+        ) : (
+          this.props.children
+        );
+      }
+    }
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <Boundary>
+        <Suspense fallback={<p>Loading page</p>}>
+          <Page />
+        </Suspense>
+      </Boundary>,
+    );
+    // React renders once more after an error before the boundary takes it; either that render or
+    // the boundary's Try again must import again and show the page.
+    let clicks = 0;
+    await waitFor(() => {
+      const retry = screen.queryByRole('button', { name: 'Try again' });
+      if (retry && clicks++ < 2) retry.click();
+      expect(screen.getByRole('heading', { name: 'Loaded at last' })).toBeInTheDocument();
+    });
     expect(load).toHaveBeenCalledTimes(2);
   });
 });

@@ -39,10 +39,23 @@ export function lazyPage(
         throw err;
       },
     ));
-  const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
+  // React.lazy keeps a rejected import for good: after a failure the next render (the error
+  // screen's "Try again", or coming back to the route) gets a new one, which imports again.
+  const makeLazy = () =>
+    lazy(() =>
+      preload().then(
+        () => ({ default: loaded! }),
+        (err: unknown) => {
+          Lazy = makeLazy();
+          throw err;
+        },
+      ),
+    );
+  let Lazy = makeLazy();
   function Page() {
     const Loaded = loaded;
-    return Loaded ? <Loaded /> : <Lazy />;
+    const Pending = Lazy;
+    return Loaded ? <Loaded /> : <Pending />;
   }
   return Object.assign(Page, { preload, ...(prefetch ? { prefetch } : {}) });
 }

@@ -135,6 +135,15 @@ describe('session expiry (product §4)', () => {
     expect(handler).toHaveBeenCalledTimes(4);
   });
 
+  it('does not end the session on a bare HTTP 401 without the envelope (§8: nothing extra)', async () => {
+    setAccessToken('valid');
+    server.use(http.post(url, () => new HttpResponse('Unauthorized', { status: 401 })));
+    const err = await failure();
+    expect(err.sessionExpired).toBe(false);
+    expect(err.message).toBe(ErrorMessages.unexpected);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it('does not treat UNAUTHORIZED as expiry when no token was sent (a visitor)', async () => {
     answer({ code: 10002, msg: 'Please log in.', reason: 'UNAUTHORIZED' }, 401);
     const err = await failure();

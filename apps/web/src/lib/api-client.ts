@@ -236,11 +236,9 @@ async function postEnvelope(path: string, body: unknown, options: RequestOptions
   const envelope = isEnvelope(payload) ? payload : null;
   const reason = envelope?.reason;
   // product §4: a body with reason UNAUTHORIZED counts as expiry, handled once per request. A request
-  // without a token was never signed in, so its UNAUTHORIZED is not an expiry.
-  const expired =
-    !options.skipSessionExpiry &&
-    Boolean(token) &&
-    (reason === ErrorReason.UNAUTHORIZED || (!envelope && response.status === 401));
+  // without a token was never signed in, so its UNAUTHORIZED is not an expiry. A bare HTTP 401
+  // without the envelope (a proxy's, say) is "nothing extra" (§8): it does not end the session.
+  const expired = !options.skipSessionExpiry && Boolean(token) && reason === ErrorReason.UNAUTHORIZED;
   if (expired) expireSession();
 
   throw new ApiError({
