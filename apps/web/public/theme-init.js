@@ -11,7 +11,8 @@
 //    `data`), it is preloaded as soon as the answer is in, before the page has rendered its <img>.
 //    Body fields named in `session` (field -> dotted path, e.g. user_id -> user.id) are taken from
 //    the persisted auth state (`coffer-auth`, src/features/auth/stores/auth-store.ts); a call whose
-//    field is missing there is not started.
+//    field is missing there is not started, and so is a call whose `requires` (dotted paths, e.g.
+//    user.id: product §6 fetches My Collections only when a user id exists) are not all there.
 (function () {
   try {
     var saved = localStorage.getItem('coffer-theme');
@@ -33,6 +34,11 @@
     }
     window.__cofferEarlyCalls = JSON.parse(list.textContent)
       .map(function (call) {
+        var needs = call.requires || [];
+        for (var i = 0; i < needs.length; i++) {
+          var had = pick(session, needs[i]);
+          if (typeof had !== 'string' && typeof had !== 'number') return null;
+        }
         var fields = {};
         for (var key in call.session || {}) {
           var value = pick(session, call.session[key]);

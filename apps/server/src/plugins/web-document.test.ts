@@ -157,7 +157,7 @@ describe('web document', () => {
     const doc = loadWebDocument(dir, reads, log)!;
     const html = await doc.render('/mycollections');
     const list =
-      '<script type="application/json" id="coffer-early-calls">[{"path":"/api/uc/v1/account/get/me","body":{}},{"path":"/api/uc/v1/account/assets","body":{},"session":{"user_id":"user.id"}},{"path":"/sl/v1/my/collections","body":{"paginator":{"page":0,"size":10}},"image":"collections.0.banner"}]</script>';
+      '<script type="application/json" id="coffer-early-calls">[{"path":"/api/uc/v1/account/get/me","body":{}},{"path":"/api/uc/v1/account/assets","body":{},"session":{"user_id":"user.id"}},{"path":"/sl/v1/my/collections","body":{"paginator":{"page":0,"size":10}},"image":"collections.0.banner","requires":["user.id"]}]</script>';
     expect(html).toContain(list);
     // In the head, before the inline script that starts it; nothing is read on the server for it.
     expect(html.indexOf(list)).toBeLessThan(html.indexOf(`<script>${THEME}</script>`));

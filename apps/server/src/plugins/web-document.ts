@@ -94,6 +94,11 @@ export interface EarlyCall {
    * whose field is not there is not started.
    */
   session?: Record<string, string>;
+  /**
+   * Dotted paths into the persisted auth state that must hold a value for the call to start (product
+   * §6: My Collections is fetched only when a user id exists, not on a token alone).
+   */
+  requires?: string[];
 }
 
 /**
@@ -116,6 +121,7 @@ export const EARLY_CALLS: Record<string, EarlyCall[]> = {
       path: endpointPath('myCollections'),
       body: { paginator: { page: 0, size: COLLECTIONS_PAGE_SIZE } },
       image: 'collections.0.banner',
+      requires: ['user.id'],
     },
   ],
 };

@@ -11,6 +11,7 @@
 import { COLLECTIONS_PAGE_SIZE } from '@coffer/contract/constants';
 import { Outlet, useRoutes, type RouteObject } from 'react-router';
 import { RequireAuth } from '@/features/auth/components/require-auth';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { getMyCollectionsQueryOptions } from '@/features/collections/api/get-my-collections';
 import { getAccessToken } from '@/lib/storage';
 import { lazyPage } from './lazy-page';
@@ -30,9 +31,11 @@ const Upload = lazyPage(() => import('./routes/upload'));
 const CollectionEdit = lazyPage(() => import('./routes/collection-edit'));
 const MyCollections = lazyPage(
   () => import('./routes/my-collections'),
-  // The first page at the first size, the key My Collections reads (usePagedQuery's defaults); signed in only.
+  // The first page at the first size, the key My Collections reads (usePagedQuery's defaults); only
+  // when a user id exists (product §6), not on a token alone.
   (client) => {
-    if (getAccessToken()) void client.prefetchQuery(getMyCollectionsQueryOptions({ page: 0, size: COLLECTIONS_PAGE_SIZE }));
+    if (getAccessToken() && useAuthStore.getState().user?.id)
+      void client.prefetchQuery(getMyCollectionsQueryOptions({ page: 0, size: COLLECTIONS_PAGE_SIZE }));
   },
 );
 const DiscountCodes = lazyPage(() => import('./routes/discount-codes'));

@@ -91,6 +91,18 @@ describe('early signed-in calls', () => {
     expect(early()!.map((c) => c.path)).toEqual(['/api/uc/v1/account/get/me']);
   });
 
+  it('starts a call that requires a user id only when the stored session has one (product §6)', () => {
+    setAccessToken('tok-early');
+    myCollections({ collections: [], count: 0 });
+    const list = [{ path: '/sl/v1/my/collections', body: BODY, requires: ['user.id'] }];
+    // A token alone (no persisted user yet): not started.
+    runDocumentScript(list);
+    expect(early()).toEqual([]);
+    localStorage.setItem('coffer-auth', JSON.stringify({ state: { user: { id: 'u-7' }, token: 'tok-early' }, version: 0 }));
+    runDocumentScript(list);
+    expect(early()!.map((c) => [c.path, c.body])).toEqual([['/sl/v1/my/collections', JSON.stringify(BODY)]]);
+  });
+
   it('preloads the image the list names in the early answer, before the page renders it; none for an error or a path that is not a URL', async () => {
     setAccessToken('tok-early');
     const banner = 'http://127.0.0.1:8080/media/01a21cac-4827-7334-bf31-b468d8a23476';
