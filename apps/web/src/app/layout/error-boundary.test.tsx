@@ -34,8 +34,9 @@ describe('layout error boundary (product §2, §8)', () => {
     expect(screen.queryByText('Something went wrong')).not.toBeInTheDocument();
   });
 
-  it('an error outside the page boundary (in the layout itself) shows the same fallback, whose Try again reloads', async () => {
+  it('an error outside the page boundary (in the layout itself) shows the same fallback and toast, whose Try again reloads', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
+    const toastError = vi.spyOn(toast, 'error');
     const reload = vi.fn();
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload } as Location);
     function BrokenLayout(): never {
@@ -43,6 +44,7 @@ describe('layout error boundary (product §2, §8)', () => {
     }
     renderApp('/x', { routes: [{ element: <BrokenLayout />, children: [{ path: '/x', element: <Flaky /> }] }] });
     expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+    expect(toastError.mock.calls.filter(([m]) => m === 'An unexpected error occurred. Please try again.')).toHaveLength(1);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(reload).toHaveBeenCalledTimes(1);
   });

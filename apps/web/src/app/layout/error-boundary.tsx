@@ -44,7 +44,7 @@ export function AppErrorBoundary({ children }: { children: ReactNode }) {
 
 /**
  * Around the whole route table: errors outside the page boundary (in the layout itself) show the
- * same fallback, whose 'Try again' reloads the page.
+ * same fallback, whose 'Try again' reloads the page, and the same toast (§8).
  */
 export class RouteErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
   override state: { error: Error | null } = { error: null };
@@ -54,6 +54,7 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, { err
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
+    toast.error(UNEXPECTED_ERROR_TOAST, { id: 'unexpected-error' });
     console.error(error, info.componentStack);
   }
 

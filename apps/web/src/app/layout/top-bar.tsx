@@ -6,13 +6,15 @@
 import { TOP_BAR_SCROLL_THRESHOLD_PX } from '@coffer/contract/constants';
 import type { User } from '@coffer/contract';
 import { ChevronDown, Menu, X } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
 import { Link, NavLink, useLocation } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { useLogout } from '@/features/auth/api/logout';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { BalanceButton } from '@/features/wallet/components/balance-button';
+import { UNEXPECTED_ERROR_TOAST } from './error-boundary';
 import { Logo } from './logo';
 import { ThemeToggle } from './theme-toggle';
 import { UserAvatar } from './user-avatar';
@@ -36,9 +38,41 @@ function useScrolled(threshold = TOP_BAR_SCROLL_THRESHOLD_PX) {
 }
 
 // The user menu (Radix) is not on the first screen: it loads when the pointer or focus reaches its
-// button, or on the first click (docs/decisions/0016-web-entry-budget.md).
+// button, or on the first click (docs/decisions/0016-web-entry-budget.md). A failed early load is
+// quiet: the click loads it again and says so if it fails then.
 const loadUserMenu = () => import('./user-menu');
-const UserMenu = lazy(() => loadUserMenu().then((m) => ({ default: m.UserMenu })));
+// React.lazy keeps a rejected import for good: after a failure the next attempt gets a new one.
+const makeUserMenu = () =>
+  lazy(() =>
+    loadUserMenu().then(
+      (m) => ({ default: m.UserMenu }),
+      (err: unknown) => {
+        UserMenu = makeUserMenu();
+        throw err;
+      },
+    ),
+  );
+let UserMenu = makeUserMenu();
+
+/**
+ * Keeps a menu whose code failed to load inside the top bar: the button comes back (a click tries
+ * the import again) and the spec's toast says what happened (§8), instead of the whole app falling
+ * to the error screen.
+ */
+class MenuChunkBoundary extends Component<{ children: ReactNode; onFailed: () => void }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: Error) {
+    toast.error(UNEXPECTED_ERROR_TOAST, { id: 'unexpected-error' });
+    console.error(error);
+    this.props.onFailed();
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
 
 const userMenuTrigger =
   'hidden items-center gap-1.5 rounded-full p-0.5 pr-2 transition-colors hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none md:flex dark:hover:bg-slate-800';
@@ -68,20 +102,23 @@ function UserMenuSlot({
       aria-label="User menu"
       aria-haspopup="menu"
       aria-expanded={false}
-      onPointerEnter={() => void loadUserMenu()}
-      onFocus={() => void loadUserMenu()}
+      onPointerEnter={() => void loadUserMenu().catch(() => undefined)}
+      onFocus={() => void loadUserMenu().catch(() => undefined)}
       onClick={() => setClicked(true)}
     >
       {content}
     </button>
   );
   if (!clicked) return placeholder;
+  const LoadedMenu = UserMenu;
   return (
-    <Suspense fallback={placeholder}>
-      <UserMenu user={user} defaultOpen onSignOut={onSignOut} triggerClassName={userMenuTrigger}>
-        {content}
-      </UserMenu>
-    </Suspense>
+    <MenuChunkBoundary onFailed={() => setClicked(false)}>
+      <Suspense fallback={placeholder}>
+        <LoadedMenu user={user} defaultOpen onSignOut={onSignOut} triggerClassName={userMenuTrigger}>
+          {content}
+        </LoadedMenu>
+      </Suspense>
+    </MenuChunkBoundary>
   );
 }
 
