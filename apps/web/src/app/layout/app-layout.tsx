@@ -9,10 +9,12 @@ import { useMe } from '@/features/auth/api/get-me';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { AppErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
+import { useScrollRestoration } from './scroll-restoration';
 import { TopBar } from './top-bar';
 
 export function AppLayout() {
   useMe({ refetchOnMount: true });
+  useScrollRestoration();
   const location = useLocation();
   const sessionExpired = useAuthStore((s) => s.sessionExpired);
   // product §4: after expiry the user lands on /, then the flag is cleared.
