@@ -100,11 +100,19 @@ export const PasswordForgetRequestSchema = z.object({
 export type PasswordForgetRequest = z.infer<typeof PasswordForgetRequestSchema>;
 export const PasswordForgetDataSchema = z.object({});
 
+/** The refusal of a password change whose new password is the current one. */
+export const SAME_PASSWORD_MESSAGE = 'The new password must be different from the current one';
+
 /** POST /uc/v1/account/password/change — both digests. The answer carries a fresh token: the old sessions are revoked. */
-export const PasswordChangeRequestSchema = z.object({
-  password_old: PasswordDigestSchema,
-  password_new: PasswordDigestSchema,
-});
+export const PasswordChangeRequestSchema = z
+  .object({
+    password_old: PasswordDigestSchema,
+    password_new: PasswordDigestSchema,
+  })
+  .refine((v) => v.password_old.toLowerCase() !== v.password_new.toLowerCase(), {
+    message: SAME_PASSWORD_MESSAGE,
+    path: ['password_new'],
+  });
 export type PasswordChangeRequest = z.infer<typeof PasswordChangeRequestSchema>;
 export const PasswordChangeDataSchema = AccessTokenDataSchema;
 

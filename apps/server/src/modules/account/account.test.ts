@@ -147,6 +147,19 @@ describe('password/change', () => {
     expect(res.body.reason).toBe('INVALID_CREDENTIALS');
     expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.code).toBe(10000);
   });
+
+  it('refuses the current password as the new one (any case of the digest) and changes nothing', async () => {
+    const user = await createUser(t);
+    const res = await t.call(
+      '/api/uc/v1/account/password/change',
+      { password_old: md5(PASSWORD), password_new: md5(PASSWORD).toUpperCase() },
+      user.token,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'password_new: The new password must be different from the current one' });
+    // The session is still live: nothing was revoked.
+    expect((await t.call('/api/uc/v1/account/get/me', {}, user.token)).body.code).toBe(10000);
+  });
 });
 
 describe('change, profile, assets', () => {

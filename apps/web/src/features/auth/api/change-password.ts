@@ -3,10 +3,10 @@
  * as MD5 digests). The server revokes every session and answers a fresh access_token, which
  * replaces the stored one.
  */
-import type { AccessTokenData } from '@coffer/contract';
+import { ErrorReason, type AccessTokenData } from '@coffer/contract';
 import { useMutation } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { callApi, toastError } from '@/lib/api-client';
+import { ApiError, callApi, toastError } from '@/lib/api-client';
 import { hashPassword } from '@/lib/md5';
 import { useAuthStore } from '../stores/auth-store';
 
@@ -15,7 +15,14 @@ export async function changePassword(input: { current: string; next: string }): 
   return callApi('passwordChange', { password_old, password_new });
 }
 
-export function useChangePassword({ onSuccess }: { onSuccess?: () => void } = {}) {
+/**
+ * @param onWrongPassword called with the server's message when the current password was wrong
+ *   (INVALID_CREDENTIALS), so the form can show it at the field
+ */
+export function useChangePassword({
+  onSuccess,
+  onWrongPassword,
+}: { onSuccess?: () => void; onWrongPassword?: (message: string) => void } = {}) {
   return useMutation({
     mutationFn: changePassword,
     onSuccess: (data) => {
@@ -23,6 +30,9 @@ export function useChangePassword({ onSuccess }: { onSuccess?: () => void } = {}
       toast.success('Password changed successfully');
       onSuccess?.();
     },
-    onError: (err) => toastError(err, 'Failed to change password'),
+    onError: (err) => {
+      if (err instanceof ApiError && err.reason === ErrorReason.INVALID_CREDENTIALS) onWrongPassword?.(err.message);
+      toastError(err, 'Failed to change password');
+    },
   });
 }

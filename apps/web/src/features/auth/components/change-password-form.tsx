@@ -2,6 +2,7 @@
  * Change password: current + new + confirmation (product §5 rules and messages). The fresh token the
  * server answers replaces the stored one (all other sessions are revoked).
  */
+import { SAME_PASSWORD_MESSAGE } from '@coffer/contract';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { useChangePassword } from '../api/change-password';
@@ -20,11 +21,17 @@ export function ChangePasswordForm() {
       setConfirm('');
       setErrors({});
     },
+    // A wrong current password is shown at its field too, not only in the toast.
+    onWrongPassword: (message) => setErrors((e) => ({ ...e, current: message })),
   });
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const found = { current: currentPasswordError(current), next: passwordError(next), confirm: confirmPasswordError(next, confirm) };
+    const found = {
+      current: currentPasswordError(current),
+      next: passwordError(next) ?? (next && next === current ? SAME_PASSWORD_MESSAGE : null),
+      confirm: confirmPasswordError(next, confirm),
+    };
     setErrors(found);
     if (isValid(found)) change.mutate({ current, next });
   }

@@ -85,5 +85,37 @@ describe('change password form (product §5)', () => {
     expect(screen.getByText(RULE)).toBeInTheDocument();
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
   });
-});
 
+  it('refuses the current password as the new one, before any call', async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/api/uc/v1/account/password/change', () => {
+        calls++;
+        return HttpResponse.json({ code: 10000, msg: 'ok', data: {} });
+      }),
+    );
+    renderWithClient(<ChangePasswordForm />);
+    const user = userEvent.setup();
+    for (const label of ['Current password', 'New password', 'Confirm new password'])
+      await user.type(screen.getByLabelText(label, { selector: 'input' }), 'Same#Pass123');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The new password must be different from the current one')).toBeInTheDocument();
+    expect(calls).toBe(0);
+  });
+
+  it('shows a wrong current password at its field, not only in a toast', async () => {
+    server.use(
+      http.post('*/api/uc/v1/account/password/change', () =>
+        HttpResponse.json({ code: 10003, msg: 'Incorrect password', reason: 'INVALID_CREDENTIALS' }, { status: 400 }),
+      ),
+    );
+    renderWithClient(<ChangePasswordForm />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Current password', { selector: 'input' }), 'Wrong#Pass123');
+    for (const label of ['New password', 'Confirm new password'])
+      await user.type(screen.getByLabelText(label, { selector: 'input' }), 'Fresh#Pass123');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    const field = screen.getByLabelText('Current password', { selector: 'input' });
+    await waitFor(() => expect(field).toHaveAccessibleDescription(/Incorrect password/));
+  });
+});
