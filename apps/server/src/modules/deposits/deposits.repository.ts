@@ -1,6 +1,6 @@
 /** Deposit bills and received payments in the database. Only the deposits service calls this. */
 import { DepositStatus } from '@coffer/contract';
-import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { depositBills, depositPayments } from '../../db/schema/index';
 
@@ -39,6 +39,27 @@ export async function insertPayment(db: DbOrTx, row: typeof depositPayments.$inf
     .returning({ id: depositPayments.id });
   return inserted[0]?.id ?? null;
 }
+
+/**
+ * Crypto received so far (whole units, decimal string) on `billId` under `paymentRef` or its
+ * running-total references `<paymentRef>:<total>` (a cumulative report, ReceivedPayment.cumulative).
+ * Read under the bill's row lock, so two reports of one payment never both count the same gap.
+ */
+export async function receivedUnder(db: DbOrTx, billId: string, paymentRef: string): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${depositPayments.currencyAmount}), 0)::text` })
+    .from(depositPayments)
+    .where(
+      and(
+        eq(depositPayments.billId, billId),
+        or(eq(depositPayments.paymentRef, paymentRef), like(depositPayments.paymentRef, `${escapeLike(paymentRef)}:%`)),
+      ),
+    );
+  return row?.total ?? '0';
+}
+
+/** `value` with LIKE's wildcards and escape character taken literally. */
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function setPaymentLedgerTransaction(db: DbOrTx, id: string, ledgerTransactionId: string): Promise<void> {
   await db.update(depositPayments).set({ ledgerTransactionId }).where(eq(depositPayments.id, id));

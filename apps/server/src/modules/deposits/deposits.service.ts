@@ -241,24 +241,27 @@ export function createDepositsService(deps: DepositsDeps) {
     },
 
     /**
-     * Credits a received payment exactly once (product §14), whatever the bill's status.
+     * Credits a received payment exactly once (product §14), whatever the bill's status; a running
+     * total (`payment.cumulative`) credits only what exceeds what arrived under its reference before
+     * (docs/payments.md "Late, partial and over-payments").
      * @returns the bill after the credit, the points credited now (minor units; 0 on a repeat) and whether it was a repeat
      * @throws NOT_FOUND unknown bill; VALIDATION_FAILED for an amount that is not a positive decimal
      */
     async creditPayment(payment: ReceivedPayment): Promise<{ bill: DepositBill; credited: bigint; replayed: boolean }> {
-      let received: Big;
+      let total: Big;
       try {
-        received = new Big(payment.currencyAmount);
+        total = new Big(payment.currencyAmount);
       } catch {
         throw errors.validation('Invalid payment amount');
       }
-      if (received.lte(0)) throw errors.validation('The amount must be above 0');
+      if (total.lte(0)) throw errors.validation('The amount must be above 0');
       // The price at arrival is fetched before the transaction (a provider call never runs under a row lock).
       const seen = await repo.findBill(db, payment.billId);
       if (!seen) throw errors.notFound('Bill not found');
       const arrivedAt = clock.now();
       const late = arrivedAt > seen.expiresAt.getTime();
-      const exactAmount = received.eq(seen.currencyAmount);
+      // A running total may hold an earlier part: what arrives now is known only under the lock.
+      const exactAmount = total.eq(seen.currencyAmount) && !payment.cumulative;
       let arrivalPrice: string | null = null;
       if ((late || !exactAmount) && !(await isStable(seen.payCurrency))) {
         arrivalPrice = payment.usdPriceAtArrival ?? (await provider.priceUsd(seen.payCurrency));
@@ -267,6 +270,23 @@ export function createDepositsService(deps: DepositsDeps) {
       return db.transaction(async (tx) => {
         const bill = await repo.lockBill(tx, payment.billId);
         if (!bill) throw errors.notFound('Bill not found');
+        let paymentRef = payment.paymentRef;
+        let received = total;
+        if (payment.cumulative) {
+          // docs/payments.md "Late, partial and over-payments": only what exceeds what arrived before.
+          const before = new Big(await repo.receivedUnder(tx, bill.id, payment.paymentRef));
+          received = total.minus(before);
+          if (received.lte(0)) {
+            if (received.lt(0)) {
+              log?.info(
+                { billId: bill.id, paymentRef, reported: total.toString(), received: before.toString() },
+                'deposit: a payment reported below what was already received (a late or replayed report); nothing credited',
+              );
+            }
+            return { bill: toDepositBill(bill), credited: 0n, replayed: true };
+          }
+          paymentRef = `${payment.paymentRef}:${total.toString()}`;
+        }
         const exact = received.eq(bill.currencyAmount);
         const price = arrivalPrice !== null && new Big(arrivalPrice).lt(bill.usdPrice) ? new Big(arrivalPrice) : new Big(bill.usdPrice);
         const credited =
@@ -280,7 +300,7 @@ export function createDepositsService(deps: DepositsDeps) {
         const inserted = await repo.insertPayment(tx, {
           id: paymentId,
           billId: bill.id,
-          paymentRef: payment.paymentRef,
+          paymentRef,
           currencyAmount: received.toString(),
           credited,
           usdPrice: price.toString(),
@@ -288,7 +308,7 @@ export function createDepositsService(deps: DepositsDeps) {
         });
         if (!price.eq(bill.usdPrice)) {
           log?.info(
-            { billId: bill.id, paymentRef: payment.paymentRef, quote: bill.usdPrice, arrivalPrice: price.toString(), late },
+            { billId: bill.id, paymentRef, quote: bill.usdPrice, arrivalPrice: price.toString(), late },
             'deposit credited at the lower price at arrival (late or non-exact payment of a non-stable coin)',
           );
         }
@@ -296,7 +316,7 @@ export function createDepositsService(deps: DepositsDeps) {
         if (credited > 0n) {
           const posted = await ledger.post(
             {
-              key: `deposit:${payment.paymentRef}`,
+              key: `deposit:${paymentRef}`,
               kind: 'deposit',
               bizId: bill.id,
               postings: [

@@ -52,6 +52,14 @@ export interface ReceivedPayment {
    * non-stable coin (docs/decisions/0012-late-payment-pricing.md).
    */
   usdPriceAtArrival?: string;
+  /**
+   * True when `currencyAmount` is the running total of everything received under `paymentRef` (a
+   * gateway's `actually_paid`, which grows as more arrives), not one transfer: Coffer then credits
+   * only what exceeds what it already received under that reference, once per total, under
+   * `<paymentRef>:<total>`; a total at or below what was received credits nothing (docs/payments.md
+   * "Late, partial and over-payments").
+   */
+  cumulative?: boolean;
 }
 
 /** Where a payout stands. */

@@ -57,8 +57,10 @@ export interface PaymentStatusMeaning {
  * What NOWPayments' payment_status means to Coffer:
  * - waiting, confirming, confirmed, sending: still processing (nothing credited yet; the funds are
  *   not in the merchant wallet before `finished`);
- * - finished (paid in full, or more) and partially_paid (short, final): credited at `actually_paid`,
- *   bill DepositStatusSuccess (product §14: the received value is credited, whatever was asked);
+ * - partially_paid (short so far) and finished (paid in full, or more): credited at `actually_paid`,
+ *   bill DepositStatusSuccess (product §14: the received value is credited, whatever was asked).
+ *   `actually_paid` is the payment's running total: a later report credits only what it adds
+ *   (ReceivedPayment.cumulative), and a partially_paid payment is polled on, since more may come;
  * - failed, refunded, expired: nothing is credited; the bill expires on Coffer's own clock
  *   (DepositStatusExpired).
  * An unknown status counts as processing.
@@ -66,8 +68,9 @@ export interface PaymentStatusMeaning {
 export function mapPaymentStatus(status: string): PaymentStatusMeaning {
   switch (status.toLowerCase()) {
     case 'finished':
-    case 'partially_paid':
       return { depositStatus: DepositStatus.Success, credit: true, final: true };
+    case 'partially_paid':
+      return { depositStatus: DepositStatus.Success, credit: true, final: false };
     case 'failed':
     case 'refunded':
     case 'expired':
@@ -86,7 +89,8 @@ export function mapPayoutStatus(w: { status: string; hash?: string | null; error
   return { status: 'pending', txid: w.hash ?? null };
 }
 
-const FINAL_PAYMENT_STATUSES = ['finished', 'partially_paid', 'failed', 'refunded', 'expired', 'review'];
+/** Gateway payment statuses that are not polled any more (partially_paid is: the rest may still arrive). */
+const FINAL_PAYMENT_STATUSES = ['finished', 'failed', 'refunded', 'expired', 'review'];
 /** Gateway withdrawal statuses that never change again (a later report never overwrites them). */
 /** Payouts one worker pass asks the gateway for at once. */
 export const NOWPAYMENTS_MAX_PAYOUT_CONCURRENCY = 4;
@@ -177,8 +181,9 @@ export function createNowPaymentsProvider(
    * payment Coffer created (docs/payments.md, "IPN cross-checks"): its `payment_id` must be one of
    * Coffer's gateway payments, its `order_id` that payment's bill, and its `pay_currency` the bill's
    * currency; otherwise it is recorded for review (`nowpayments_reviews`) and credits nothing. A
-   * crediting status credits the bill Coffer has for the payment id (never the body's order id), at
-   * `actually_paid`, under `nowpayments:<payment_id>`; the stored status moves on only after the
+   * crediting status credits the bill Coffer has for the payment id (never the body's order id), what
+   * `actually_paid` (a running total) adds to what was received under `nowpayments:<payment_id>`
+   * before, under `nowpayments:<payment_id>:<actually_paid>`; the stored status moves on only after the
    * credit, so a failed credit is retried by the poller.
    * @returns whether it was credited now
    * @throws on a database or price failure (the IPN answers non-200 and the gateway retries; the poller retries too)
@@ -225,8 +230,10 @@ export function createNowPaymentsProvider(
       return false;
     }
     const meaning = mapPaymentStatus(status);
+    // A late or replayed report never moves a payment back from a final status (polling would resume).
+    const stored = FINAL_PAYMENT_STATUSES.includes(row.status) ? row.status : status;
     if (!meaning.credit) {
-      await db.update(nowpaymentsPayments).set({ status, updatedAt: now }).where(eq(nowpaymentsPayments.paymentId, paymentId));
+      await db.update(nowpaymentsPayments).set({ status: stored, updatedAt: now }).where(eq(nowpaymentsPayments.paymentId, paymentId));
       return false;
     }
     let amount = decimal(p.actually_paid);
@@ -242,6 +249,7 @@ export function createNowPaymentsProvider(
         billId: row.billId,
         paymentRef: `nowpayments:${paymentId}`,
         currencyAmount: amount,
+        cumulative: true,
       })) as typeof result;
     } catch (err) {
       if (!(err instanceof AppError && err.reason === 'NOT_FOUND')) throw err;
@@ -262,7 +270,7 @@ export function createNowPaymentsProvider(
     }
     await db
       .update(nowpaymentsPayments)
-      .set({ status, updatedAt: new Date(clock.now()) })
+      .set({ status: stored, updatedAt: new Date(clock.now()) })
       .where(eq(nowpaymentsPayments.paymentId, paymentId));
     const fresh = result?.replayed !== true;
     if (fresh) log.info({ paymentId, billId: row.billId, status, currencyAmount: amount }, 'nowpayments: deposit credited');

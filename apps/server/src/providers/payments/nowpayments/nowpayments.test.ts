@@ -21,6 +21,8 @@ import {
   type FakeNowPayments,
 } from './fake-api';
 import { IPN_PATH, mapPaymentStatus, mapPayoutStatus, type NowPaymentsProvider } from './index';
+import { verifyLedger } from '../../../modules/ledger/ledger.verify';
+import { mulberry32 } from '../../../test/simulation';
 
 const IPN_SECRET = 'ipn-secret-for-tests-0123456789';
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -71,6 +73,11 @@ async function deposit(user: TestUser, points: string, currency = 'usdttrc20') {
   const res = await t.call(uc('/deposit'), { amount: points, pay_currency: currency }, user.token);
   expect(res.body.code, JSON.stringify(res.body)).toBe(10000);
   return res.body.data.bill as { id: string; address: string; currency_amount: string; status: string };
+}
+
+/** The ledger and its reconciliation with the bills hold (ledger.verify.ts). */
+async function verifyLedgerOk() {
+  expect((await verifyLedger(db())).violations).toEqual([]);
 }
 
 async function paymentOf(billId: string): Promise<string> {
@@ -124,7 +131,7 @@ describe('status mapping', () => {
       confirming: { depositStatus: DepositStatus.Processing, credit: false, final: false },
       confirmed: { depositStatus: DepositStatus.Processing, credit: false, final: false },
       sending: { depositStatus: DepositStatus.Processing, credit: false, final: false },
-      partially_paid: { depositStatus: DepositStatus.Success, credit: true, final: true },
+      partially_paid: { depositStatus: DepositStatus.Success, credit: true, final: false },
       finished: { depositStatus: DepositStatus.Success, credit: true, final: true },
       failed: { depositStatus: DepositStatus.Expired, credit: false, final: true },
       refunded: { depositStatus: DepositStatus.Expired, credit: false, final: true },
@@ -226,6 +233,55 @@ describe('IPN', () => {
     expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '1250.00' });
   });
 
+  it('credits the rest when a partially paid payment is finished later: 4 then 10 credits 10 in all, once', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1000'); // 10 USDT
+    const id = await paymentOf(bill.id);
+    await ipn(fake.update(id, { payment_status: 'partially_paid', actually_paid: 4 }));
+    expect(await detail(user, bill.id)).toMatchObject({ status: 'DepositStatusSuccess', credited_amount: '400.00', paid_currency_amount: '4.00000000' });
+    // Still polled: the rest may arrive.
+    const finished = fake.update(id, { payment_status: 'finished', actually_paid: 10 });
+    expect(await provider().pollOpenPayments()).toBeGreaterThanOrEqual(1);
+    // The IPN of the same report, twice and at once, and the poller again: nothing more.
+    await Promise.all([ipn(finished), ipn(finished)]);
+    await provider().pollOpenPayments();
+    expect(await detail(user, bill.id)).toMatchObject({ credited_amount: '1000.00', paid_currency_amount: '10.00000000' });
+    expect((await assets(user)).available).toBe('1000.00');
+    const refs = (await t.app.ctx.services.deposits.payments(bill.id)).map((p) => [p.paymentRef, String(Number(p.currencyAmount))]);
+    expect(refs).toEqual([
+      [`nowpayments:${id}:4`, '4'],
+      [`nowpayments:${id}:10`, '6'],
+    ]);
+    const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
+    expect(row!.status).toBe('finished');
+    await verifyLedgerOk();
+  });
+
+  it('credits a running total once whatever the order: finished before a late partially_paid, and a lower report', async () => {
+    const user = await createUser(t);
+    const bill = await deposit(user, '1000');
+    const id = await paymentOf(bill.id);
+    const partial = fake.update(id, { payment_status: 'partially_paid', actually_paid: 4 });
+    const finished = fake.update(id, { payment_status: 'finished', actually_paid: 10 });
+    await ipn(finished);
+    await ipn(partial); // late: below what arrived, credits nothing, never moves the status back
+    await Promise.all([ipn(partial), ipn(finished)]);
+    expect(await detail(user, bill.id)).toMatchObject({ credited_amount: '1000.00', paid_currency_amount: '10.00000000' });
+    expect(await t.app.ctx.services.deposits.payments(bill.id)).toHaveLength(1);
+    const [row] = await db().select().from(nowpaymentsPayments).where(eq(nowpaymentsPayments.paymentId, id));
+    expect(row!.status).toBe('finished');
+    // Two growing reports racing each other: 4 and 10 at once still credit 10 in all.
+    const other = await createUser(t);
+    const second = await deposit(other, '1000');
+    const sid = await paymentOf(second.id);
+    await Promise.all([
+      ipn(fake.update(sid, { payment_status: 'partially_paid', actually_paid: 4 })),
+      ipn(fake.update(sid, { payment_status: 'finished', actually_paid: 10 })),
+    ]);
+    expect((await assets(other)).available).toBe('1000.00');
+    await verifyLedgerOk();
+  });
+
   it('credits nothing for failed or expired payments', async () => {
     const user = await createUser(t);
     const bill = await deposit(user, '2000');
@@ -244,6 +300,77 @@ describe('IPN', () => {
     expect((await detail(user, bill.id)).status).toBe('DepositStatusSuccess');
     expect((await assets(user)).available).toBe('500.00');
     expect(await provider().pollOpenPayments()).toBe(0);
+  });
+});
+
+/**
+ * One rule for a payment that arrives in parts (docs/payments.md "Late, partial and over-payments"),
+ * under seeded report schedules: the gateway's running total grows in 1-4 steps (partially_paid,
+ * then finished, sometimes above the price); each report is delivered by IPN or by the poller,
+ * lost, repeated, late (after a higher one) or at once with another. After the schedule the poller
+ * runs once more. Every run must end with exactly the final total credited (1 USDT = 100 points),
+ * one payment row per total that added something, and the ledger and its reconciliation sound.
+ * A failing run names its seed.
+ */
+describe('partial payments under report schedules', () => {
+  const RUNS = Number(process.env.DEPOSIT_REPORT_RUNS ?? 40);
+  it(`credits exactly the final running total in ${RUNS} seeded schedules`, async () => {
+    for (let seed = 1; seed <= RUNS; seed++) {
+      const rnd = mulberry32(seed);
+      const user = await createUser(t);
+      const bill = await deposit(user, '1000'); // 10 USDT
+      const id = await paymentOf(bill.id);
+      // Totals in cents of USDT, growing; the last may be above the price (an over-payment).
+      const steps = 1 + Math.floor(rnd() * 4);
+      const totals: number[] = [];
+      let cents = 0;
+      for (let i = 0; i < steps; i++) {
+        cents += 1 + Math.floor(rnd() * (i === steps - 1 ? 800 : 400));
+        totals.push(cents);
+      }
+      const reports = totals.map((c, i) => ({
+        payment_status: i === steps - 1 && c >= 1000 ? 'finished' : 'partially_paid',
+        actually_paid: c / 100,
+      }));
+      // The deliveries: each report lost, once or twice, by IPN or poll; then shuffled.
+      const deliveries: { report: (typeof reports)[number]; via: 'ipn' | 'poll' }[] = [];
+      for (const report of reports) {
+        const copies = rnd() < 0.2 ? 0 : rnd() < 0.3 ? 2 : 1;
+        for (let k = 0; k < copies; k++) deliveries.push({ report, via: rnd() < 0.7 ? 'ipn' : 'poll' });
+      }
+      for (let i = deliveries.length - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
+      }
+      const deliver = async (d: (typeof deliveries)[number]) => {
+        if (d.via === 'ipn') {
+          const res = await ipn({ ...fake.update(id, {}), ...d.report });
+          expect(res.statusCode, `seed ${seed}`).toBe(200);
+        } else {
+          fake.update(id, d.report);
+          await provider().pollOpenPayments();
+        }
+      };
+      for (let i = 0; i < deliveries.length; i++) {
+        // Now and then two at once.
+        if (rnd() < 0.25 && i + 1 < deliveries.length) {
+          await Promise.all([deliver(deliveries[i]!), deliver(deliveries[i + 1]!)]);
+          i++;
+        } else await deliver(deliveries[i]!);
+      }
+      // The gateway's last word, found by the poller whatever was lost.
+      fake.update(id, reports[reports.length - 1]!);
+      await provider().pollOpenPayments();
+      const final = totals[totals.length - 1]!;
+      const view = await detail(user, bill.id);
+      expect(view.credited_amount, `seed ${seed}: totals ${totals.join(',')}`).toBe(final.toFixed(2));
+      expect(Number(view.paid_currency_amount), `seed ${seed}`).toBe(final / 100);
+      expect((await assets(user)).available, `seed ${seed}`).toBe(final.toFixed(2));
+      const rows = await t.app.ctx.services.deposits.payments(bill.id);
+      expect(new Set(rows.map((r) => r.paymentRef)).size, `seed ${seed}`).toBe(rows.length);
+      expect(rows.length, `seed ${seed}`).toBeLessThanOrEqual(totals.length);
+    }
+    await verifyLedgerOk();
   });
 });
 
