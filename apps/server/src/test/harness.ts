@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig } from '../env';
 import { ManualClock } from '../lib/clock';
+import { verifyLedger } from '../modules/ledger/ledger.verify';
 
 export const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
 
@@ -158,4 +159,9 @@ export async function topUp(t: TestApp, user: TestUser, points: string): Promise
   const paid = await t.call('/api/dev/sandbox/pay', { bill_id: created.body.data.bill.id }, user.token);
   if (paid.body.code !== 10000) throw new Error(`sandbox pay failed: ${JSON.stringify(paid.body)}`);
   return paid.body.data.bill;
+}
+
+/** The violations `npm run ledger:verify` would report on `t`'s database (ledger.verify.ts); [] when sound. */
+export async function ledgerViolations(t: TestApp): Promise<string[]> {
+  return (await verifyLedger(t.app.ctx.database.db)).violations;
 }

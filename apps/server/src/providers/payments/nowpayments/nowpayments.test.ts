@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowpaymentsPayments, nowpaymentsPayouts, nowpaymentsReviews, withdrawBills } from '../../../db/schema/index';
 import { ConfigError, loadConfig } from '../../../env';
-import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
+import { createTestApp, createUser, fund, ledgerViolations, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
 import { ipnSignature, sortKeysDeep, verifyIpnSignature, type GatewayPayment } from './api';
 import {
   FAKE_API_KEY,
@@ -21,7 +21,6 @@ import {
   type FakeNowPayments,
 } from './fake-api';
 import { IPN_PATH, mapPaymentStatus, mapPayoutStatus, type NowPaymentsProvider } from './index';
-import { verifyLedger } from '../../../modules/ledger/ledger.verify';
 import { mulberry32 } from '../../../test/simulation';
 
 const IPN_SECRET = 'ipn-secret-for-tests-0123456789';
@@ -77,7 +76,7 @@ async function deposit(user: TestUser, points: string, currency = 'usdttrc20') {
 
 /** The ledger and its reconciliation with the bills hold (ledger.verify.ts). */
 async function verifyLedgerOk() {
-  expect((await verifyLedger(db())).violations).toEqual([]);
+  expect(await ledgerViolations(t)).toEqual([]);
 }
 
 async function paymentOf(billId: string): Promise<string> {
