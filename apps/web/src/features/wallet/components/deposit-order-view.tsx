@@ -106,6 +106,9 @@ export function DepositOrderView({
   const status = confirmed ? depositStatusView(DepositStatus.Success) : depositStatusView(bill.status);
   const symbol = symbolOfCode(bill.pay_currency);
   const payAmount = `${formatCrypto(bill.currency_amount)} ${symbol}`;
+  // What arrived so far and what it was credited (docs/payments.md "Credit rule"): a short, excess,
+  // second or late payment shows here as it is credited.
+  const received = Number(bill.paid_currency_amount ?? 0) > 0;
 
   function markConfirmed() {
     setConfirmed(true);
@@ -160,6 +163,14 @@ export function DepositOrderView({
           <DetailRow label="Status">
             <Badge tone={status.tone}>{status.label}</Badge>
           </DetailRow>
+          {received ? (
+            <>
+              <DetailRow label="Received" mono>
+                {`${formatCrypto(bill.paid_currency_amount)} ${symbol}`}
+              </DetailRow>
+              <DetailRow label="Credited">{formatPoints(bill.credited_amount)} P-coin</DetailRow>
+            </>
+          ) : null}
           <DetailRow label="Time left">
             <span data-testid="countdown">{processing ? formatCountdown(secondsLeft(bill.created, now)) : '-'}</span>
           </DetailRow>

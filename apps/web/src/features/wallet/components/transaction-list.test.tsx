@@ -1,4 +1,4 @@
-import { Direction, pageFields, RecordCate, RecordStatus, RecordType, WithdrawStatus } from '@coffer/contract';
+import { DepositStatus, Direction, pageFields, RecordCate, RecordStatus, RecordType, WithdrawStatus } from '@coffer/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
@@ -250,6 +250,23 @@ describe('balance modal', () => {
     const detail = await screen.findByRole('dialog', { name: 'Top-up order' });
     expect(await within(detail).findByText('25.00000000 USDT')).toBeInTheDocument();
     expect(within(detail).getByRole('button', { name: 'Proceed to Pay' })).toBeInTheDocument();
+    // Nothing arrived yet: no Received or Credited lines.
+    expect(within(detail).queryByText('Received')).not.toBeInTheDocument();
+  });
+
+  it('shows what arrived and what was credited on a bill paid in part', async () => {
+    mockWalletApi();
+    server.use(
+      on('/record/list', () => ok({ records: [record(1, { status: RecordStatus.Success })], count: 1 })),
+      on('/deposit/bill/detail', () =>
+        ok({ bill: depositBill({ status: DepositStatus.Success, paid_currency_amount: '4.00000000', credited_amount: '400.00' }) }),
+      ),
+    );
+    renderWallet(<BalanceDialog open onOpenChange={() => {}} userId={USER_ID} onTopUp={() => {}} onCashOut={() => {}} />);
+    await userEvent.click(await screen.findByRole('button', { name: /^Top-up \+100\.00 points/ }));
+    const detail = await screen.findByRole('dialog', { name: 'Top-up order' });
+    expect(await within(detail).findByText('4.00000000 USDT')).toBeInTheDocument();
+    expect(within(detail).getByText('400.00 P-coin')).toBeInTheDocument();
   });
 });
 
