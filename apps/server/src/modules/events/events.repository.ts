@@ -3,7 +3,7 @@
  * `appendMany` takes each user's next `seq` values from `seller_event_counters` (one upsert, rows
  * locked in user-id order) and inserts the events, inside the caller's transaction.
  */
-import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { run, statement } from '../../db/raw';
 import { sellerEventCounters, sellerEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
@@ -151,13 +151,41 @@ export async function enqueueNew(db: DbOrTx, now: Date, windowMs: number, limit 
  * setting `next_attempt_at` to `leaseUntil` (a crashed attempt is taken again after it).
  * @returns the claimed rows with their event and the endpoint's URL and secret (null URL: cleared)
  */
-export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number) {
+/**
+ * Claims due pending deliveries for one worker pass (docs/abuse.md "Webhook delivery"): at most one
+ * per seller, none of the sellers in `busy` (this instance is sending to them), the earliest due
+ * first, up to `limit`. Each claimed row counts its attempt and is leased until `leaseUntil` (it is
+ * sent at once, so the lease covers it); rows another instance holds are skipped.
+ * @returns the claimed deliveries with their event and the seller's URL and secret
+ */
+export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, busy: readonly string[] = []) {
+  // The earliest due delivery of each seller (not busy), then the earliest of those.
+  const heads = await db
+    .selectDistinctOn([webhookDeliveries.userId], { eventId: webhookDeliveries.eventId, at: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.status, 'pending'),
+        lte(webhookDeliveries.nextAttemptAt, now),
+        busy.length ? notInArray(webhookDeliveries.userId, [...busy]) : undefined,
+      ),
+    )
+    .orderBy(webhookDeliveries.userId, asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.eventId));
+  const picked = heads
+    .sort((a, b) => a.at!.getTime() - b.at!.getTime() || (a.eventId < b.eventId ? -1 : 1))
+    .slice(0, limit)
+    .map((h) => h.eventId);
+  if (!picked.length) return [];
   const due = await db
     .select({ eventId: webhookDeliveries.eventId })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)))
-    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.eventId))
-    .limit(limit)
+    .where(
+      and(
+        inArray(webhookDeliveries.eventId, picked),
+        eq(webhookDeliveries.status, 'pending'),
+        lte(webhookDeliveries.nextAttemptAt, now),
+      ),
+    )
     .for('update', { skipLocked: true });
   if (!due.length) return [];
   const ids = due.map((d) => d.eventId);
@@ -172,11 +200,7 @@ export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: n
     .leftJoin(webhookEndpoints, eq(webhookEndpoints.userId, sellerEvents.userId))
     .where(inArray(sellerEvents.id, ids));
   const byId = new Map(rows.map((r) => [r.event.id, r]));
-  return claimed
-    .map((d) => ({ delivery: d, ...byId.get(d.eventId)! }))
-    .sort((a, b) =>
-      a.event.userId === b.event.userId ? Number(a.event.seq - b.event.seq) : a.event.userId < b.event.userId ? -1 : 1,
-    );
+  return claimed.map((d) => ({ delivery: d, ...byId.get(d.eventId)! }));
 }
 
 /** Records an attempt's outcome, only while the row is still pending. */

@@ -37,8 +37,10 @@ import {
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
 /** Attempts stop this long after the event (or after a redeliver). */
 export const DELIVERY_WINDOW_MS = 24 * 3_600_000;
-/** Deliveries one claim takes. */
-const CLAIM_LIMIT = 20;
+/** Deliveries in flight at once on one instance, across sellers (one per seller at a time). */
+export const MAX_IN_FLIGHT = 16;
+/** While deliveries are in flight, how often a pass looks for newly due ones (ms). */
+export const RECLAIM_MS = 250;
 
 /** An event to write; `key` names the business event (`sale:<order>`), unique. */
 export interface NewEvent {
@@ -383,25 +385,59 @@ export function createEventsService(deps: EventsDeps) {
     },
 
     /**
-     * One worker pass: gives new events their deliveries, then sends the due ones (claimed with
-     * `FOR UPDATE SKIP LOCKED` and a lease of the timeout plus 30 s, so a crashed attempt is taken
-     * again) until none is due or `signal` aborts. Never throws for a receiver's failure.
+     * One worker pass (docs/abuse.md "Webhook delivery", ADR 0046): gives new events their
+     * deliveries and sends the due ones concurrently across sellers, one at a time per seller (in
+     * order) and at most {@link MAX_IN_FLIGHT} at once, so an endpoint that hangs delays only its own
+     * seller. While any delivery is in flight it claims again every {@link RECLAIM_MS} ms (and when
+     * one finishes): a delivery that falls due meanwhile, of a seller not in flight, starts at once.
+     * Each claimed delivery is sent as soon as it is claimed, and its lease (the timeout plus 30 s,
+     * `FOR UPDATE SKIP LOCKED`) covers that attempt, so no other instance sends it again meanwhile; a
+     * crashed attempt is taken again after the lease. Returns once nothing is in flight and nothing
+     * is due, or `signal` aborted (in-flight attempts are aborted and recorded). Never throws for a
+     * receiver's failure.
      * @returns counts of this pass
      */
     async deliverDue(signal?: AbortSignal) {
       const out = { enqueued: 0, delivered: 0, retry: 0, failed: 0 };
+      const inFlight = new Map<string, Promise<void>>();
+      const start = (c: Awaited<ReturnType<typeof repo.claimDue>>[number]) => {
+        const sellerId = c.event.userId;
+        const sending = attempt(c, signal)
+          .then(
+            (outcome) => {
+              out[outcome]++;
+            },
+            (err: unknown) => log.error({ err, eventId: c.event.id }, 'webhook attempt could not be recorded; retried after its lease'),
+          )
+          .finally(() => inFlight.delete(sellerId));
+        inFlight.set(sellerId, sending);
+      };
       for (;;) {
+        if (signal?.aborted) break;
         const now = clock.now();
         out.enqueued += await db.transaction((tx) => repo.enqueueNew(tx, new Date(now), DELIVERY_WINDOW_MS));
-        const claimed = await db.transaction((tx) =>
-          repo.claimDue(tx, new Date(now), new Date(now + deps.timeoutMs + 30_000), CLAIM_LIMIT),
-        );
-        for (const c of claimed) {
-          if (signal?.aborted) return out;
-          out[await attempt(c, signal)]++;
-        }
-        if (claimed.length < CLAIM_LIMIT || signal?.aborted) return out;
+        const room = MAX_IN_FLIGHT - inFlight.size;
+        const claimed =
+          room > 0
+            ? await db.transaction((tx) =>
+                repo.claimDue(tx, new Date(now), new Date(now + deps.timeoutMs + 30_000), room, [...inFlight.keys()]),
+              )
+            : [];
+        for (const c of claimed) start(c);
+        if (!inFlight.size) break;
+        // More may be due right now (every slot was filled): claim again at once.
+        if (claimed.length > 0 && claimed.length === room) continue;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          ...inFlight.values(),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, RECLAIM_MS);
+          }),
+        ]);
+        clearTimeout(timer);
       }
+      await Promise.all(inFlight.values());
+      return out;
     },
   };
 }

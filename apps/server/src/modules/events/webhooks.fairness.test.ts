@@ -1,0 +1,136 @@
+/**
+ * Webhook delivery that one seller cannot stall (issue 39, docs/abuse.md "Webhook delivery", ADR
+ * 0046), through the real app and real local receivers:
+ * - a seller whose endpoint never answers has three deliveries due; an honest seller's sale made
+ *   while the first of those hangs is delivered before that first attempt has even timed out (it
+ *   used to wait for all three, one after another: 50 s with the 10 s timeout);
+ * - the hanging seller's deliveries go one at a time, in order;
+ * - on PostgreSQL, two instances passing at once over a slow receiver send every delivery once
+ *   (each claimed delivery is sent at once, inside its lease).
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
+import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
+
+const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+const uc = (p: string) => `/api/uc/v1/account${p}`;
+
+/** A local receiver; `handle` decides what each request gets. */
+async function receiver(handle: (req: IncomingMessage, res: ServerResponse, body: string) => void) {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => handle(req, res, body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+async function sale(t: TestApp, collectionId: string) {
+  const buyer = await createUser(t);
+  await fund(t, buyer.id, '100');
+  expect((await buyAndPay(t, buyer, collectionId)).body.code).toBe(10000);
+}
+
+async function sellerWithHook(t: TestApp, url: string): Promise<{ seller: TestUser; collectionId: string }> {
+  const seller = await createUser(t);
+  await ok(t, uc('/webhook/set'), { url }, seller.token);
+  const c = await publishedCollection(t, seller, 5, 'Hooked');
+  return { seller, collectionId: c.id };
+}
+
+describe('one seller cannot stall the others', () => {
+  let t: TestApp;
+  let scratch: ScratchDatabase | undefined;
+  beforeAll(async () => {
+    // A database of its own on PostgreSQL: its passes claim every due delivery.
+    scratch = await createScratchDatabase('coffer_hooks_fair');
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await scratch?.drop();
+  });
+
+  it("delivers an honest seller's sale while another seller's endpoint hangs; the hanging one gets one attempt at a time", async () => {
+    const log: string[] = [];
+    const starts: number[] = [];
+    const hanging = await receiver((req) => {
+      starts.push(performance.now());
+      log.push('hang:start');
+      req.socket.on('close', () => log.push('hang:end'));
+      // Never answers.
+    });
+    const honest = await receiver((_req, res) => {
+      log.push('honest');
+      res.writeHead(204).end();
+    });
+    try {
+      const slow = await sellerWithHook(t, hanging.url);
+      const good = await sellerWithHook(t, honest.url);
+      for (let i = 0; i < 3; i++) await sale(t, slow.collectionId);
+      const pass = t.app.ctx.services.events.deliverDue();
+      // The first hanging attempt is in flight; now the honest seller sells.
+      while (!log.includes('hang:start')) await new Promise((r) => setTimeout(r, 20));
+      await sale(t, good.collectionId);
+      const counts = await pass;
+      // The honest delivery arrived before the first hanging attempt gave up.
+      expect(log.indexOf('honest'), log.join(' ')).toBeGreaterThan(-1);
+      expect(log.indexOf('honest'), log.join(' ')).toBeLessThan(log.indexOf('hang:end'));
+      expect(counts).toMatchObject({ delivered: 1, retry: 3 });
+      // One at a time: each attempt starts only once the one before gave up (the timeout is 2 s).
+      expect(starts).toHaveLength(3);
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThan(1_500);
+    } finally {
+      await hanging.close();
+      await honest.close();
+    }
+  }, 30_000);
+});
+
+describe.skipIf(!onPostgres)('two instances over a slow receiver (PostgreSQL)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let scratch: ScratchDatabase | undefined;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase('coffer_hooks_two');
+    const env = { STORAGE_SIGNING_SECRET: randomBytes(32).toString('hex'), WEBHOOK_ALLOW_PRIVATE: 'true', DATABASE_URL: scratch!.url };
+    a = await createTestApp(env);
+    b = await createTestApp(env);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await scratch?.drop();
+  });
+
+  it('sends every delivery once while both pass at once', async () => {
+    const seen: string[] = [];
+    const slow = await receiver((req, res) => {
+      seen.push(String(req.headers['webhook-id']));
+      setTimeout(() => res.writeHead(200).end(), 150);
+    });
+    try {
+      const sellers = await Promise.all([0, 1, 2, 3].map(() => sellerWithHook(a, slow.url)));
+      for (const s of sellers) for (let i = 0; i < 3; i++) await sale(a, s.collectionId);
+      const [ra, rb] = await Promise.all([a.app.ctx.services.events.deliverDue(), b.app.ctx.services.events.deliverDue()]);
+      expect(ra.delivered + rb.delivered).toBe(12);
+      expect(seen).toHaveLength(12);
+      expect(new Set(seen).size).toBe(12);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
+});
