@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
+import { REDELIVERS_PER_WINDOW } from './events.routes';
 
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 const uc = (p: string) => `/api/uc/v1/account${p}`;
@@ -97,6 +98,33 @@ describe('one seller cannot stall the others', () => {
       await hanging.close();
       await honest.close();
     }
+  }, 30_000);
+});
+
+describe('webhook/redeliver is limited per user', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(() => t.close());
+
+  it(`answers 429 past ${REDELIVERS_PER_WINDOW} calls in the window, for that user only`, async () => {
+    const { seller, collectionId } = await sellerWithHook(t, 'http://127.0.0.1:9/hook');
+    await sale(t, collectionId);
+    await t.app.ctx.services.events.deliverDue();
+    const events = await ok<{ events: { id: string }[] }>(t, uc('/events/list'), {}, seller.token);
+    const eventId = events.events[0]!.id;
+    for (let i = 0; i < REDELIVERS_PER_WINDOW; i++) {
+      expect((await t.call(uc('/webhook/redeliver'), { event_id: eventId }, seller.token)).body.code).toBe(10000);
+    }
+    const refused = await t.call(uc('/webhook/redeliver'), { event_id: eventId }, seller.token);
+    expect([refused.status, refused.body.reason]).toEqual([429, 'RATE_LIMITED']);
+    // Another seller is not affected.
+    const other = await sellerWithHook(t, 'http://127.0.0.1:9/hook');
+    await sale(t, other.collectionId);
+    await t.app.ctx.services.events.deliverDue();
+    const theirs = (await ok<{ events: { id: string }[] }>(t, uc('/events/list'), {}, other.seller.token)).events[0]!.id;
+    expect((await t.call(uc('/webhook/redeliver'), { event_id: theirs }, other.seller.token)).body.code).toBe(10000);
   }, 30_000);
 });
 
