@@ -217,6 +217,8 @@ export async function buildServices(deps: ServicesDeps) {
     // Private webhook targets only with WEBHOOK_ALLOW_PRIVATE=true, in every mode (docs/abuse.md).
     allowPrivate: webhooksMayReachPrivate(config, log),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    mailQueue,
+    publicUrl: config.publicUrl,
   });
   const discounts = createDiscountsService({ db, clock, collections });
   const licences = createLicencesService({ db, clock, collections, mailQueue });

@@ -135,6 +135,11 @@ export const WebhookEndpointSchema = z.object({
   /** A secret exists (it is shown once, by webhook/secret/rotate). */
   has_secret: z.boolean(),
   updated_at: z.number().int().nullable(),
+  /**
+   * When Coffer turned the endpoint off after 24 h in which every delivery failed (ms); null while
+   * on. Saving the URL again (webhook/set) turns it on. Optional for clients written before it.
+   */
+  disabled_at: z.number().int().nullable().optional(),
 });
 
 export const WebhookGetRequestSchema = EmptyRequestSchema;

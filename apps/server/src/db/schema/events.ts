@@ -52,6 +52,10 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   enqueuedSeq: bigint({ mode: 'bigint' })
     .notNull()
     .default(sql`0`),
+  /** The first failed attempt since the last delivered one; null while the endpoint answers 2xx. */
+  failingSince: ts(),
+  /** Set after 24 h of failures (no delivery is sent until webhook/set turns it on again); null when on. */
+  disabledAt: ts(),
   createdAt: ts().notNull(),
   updatedAt: ts().notNull(),
 });

@@ -3,10 +3,10 @@
  * `appendMany` takes each user's next `seq` values from `seller_event_counters` (one upsert, rows
  * locked in user-id order) and inserts the events, inside the caller's transaction.
  */
-import { and, asc, desc, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { run, statement } from '../../db/raw';
-import { sellerEventCounters, sellerEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
+import { sellerEventCounters, sellerEvents, users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
 
 export type SellerEventRow = typeof sellerEvents.$inferSelect;
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -94,11 +94,57 @@ export async function findEndpoint(db: DbOrTx, userId: string): Promise<WebhookE
   return row;
 }
 
+/**
+ * Records a failed attempt on the user's endpoint: `failing_since` becomes `now` unless the failing
+ * streak already started. @returns the endpoint after it (undefined when the user has none)
+ */
+export async function endpointFailed(db: DbOrTx, userId: string, now: Date): Promise<WebhookEndpointRow | undefined> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now})` })
+    .where(eq(webhookEndpoints.userId, userId))
+    .returning();
+  return row;
+}
+
+/** Ends the user's failing streak (a 2xx answer); writes only when one was recorded. */
+export async function endpointSucceeded(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(webhookEndpoints)
+    .set({ failingSince: null })
+    .where(and(eq(webhookEndpoints.userId, userId), isNotNull(webhookEndpoints.failingSince)));
+}
+
+/**
+ * Turns the user's endpoint off after a failing streak that began at or before `failingBefore`.
+ * @returns the endpoint when this call turned it off (so exactly one caller mails its owner), else undefined
+ */
+export async function disableEndpoint(db: DbOrTx, userId: string, failingBefore: Date, now: Date): Promise<WebhookEndpointRow | undefined> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ disabledAt: now })
+    .where(
+      and(
+        eq(webhookEndpoints.userId, userId),
+        isNull(webhookEndpoints.disabledAt),
+        lte(webhookEndpoints.failingSince, failingBefore),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** The user's email for a notice, or null when the account is deleted. */
+export async function ownerEmail(db: DbOrTx, userId: string): Promise<string | null> {
+  const [row] = await db.select({ email: users.email, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
+  return row && !row.deletedAt ? row.email : null;
+}
+
 /** Inserts or updates the user's endpoint with the given fields. */
 export async function upsertEndpoint(
   db: DbOrTx,
   row: { userId: string; url: string | null; secret: string; enqueuedSeq: bigint; now: Date },
-  update: Partial<Pick<WebhookEndpointRow, 'url' | 'secret' | 'enqueuedSeq'>>,
+  update: Partial<Pick<WebhookEndpointRow, 'url' | 'secret' | 'enqueuedSeq' | 'failingSince' | 'disabledAt'>>,
 ): Promise<WebhookEndpointRow> {
   const [out] = await db
     .insert(webhookEndpoints)
@@ -168,6 +214,8 @@ export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: n
         eq(webhookDeliveries.status, 'pending'),
         lte(webhookDeliveries.nextAttemptAt, now),
         busy.length ? notInArray(webhookDeliveries.userId, [...busy]) : undefined,
+        // An endpoint turned off after 24 h of failures gets nothing until its owner turns it on.
+        sql`not exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.userId} = ${webhookDeliveries.userId} and ${webhookEndpoints.disabledAt} is not null)`,
       ),
     )
     .orderBy(webhookDeliveries.userId, asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.eventId));

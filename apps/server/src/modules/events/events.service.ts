@@ -23,6 +23,8 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import type { MailQueue } from '../mail/mail-queue.service';
+import { quoted } from '../mail/mail-text';
 import * as repo from './events.repository';
 import {
   BLOCKED_ADDRESS_CODE,
@@ -37,6 +39,8 @@ import {
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
 /** Attempts stop this long after the event (or after a redeliver). */
 export const DELIVERY_WINDOW_MS = 24 * 3_600_000;
+/** An endpoint failing every attempt for this long is turned off and its owner mailed (Polar does). */
+export const DISABLE_AFTER_MS = 24 * 3_600_000;
 /** Deliveries in flight at once on one instance, across sellers (one per seller at a time). */
 export const MAX_IN_FLIGHT = 16;
 /** While deliveries are in flight, how often a pass looks for newly due ones (ms). */
@@ -67,6 +71,10 @@ export interface EventsDeps {
   /** Injected in tests; default global fetch. */
   fetch?: typeof fetch;
   resolve?: Resolver;
+  /** Mails the owner of an endpoint turned off after {@link DISABLE_AFTER_MS} of failures; none when absent. */
+  mailQueue?: MailQueue;
+  /** The app's public origin, for the link in that mail. */
+  publicUrl?: string;
 }
 
 /** The order a sale or refund event is about (`fee`, `earned` minor units; `amount` whole points). */
@@ -226,7 +234,44 @@ export function createEventsService(deps: EventsDeps) {
   };
 
   function endpointView(row: repo.WebhookEndpointRow | undefined) {
-    return { url: row?.url ?? null, has_secret: Boolean(row), updated_at: row ? row.updatedAt.getTime() : null };
+    return {
+      url: row?.url ?? null,
+      has_secret: Boolean(row),
+      updated_at: row ? row.updatedAt.getTime() : null,
+      disabled_at: row?.disabledAt ? row.disabledAt.getTime() : null,
+    };
+  }
+
+  /**
+   * Keeps the endpoint's failing streak (docs/abuse.md "Webhook delivery"): a 2xx ends it; a failure
+   * starts it, and one that has lasted {@link DISABLE_AFTER_MS} turns the endpoint off and mails its
+   * owner once (key `webhook-disabled:<user>:<streak start>`), the URL quoted as text.
+   */
+  async function trackStreak(userId: string, url: string, ok: boolean, now: number): Promise<void> {
+    if (ok) return repo.endpointSucceeded(db, userId);
+    const row = await repo.endpointFailed(db, userId, new Date(now));
+    if (!row?.failingSince || now - row.failingSince.getTime() < DISABLE_AFTER_MS) return;
+    const off = await repo.disableEndpoint(db, userId, new Date(now - DISABLE_AFTER_MS), new Date(now));
+    if (!off) return;
+    log.warn({ userId, failingSince: row.failingSince }, 'webhook endpoint turned off after 24 h of failures');
+    const email = deps.mailQueue ? await repo.ownerEmail(db, userId) : null;
+    if (!email || !deps.mailQueue) return;
+    const ids = await db.transaction((tx) =>
+      deps.mailQueue!.enqueue(tx, [
+        {
+          key: `webhook-disabled:${userId}:${row.failingSince!.getTime()}`,
+          to: email,
+          subject: 'Your Coffer webhook was turned off',
+          text: [
+            `Every delivery to your webhook URL ${quoted(url)} has failed since ${row.failingSince!.toISOString().replace('T', ' ').slice(0, 16)} UTC, so Coffer stopped sending to it.`,
+            '',
+            'Your events are still in the feed (events/list). Fix the endpoint, then save the URL again under',
+            `Your Profile > Events & webhooks to turn deliveries back on: ${deps.publicUrl ?? ''}/profile/events`,
+          ].join('\n'),
+        },
+      ]),
+    );
+    deps.mailQueue.sendNow(ids);
   }
 
   /** One attempt: POST the event, then record the outcome (delivered, retry, or failed). */
@@ -275,6 +320,7 @@ export function createEventsService(deps: EventsDeps) {
       }
     }
     const now = clock.now();
+    if (c.url) await trackStreak(event.userId, c.url, !error, now);
     if (!error) {
       await repo.finishAttempt(db, event.id, {
         status: 'delivered',
@@ -337,7 +383,12 @@ export function createEventsService(deps: EventsDeps) {
           tx,
           { userId, url: normalized, secret: secret ?? existing!.secret, enqueuedSeq: fromSeq, now },
           // Turning delivery on starts after the current last event; changing the URL keeps pending ones.
-          existing?.url || !normalized ? { url: normalized } : { url: normalized, enqueuedSeq: fromSeq },
+          // Saving the URL also turns on an endpoint turned off after 24 h of failures.
+          {
+            ...(existing?.url || !normalized ? { url: normalized } : { url: normalized, enqueuedSeq: fromSeq }),
+            failingSince: null,
+            disabledAt: null,
+          },
         );
         return { endpoint: endpointView(row), ...(secret ? { secret } : {}) };
       });
@@ -379,6 +430,9 @@ export function createEventsService(deps: EventsDeps) {
       if (!event || event.userId !== userId) throw errors.notFound('The event does not exist');
       const endpoint = await repo.findEndpoint(db, userId);
       if (!endpoint?.url) throw errors.conflict('Set a webhook URL first');
+      if (endpoint.disabledAt) {
+        throw errors.conflict('This webhook was turned off after 24 hours of failed deliveries. Save its URL again to turn it on.');
+      }
       const now = clock.now();
       const row = await repo.redeliver(db, event, new Date(now), new Date(now + DELIVERY_WINDOW_MS));
       return { delivery: toDelivery(row, event.type) };

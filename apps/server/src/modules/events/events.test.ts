@@ -155,7 +155,7 @@ describe('webhook settings', () => {
   it('sets the URL (the first secret shown once), refuses non-https URLs but localhost here, rotates and clears', async () => {
     const user = await createUser(t);
     expect(await ok(t, uc('/webhook/get'), {}, user.token)).toEqual({
-      endpoint: { url: null, has_secret: false, updated_at: null },
+      endpoint: { url: null, has_secret: false, updated_at: null, disabled_at: null },
     });
     const bad = await t.call(uc('/webhook/set'), { url: 'http://example.com/hook' }, user.token);
     expect(bad.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'The URL must start with https://' });
@@ -302,6 +302,11 @@ describe('webhook delivery', () => {
     expect(t.clock.now() - start).toBeGreaterThanOrEqual(DELIVERY_WINDOW_MS - 1_000);
 
     rx.state.mode = 'ok';
+    // 24 h of failures turned the endpoint off (docs/abuse.md "Webhook delivery"): redeliver says so,
+    // and saving the URL again turns it on.
+    const off = await t.call(uc('/webhook/redeliver'), { event_id: event!.id }, seller.token);
+    expect([off.status, off.body.reason]).toEqual([409, 'CONFLICT']);
+    await ok(t, uc('/webhook/set'), { url }, seller.token);
     const redo = await ok(t, uc('/webhook/redeliver'), { event_id: event!.id }, seller.token);
     expect(redo.delivery).toMatchObject({ status: 'pending', next_attempt_at: t.clock.now() });
     await services().events.deliverDue();

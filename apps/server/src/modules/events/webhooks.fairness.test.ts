@@ -9,6 +9,8 @@
  *   (each claimed delivery is sent at once, inside its lease).
  */
 import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { createTestApp, createUser, fund, type TestApp, type TestUser } from '..
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 import { REDELIVERS_PER_WINDOW } from './events.routes';
+import { DISABLE_AFTER_MS } from './events.service';
 
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 const uc = (p: string) => `/api/uc/v1/account${p}`;
@@ -125,6 +128,62 @@ describe('webhook/redeliver is limited per user', () => {
     await t.app.ctx.services.events.deliverDue();
     const theirs = (await ok<{ events: { id: string }[] }>(t, uc('/events/list'), {}, other.seller.token)).events[0]!.id;
     expect((await t.call(uc('/webhook/redeliver'), { event_id: theirs }, other.seller.token)).body.code).toBe(10000);
+  }, 30_000);
+});
+
+describe('an endpoint that fails for 24 h', () => {
+  let t: TestApp;
+  let scratch: ScratchDatabase | undefined;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase('coffer_hooks_off');
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', ...(scratch ? { DATABASE_URL: scratch.url } : {}) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await scratch?.drop();
+  });
+
+  it('is turned off and its owner mailed once; saving the URL turns it on and the waiting deliveries go out', async () => {
+    let status = 500;
+    let requests = 0;
+    const flaky = await receiver((_req, res) => {
+      requests++;
+      res.writeHead(status).end();
+    });
+    try {
+      const { seller, collectionId } = await sellerWithHook(t, flaky.url);
+      const events = t.app.ctx.services.events;
+      await sale(t, collectionId);
+      await events.deliverDue();
+      expect(requests).toBe(1);
+      // Still failing a day later: the next failure turns the endpoint off.
+      t.clock.advance(DISABLE_AFTER_MS + 60_000);
+      await sale(t, collectionId);
+      await events.deliverDue();
+      const sent = requests;
+      const view = (await ok(t, uc('/webhook/get'), {}, seller.token)).endpoint;
+      expect(view.disabled_at).toBe(t.clock.now());
+      await t.app.ctx.services.mailQueue.settled();
+      const dir = path.join(t.dataDir, 'outbox');
+      const mails = (await Promise.all((await readdir(dir)).map((f) => readFile(path.join(dir, f), 'utf8')))).filter((m) =>
+        m.includes(`To: ${seller.email}`),
+      );
+      const notice = mails.filter((m) => m.includes('stopped sending to it'));
+      expect(notice).toHaveLength(1);
+      // Off: new sales and due retries send nothing.
+      await sale(t, collectionId);
+      t.clock.advance(3_600_000);
+      await events.deliverDue();
+      expect(requests).toBe(sent);
+      // The owner fixes the endpoint and saves the URL: on again, the waiting deliveries go out.
+      status = 200;
+      expect((await ok(t, uc('/webhook/set'), { url: flaky.url }, seller.token)).endpoint.disabled_at).toBeNull();
+      const counts = await events.deliverDue();
+      expect(counts.delivered).toBeGreaterThanOrEqual(1);
+      expect(requests).toBeGreaterThan(sent);
+    } finally {
+      await flaky.close();
+    }
   }, 30_000);
 });
 

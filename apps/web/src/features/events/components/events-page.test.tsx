@@ -108,6 +108,17 @@ describe('Events & webhooks', () => {
     expect(screen.getByRole('button', { name: EventTexts.rotate })).toBeInTheDocument();
   });
 
+  it('says when deliveries were turned off after 24 h of failures, and not otherwise', async () => {
+    server.use(
+      on('/events/list', () => ok({ events: [], next_cursor: 'c0', has_more: false })),
+      on('/webhook/get', () =>
+        ok({ endpoint: { url: 'https://example.com/h', has_secret: true, updated_at: 1, disabled_at: 1_700_000_000_000 } }),
+      ),
+    );
+    renderPage();
+    expect(await screen.findByText(EventTexts.disabled)).toBeInTheDocument();
+  });
+
   it('lists deliveries with their status and redelivers one', async () => {
     const redelivered: string[] = [];
     server.use(

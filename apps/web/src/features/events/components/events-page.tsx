@@ -48,6 +48,7 @@ export const EventTexts = {
   deliveriesError: 'Could not load the deliveries.',
   redeliver: 'Redeliver',
   redelivered: 'Event queued for delivery',
+  disabled: 'Deliveries are turned off: every delivery to this URL failed for 24 hours. Fix the endpoint, then save the URL to turn them on again.',
 } as const;
 
 /** A one-line summary of an event. */
@@ -173,6 +174,11 @@ function WebhookSettings() {
 
   return (
     <div className="space-y-6">
+      {endpoint.disabled_at ? (
+        <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-200">
+          {EventTexts.disabled}
+        </p>
+      ) : null}
       <form onSubmit={save} className="space-y-3" noValidate>
         <TextField
           label={EventTexts.urlLabel}
