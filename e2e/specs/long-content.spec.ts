@@ -15,7 +15,13 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, DISCOUNT_CODE_MAX, REFUND_REASON_MAX, REVIEW_TEXT_MAX } from '@coffer/contract';
+import {
+  COLLECTION_DESC_MAX,
+  COLLECTION_TITLE_MAX,
+  DISCOUNT_CODE_MAX,
+  REFUND_REASON_MAX,
+  REVIEW_TEXT_MAX,
+} from '@coffer/contract';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
   DEFAULT_PASSWORD,
@@ -116,7 +122,8 @@ async function addFile(token: string, collectionId: string, name: string): Promi
   ).data;
   const put = await fetch(start.url, { method: 'PUT', body: data, headers: { 'content-type': 'application/octet-stream' } });
   assert.equal(put.status, 200);
-  const r = (await call<{ id: string }>(server.url, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: [] }, token)).data;
+  const r = (await call<{ id: string }>(server.url, '/sl/v1/complete/upload', { upload_id: start.upload_id, parts: [] }, token))
+    .data;
   await call(server.url, '/sl/v1/collection/resource/add', { collection_id: collectionId, resource_id: r.id }, token);
   return r.id;
 }
@@ -132,7 +139,9 @@ async function overflowing(page: Page): Promise<string[]> {
       // Only the innermost offenders: skip elements whose children explain the overflow.
       if (Array.from(el.children).some((c) => c.getBoundingClientRect().right > width + 0.5)) continue;
       const cls = typeof el.className === 'string' ? el.className.slice(0, 80) : '';
-      out.push(`<${el.tagName.toLowerCase()} class="${cls}"> right=${Math.round(r.right)} "${(el.textContent ?? '').slice(0, 40)}"`);
+      out.push(
+        `<${el.tagName.toLowerCase()} class="${cls}"> right=${Math.round(r.right)} "${(el.textContent ?? '').slice(0, 40)}"`,
+      );
       if (out.length >= 6) break;
     }
     return out;
@@ -141,13 +150,22 @@ async function overflowing(page: Page): Promise<string[]> {
 
 /**
  * A screenshot `e2e/screenshots/<name>.png` of the page's full height (at most 8,000 px) cut at the
- * window's width, so that a page blown wide by a long word still photographs quickly.
+ * window's width, so that a page blown wide by a long word still photographs quickly; with
+ * `windowOnly`, of what the window shows (an open dialog).
  */
-async function shot(page: Page, name: string): Promise<void> {
+async function shot(page: Page, name: string, windowOnly = false): Promise<void> {
   if (process.env.E2E_SCREENSHOTS === 'false') return;
-  const { width, height } = await page.evaluate(() => ({ width: window.innerWidth, height: document.documentElement.scrollHeight }));
+  const file = path.join(screenshotDir, `${name}.png`);
   await mkdir(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true, clip: { x: 0, y: 0, width, height: Math.min(height, 8000) } });
+  if (windowOnly) {
+    await page.screenshot({ path: file });
+    return;
+  }
+  const { width, height } = await page.evaluate(() => ({
+    width: window.innerWidth,
+    height: document.documentElement.scrollHeight,
+  }));
+  await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width, height: Math.min(height, 8000) } });
 }
 
 /** Problems found so far (page and width → what is wrong); asserted empty at the end. */
@@ -160,7 +178,9 @@ async function checkFits(page: Page, label: string): Promise<void> {
     innerWidth: window.innerWidth,
   }));
   if (scrollWidth > innerWidth) {
-    problems.push(`${label}: the page is ${scrollWidth} px wide in a ${innerWidth} px window; ${(await overflowing(page)).join('; ')}`);
+    problems.push(
+      `${label}: the page is ${scrollWidth} px wide in a ${innerWidth} px window; ${(await overflowing(page)).join('; ')}`,
+    );
   }
 }
 
@@ -172,7 +192,8 @@ async function checkInside(page: Page, box: Locator, label: string): Promise<voi
     return { left: rect.left, right: rect.right, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth };
   });
   const width = page.viewportSize()!.width;
-  if (r.left < -0.5 || r.right > width + 0.5) problems.push(`${label}: spans ${Math.round(r.left)}..${Math.round(r.right)} px in a ${width} px window`);
+  if (r.left < -0.5 || r.right > width + 0.5)
+    problems.push(`${label}: spans ${Math.round(r.left)}..${Math.round(r.right)} px in a ${width} px window`);
   if (r.scrollWidth > r.clientWidth + 1) problems.push(`${label}: scrolls sideways (${r.scrollWidth} > ${r.clientWidth} px)`);
 }
 
@@ -206,25 +227,51 @@ describe('long content', () => {
     const shopper = await longUser('shopper', fill('ShopperWhoKeepsTypingWithoutEverPressingSpace', NICKNAME_MAX));
 
     const collection = (
-      await call<{ id: string }>(server.url, '/sl/v1/collection/create', { title: LONG.title, desc: LONG.description, amount: 120 }, seller.token)
+      await call<{ id: string }>(
+        server.url,
+        '/sl/v1/collection/create',
+        { title: LONG.title, desc: LONG.description, amount: 120 },
+        seller.token,
+      )
     ).data;
     const fileIds: string[] = [];
     for (const name of LONG.fileNames) fileIds.push(await addFile(seller.token, collection.id, name));
     await call(server.url, '/sl/v1/collection/publish', { collection_id: collection.id }, seller.token);
-    await call(server.url, '/sl/v1/discount/create', { code: LONG.code, kind: 'percent', value: 10, collection_id: collection.id }, seller.token);
+    await call(
+      server.url,
+      '/sl/v1/discount/create',
+      { code: LONG.code, kind: 'percent', value: 10, collection_id: collection.id },
+      seller.token,
+    );
     await call(server.url, '/api/uc/v1/account/webhook/set', { url: LONG.webhookUrl }, seller.token);
 
     await fundUser(server.url, buyer.token, '500.00');
     await fundUser(server.url, shopper.token, '500.00');
-    const order = (await call<{ id: string }>(server.url, '/sl/v1/collection/buy', { collection_id: collection.id }, buyer.token)).data;
+    const order = (await call<{ id: string }>(server.url, '/sl/v1/collection/buy', { collection_id: collection.id }, buyer.token))
+      .data;
     await call(server.url, '/api/uc/v1/account/order/pay', { order_id: order.id }, buyer.token);
     const review = (
-      await call<{ review: { id: string } }>(server.url, '/sl/v1/review/upsert', { collection_id: collection.id, rating: 4, text: LONG.review }, buyer.token)
+      await call<{ review: { id: string } }>(
+        server.url,
+        '/sl/v1/review/upsert',
+        { collection_id: collection.id, rating: 4, text: LONG.review },
+        buyer.token,
+      )
     ).data.review;
     await call(server.url, '/sl/v1/review/reply', { review_id: review.id, text: LONG.reply }, seller.token);
     // A download first, so the refund request is stored for the seller rather than granted at once.
-    await call(server.url, '/sl/v1/resource/download/url', { collection_id: collection.id, resource_id: fileIds[0] }, buyer.token);
-    await call(server.url, '/api/uc/v1/account/order/refund/request', { order_id: order.id, reason: LONG.refundReason }, buyer.token);
+    await call(
+      server.url,
+      '/sl/v1/resource/download/url',
+      { collection_id: collection.id, resource_id: fileIds[0] },
+      buyer.token,
+    );
+    await call(
+      server.url,
+      '/api/uc/v1/account/order/refund/request',
+      { order_id: order.id, reason: LONG.refundReason },
+      buyer.token,
+    );
 
     await fundUser(server.url, seller.token, '2500.00');
     const me = (await call<{ id: string }>(server.url, '/api/uc/v1/account/get/me', {}, seller.token)).data;
@@ -236,7 +283,12 @@ describe('long content', () => {
         seller.token,
       )
     ).data.bill;
-    await call(server.url, '/api/uc/v1/account/withdraw/confirm', { bill_id: bill.id, password: md5(DEFAULT_PASSWORD) }, seller.token);
+    await call(
+      server.url,
+      '/api/uc/v1/account/withdraw/confirm',
+      { bill_id: bill.id, password: md5(DEFAULT_PASSWORD) },
+      seller.token,
+    );
 
     const contexts: BrowserContext[] = [];
     const errors: string[] = [];
@@ -254,9 +306,12 @@ describe('long content', () => {
     await visit(visitor.page, '/', 'storefront', (p) => p.getByText(LONG.sellerNickname, { exact: false }));
     await visit(visitor.page, collectionPath, 'collection-visitor', byTitle, async (page, width) => {
       await page.getByText(LONG.review).waitFor();
-      if (width === viewports.mobile.width) await checkInside(page, page.getByRole('link', { name: 'Log in to buy' }), 'Log in to buy at 390');
+      if (width === viewports.mobile.width)
+        await checkInside(page, page.getByRole('link', { name: 'Log in to buy' }), 'Log in to buy at 390');
     });
-    await visit(visitor.page, `/resource/${fileIds[0]}`, 'resource', (p) => p.getByRole('heading', { level: 1, name: LONG.fileNames[0] }));
+    await visit(visitor.page, `/resource/${fileIds[0]}`, 'resource', (p) =>
+      p.getByRole('heading', { level: 1, name: LONG.fileNames[0] }),
+    );
 
     // --- a shopper with the seller's long code: the price card and the buy dialog ----------------
     const shop = await signedIn(shopper);
@@ -276,43 +331,87 @@ describe('long content', () => {
       await dialog.getByText(LONG.code, { exact: true }).waitFor();
       await checkInside(page, dialog, `buy dialog at ${width}`);
       await checkFits(page, `buy dialog page at ${width}`);
-      await shot(page, `long-buy-dialog-${width}`);
+      await shot(page, `long-buy-dialog-${width}`, true);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     });
 
     // --- the buyer ------------------------------------------------------------------------------
     const b = await signedIn(buyer);
-    await visit(b.page, collectionPath, 'collection-buyer', byTitle, (page) => page.getByRole('form', { name: 'Edit your review' }).waitFor());
+    await visit(b.page, collectionPath, 'collection-buyer', byTitle, (page) =>
+      page.getByRole('form', { name: 'Edit your review' }).waitFor(),
+    );
     await visit(b.page, '/profile/buy', 'purchases', (p) => p.getByText(LONG.title).first());
     await visit(b.page, '/profile', 'profile-buyer', (p) => p.getByRole('heading', { level: 1, name: LONG.buyerNickname }));
-    await visit(b.page, `/profile/${me.id}/selling`, 'seller-profile', (p) => p.getByRole('heading', { level: 1, name: LONG.sellerNickname }));
+    await visit(b.page, `/profile/${me.id}/selling`, 'seller-profile', (p) =>
+      p.getByRole('heading', { level: 1, name: LONG.sellerNickname }),
+    );
 
     // --- the seller -----------------------------------------------------------------------------
     const s = await signedIn(seller);
-    await visit(s.page, collectionPath, 'collection-owner', byTitle, (page) => page.getByText(LONG.reply).waitFor());
+    await visit(s.page, collectionPath, 'collection-owner', byTitle, async (page, width) => {
+      await page.getByText(LONG.reply).waitFor();
+      // The owner's panel that replaces a file names it.
+      await page.getByRole('button', { name: `Replace ${LONG.fileNames[0]}` }).click();
+      await page.getByRole('group', { name: `Replace ${LONG.fileNames[0]}` }).waitFor();
+      await checkFits(page, `replace-file panel at ${width}`);
+    });
+    await visit(
+      s.page,
+      '/profile/selling',
+      'sales',
+      (p) => p.getByText(LONG.refundReason, { exact: false }).first(),
+      async (page, width) => {
+        // The refund reason wraps in its column rather than stretching the row (a table may scroll sideways in its frame).
+        const height = await page
+          .getByTestId('sale-row')
+          .first()
+          .evaluate((el) => el.getBoundingClientRect().height);
+        if (height > 400) problems.push(`sales row at ${width}: ${Math.round(height)} px tall`);
+      },
+    );
     await visit(s.page, '/mycollections', 'mycollections', (p) => p.getByText(LONG.title).first());
     await visit(s.page, '/mycollections/discounts', 'discounts', (p) => p.getByText(LONG.code).first());
     await visit(s.page, '/mycollections/dashboard', 'dashboard', (p) => p.getByRole('heading', { level: 1 }));
     await visit(s.page, `${collectionPath}/edit`, 'collection-edit', (p) => p.getByLabel('Title'));
-    await visit(s.page, '/profile', 'profile', (p) => p.getByRole('heading', { level: 1, name: LONG.sellerNickname }), async (page, width) => {
-      // The nickname form's Edit button stays inside the window and its card.
-      await checkInside(page, page.getByRole('button', { name: /edit/i }).first(), `profile Edit button at ${width}`);
-    });
-    await visit(s.page, '/profile/selling', 'sales', (p) => p.getByText(LONG.refundReason, { exact: false }).first());
-    await visit(s.page, '/profile/events', 'events', (p) => p.locator('input[type="url"]'), async (page) => {
-      assert.equal(await page.locator('input[type="url"]').inputValue(), LONG.webhookUrl);
-    });
-    await visit(s.page, '/transactions', 'transactions', (p) => p.getByRole('button', { name: /^Cash out -/ }), async (page, width) => {
-      await page.getByRole('button', { name: /^Cash out -/ }).first().click();
-      const detail = page.getByRole('dialog', { name: 'Withdrawal details' });
-      await detail.getByText(LONG.memo).waitFor();
-      await checkInside(page, detail, `withdrawal dialog at ${width}`);
-      await checkFits(page, `withdrawal dialog page at ${width}`);
-      await shot(page, `long-withdrawal-${width}`);
-      await page.keyboard.press('Escape');
-      await detail.waitFor({ state: 'detached' });
-    });
+    await visit(
+      s.page,
+      '/profile',
+      'profile',
+      (p) => p.getByRole('heading', { level: 1, name: LONG.sellerNickname }),
+      async (page, width) => {
+        // The nickname form's Edit button stays inside the window and its card.
+        await checkInside(page, page.getByRole('button', { name: /edit/i }).first(), `profile Edit button at ${width}`);
+      },
+    );
+    await visit(
+      s.page,
+      '/profile/events',
+      'events',
+      (p) => p.locator('input[type="url"]'),
+      async (page) => {
+        assert.equal(await page.locator('input[type="url"]').inputValue(), LONG.webhookUrl);
+      },
+    );
+    await visit(
+      s.page,
+      '/transactions',
+      'transactions',
+      (p) => p.getByRole('button', { name: /^Cash out -/ }),
+      async (page, width) => {
+        await page
+          .getByRole('button', { name: /^Cash out -/ })
+          .first()
+          .click();
+        const detail = page.getByRole('dialog', { name: 'Withdrawal details' });
+        await detail.getByText(LONG.memo).waitFor();
+        await checkInside(page, detail, `withdrawal dialog at ${width}`);
+        await checkFits(page, `withdrawal dialog page at ${width}`);
+        await shot(page, `long-withdrawal-${width}`, true);
+        await page.keyboard.press('Escape');
+        await detail.waitFor({ state: 'detached' });
+      },
+    );
 
     for (const p of [visitor, shop, b, s]) errors.push(...p.errors);
     for (const c of contexts) await c.close();
