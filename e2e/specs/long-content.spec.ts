@@ -1,5 +1,5 @@
 /**
- * The longest text a user may type never breaks a page (product.md "Long text"): seeded through the
+ * The longest text a user may type never breaks a page (docs/product.md §21.6): seeded through the
  * API with the longest allowed value of every user field — a 32-character username, a 254-character
  * email, 64-character nicknames without a space, a 100-character title without a space, a
  * 2,000-character description with a long URL and a long unbroken token, files with 255-character
@@ -382,6 +382,19 @@ describe('long content', () => {
       async (page, width) => {
         // The nickname form's Edit button stays inside the window and its card.
         await checkInside(page, page.getByRole('button', { name: /edit/i }).first(), `profile Edit button at ${width}`);
+        // The signed-in user's name and email in the user menu (1280) or the phone menu (390).
+        if (width === viewports.mobile.width) {
+          await page.getByRole('button', { name: 'Open menu' }).click();
+          await checkInside(page, page.locator('#mobile-menu'), 'phone menu at 390');
+          await checkFits(page, 'phone menu page at 390');
+          await shot(page, 'long-phone-menu-390', true);
+          await page.getByRole('button', { name: 'Close menu' }).click();
+        } else {
+          await page.getByRole('button', { name: 'User menu' }).click();
+          await checkInside(page, page.getByRole('menu'), `user menu at ${width}`);
+          await shot(page, `long-user-menu-${width}`, true);
+          await page.keyboard.press('Escape');
+        }
       },
     );
     await visit(

@@ -134,7 +134,7 @@ export function CollectionDetailView({
         </div>
       ) : null}
       {/* DOM order header, aside, files: on phones the price and Buy come right after the description. */}
-      {/* grid-cols-1 and min-w-0: a long word wraps inside its column instead of widening it (product.md "Long text"). */}
+      {/* grid-cols-1 and min-w-0: a long word wraps inside its column instead of widening it (docs/product.md §21.6). */}
       <div className="grid grid-cols-1 gap-8 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <BannerImage
