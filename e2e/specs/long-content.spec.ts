@@ -418,6 +418,9 @@ describe('long content', () => {
           .click();
         const detail = page.getByRole('dialog', { name: 'Withdrawal details' });
         await detail.getByText(LONG.memo).waitFor();
+        // A memo is checked by eye before money leaves: shown whole, never cut with an ellipsis.
+        const memoCut = await detail.getByText(LONG.memo).evaluate((el) => el.scrollWidth > el.clientWidth);
+        if (memoCut) problems.push(`withdrawal memo at ${width}: cut off`);
         await checkInside(page, detail, `withdrawal dialog at ${width}`);
         await checkFits(page, `withdrawal dialog page at ${width}`);
         await shot(page, `long-withdrawal-${width}`, true);
