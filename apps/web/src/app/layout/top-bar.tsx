@@ -196,8 +196,12 @@ export function TopBar() {
               <div className="flex items-center gap-3 px-3 py-3">
                 <UserAvatar user={user} className="size-9" />
                 <div className="min-w-0">
-                  <p className="truncate text-sm font-medium">{user.nickname || user.username}</p>
-                  <p className="truncate text-xs text-slate-500 dark:text-slate-400">{user.email}</p>
+                  <p className="truncate text-sm font-medium" title={user.nickname || user.username}>
+                    {user.nickname || user.username}
+                  </p>
+                  <p className="truncate text-xs text-slate-500 dark:text-slate-400" title={user.email}>
+                    {user.email}
+                  </p>
                 </div>
                 <BalanceButton userId={user.id} fallbackAvailable={user.asset?.available} className="ml-auto" />
               </div>

@@ -35,10 +35,12 @@ export function UserMenu({ user, defaultOpen = false, onSignOut, triggerClassNam
       </DropdownMenuTrigger>
       <DropdownMenuContent>
         <DropdownMenuLabel>
-          <span className="block truncate text-sm font-medium text-slate-900 dark:text-white">
+          <span className="block truncate text-sm font-medium text-slate-900 dark:text-white" title={user.nickname || user.username}>
             {user.nickname || user.username}
           </span>
-          <span className="block truncate">{user.email}</span>
+          <span className="block truncate" title={user.email}>
+            {user.email}
+          </span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem asChild>

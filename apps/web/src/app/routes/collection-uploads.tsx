@@ -110,7 +110,7 @@ export function ReplaceFile({
       aria-label={`Replace ${name}`}
       role="group"
     >
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm wrap-anywhere text-slate-600 dark:text-slate-400">
         Upload the new version of &ldquo;{name}&rdquo;. Buyers get it as an update; the old version is kept.
       </p>
       <FileUploader queue={queue} snapshot={snapshot} disabled={replace.isPending} />

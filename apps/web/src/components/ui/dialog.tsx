@@ -36,9 +36,9 @@ export function DialogContent({ title, description, hideClose, className, childr
         {...props}
       >
         <div className="mb-4 pr-8">
-          <DialogPrimitive.Title className="text-lg font-semibold text-slate-900 dark:text-white">{title}</DialogPrimitive.Title>
+          <DialogPrimitive.Title className="text-lg font-semibold wrap-anywhere text-slate-900 dark:text-white">{title}</DialogPrimitive.Title>
           {description ? (
-            <DialogPrimitive.Description className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</DialogPrimitive.Description>
+            <DialogPrimitive.Description className="mt-1 text-sm wrap-anywhere text-slate-500 dark:text-slate-400">{description}</DialogPrimitive.Description>
           ) : null}
         </div>
         {children}

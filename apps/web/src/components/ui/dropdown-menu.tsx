@@ -13,7 +13,7 @@ export function DropdownMenuContent({ className, sideOffset = 8, align = 'end', 
         sideOffset={sideOffset}
         align={align}
         className={cn(
-          'z-50 min-w-52 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-800 dark:bg-slate-900',
+          'z-50 max-w-[min(20rem,calc(100vw-1rem))] min-w-52 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-800 dark:bg-slate-900',
           className,
         )}
         {...props}

@@ -19,12 +19,12 @@ import { useProfileContext } from './context';
 function Section({ title, description, children, danger }: { title: string; description?: string; children: ReactNode; danger?: boolean }) {
   return (
     <Card className={danger ? 'border-red-200 dark:border-red-500/30' : undefined}>
-      <div className="grid gap-6 p-6 md:grid-cols-3">
-        <div>
+      <div className="grid grid-cols-1 gap-6 p-6 md:grid-cols-3">
+        <div className="min-w-0">
           <h2 className={danger ? 'font-semibold text-red-700 dark:text-red-400' : 'font-semibold text-slate-900 dark:text-white'}>{title}</h2>
           {description ? <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</p> : null}
         </div>
-        <div className="md:col-span-2">{children}</div>
+        <div className="min-w-0 md:col-span-2">{children}</div>
       </div>
     </Card>
   );
@@ -57,12 +57,12 @@ export default function ProfileOverviewRoute() {
           <div className="border-t border-slate-200 pt-6 dark:border-slate-800">
             <NicknameForm nickname={user.nickname} onSaved={setUser} />
           </div>
-          <dl className="grid gap-4 border-t border-slate-200 pt-6 sm:grid-cols-2 dark:border-slate-800">
-            <div>
+          <dl className="grid grid-cols-1 gap-4 border-t border-slate-200 pt-6 sm:grid-cols-2 dark:border-slate-800">
+            <div className="min-w-0">
               <dt className="text-sm font-medium text-slate-700 dark:text-slate-300">Username</dt>
-              <dd className="mt-0.5 text-slate-900 dark:text-white">{user.username}</dd>
+              <dd className="mt-0.5 wrap-anywhere text-slate-900 dark:text-white">{user.username}</dd>
             </div>
-            <div>
+            <div className="min-w-0">
               <dt className="text-sm font-medium text-slate-700 dark:text-slate-300">Email</dt>
               <dd className="mt-0.5 break-all text-slate-900 dark:text-white">{user.email}</dd>
             </div>

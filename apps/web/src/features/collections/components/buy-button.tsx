@@ -88,9 +88,9 @@ export function canAfford(available: string | null | undefined, price: number): 
 function Row({ label, value, strong, tone }: { label: string; value: ReactNode; strong?: boolean; tone?: 'red' }) {
   return (
     <div className="flex items-center justify-between gap-4 py-2">
-      <dt className="text-sm text-slate-600 dark:text-slate-400">{label}</dt>
+      <dt className="min-w-0 text-sm wrap-anywhere text-slate-600 dark:text-slate-400">{label}</dt>
       <dd
-        className={`text-right tabular-nums ${strong ? 'font-semibold text-slate-900 dark:text-white' : 'text-slate-800 dark:text-slate-200'} ${tone === 'red' ? '!text-red-600 dark:!text-red-400' : ''}`}
+        className={`shrink-0 text-right tabular-nums ${strong ? 'font-semibold text-slate-900 dark:text-white' : 'text-slate-800 dark:text-slate-200'} ${tone === 'red' ? '!text-red-600 dark:!text-red-400' : ''}`}
       >
         {value}
       </dd>
@@ -423,9 +423,11 @@ export function BuyButton({
     </button>
   ) : discounted ? (
     <div className="flex items-center justify-between gap-3 rounded-xl border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900 dark:border-green-500/30 dark:bg-green-500/10 dark:text-green-200">
-      <span className="flex items-center gap-2">
-        <Tag className="size-4" aria-hidden="true" />
-        Code <span className="font-mono font-medium">{discounted.code}</span> applied
+      <span className="flex min-w-0 items-center gap-2">
+        <Tag className="size-4 shrink-0" aria-hidden="true" />
+        <span className="min-w-0 wrap-anywhere">
+          Code <span className="font-mono font-medium">{discounted.code}</span> applied
+        </span>
       </span>
       <Button
         variant="ghost"

@@ -117,12 +117,16 @@ export function CollectionDetailView({
 
   return (
     <PageContainer>
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-500 dark:text-slate-400">
-        <Link to="/" className="hover:text-slate-900 dark:hover:text-white">
+      <nav aria-label="Breadcrumb" className="mb-4 flex min-w-0 gap-1 text-sm text-slate-500 dark:text-slate-400">
+        <Link to="/" className="shrink-0 hover:text-slate-900 dark:hover:text-white">
           Collections
         </Link>
-        <span aria-hidden="true"> / </span>
-        <span className="text-slate-700 dark:text-slate-300">{collection.title}</span>
+        <span aria-hidden="true" className="shrink-0">
+          /
+        </span>
+        <span className="min-w-0 truncate text-slate-700 dark:text-slate-300" title={collection.title}>
+          {collection.title}
+        </span>
       </nav>
       {isOwner && collection.moderation ? (
         <div className="mb-6">
@@ -130,8 +134,9 @@ export function CollectionDetailView({
         </div>
       ) : null}
       {/* DOM order header, aside, files: on phones the price and Buy come right after the description. */}
-      <div className="grid gap-8 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+      {/* grid-cols-1 and min-w-0: a long word wraps inside its column instead of widening it (docs/product.md §21.6). */}
+      <div className="grid grid-cols-1 gap-8 lg:grid-cols-3">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
           <BannerImage
             src={collection.banner}
             alt={collection.title}
@@ -140,14 +145,14 @@ export function CollectionDetailView({
           />
           <div>
             <div className="flex flex-wrap items-center gap-2">
-              <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl dark:text-white">
+              <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere text-slate-900 sm:text-3xl dark:text-white">
                 {collection.title}
               </h1>
               {isOwner || collection.status !== CollectionStatus.Published ? (
                 <CollectionStatusBadge status={collection.status} />
               ) : null}
             </div>
-            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+            <p className="mt-2 truncate text-sm text-slate-600 dark:text-slate-400" title={sellerName}>
               by{' '}
               <Link
                 to={`/profile/${seller.id}/selling`}
@@ -163,11 +168,11 @@ export function CollectionDetailView({
               <RatingSummary sum={collection.rating_sum} count={collection.rating_count} />
             </a>
             {collection.desc ? (
-              <p className="mt-4 whitespace-pre-line text-slate-700 dark:text-slate-300">{collection.desc}</p>
+              <p className="mt-4 whitespace-pre-line wrap-anywhere text-slate-700 dark:text-slate-300">{collection.desc}</p>
             ) : null}
           </div>
         </div>
-        <aside className="lg:sticky lg:top-24 lg:col-start-3 lg:row-span-2 lg:row-start-1 lg:self-start">
+        <aside className="min-w-0 lg:sticky lg:top-24 lg:col-start-3 lg:row-span-2 lg:row-start-1 lg:self-start">
           <Card className="space-y-5 p-5">
             <div>
               <p className="text-xs text-slate-500 dark:text-slate-400">Price</p>
@@ -182,9 +187,11 @@ export function CollectionDetailView({
                       {formatPointsLabel(preview.data.list_price)}
                     </s>
                   </p>
-                  <p className="mt-1 flex items-center gap-1.5 text-sm text-green-700 dark:text-green-400">
-                    <Tag className="size-3.5" aria-hidden="true" />
-                    Code {preview.data.code}: {formatPointsLabel(preview.data.discount)} off
+                  <p className="mt-1 flex items-start gap-1.5 text-sm text-green-700 dark:text-green-400">
+                    <Tag className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                    <span className="min-w-0 wrap-anywhere">
+                      Code {preview.data.code}: {formatPointsLabel(preview.data.discount)} off
+                    </span>
                   </p>
                 </>
               ) : (
@@ -193,7 +200,7 @@ export function CollectionDetailView({
                 </p>
               )}
               {urlCode && preview.isError && !purchased && !isOwner ? (
-                <p className="mt-1 text-sm text-amber-700 dark:text-amber-300">
+                <p className="mt-1 text-sm wrap-anywhere text-amber-700 dark:text-amber-300">
                   Code {urlCode}: {getErrorMessage(preview.error, 'This code is not valid for this collection')}
                 </p>
               ) : null}
@@ -237,7 +244,7 @@ export function CollectionDetailView({
             {viewer.id !== null && !isOwner ? <ReportButton collectionId={collection.id} title={collection.title} /> : null}
           </Card>
         </aside>
-        <div className="space-y-6 lg:col-span-2">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
           <section aria-labelledby="files-heading" className="space-y-3">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">

@@ -90,7 +90,11 @@ function CodesTable({ codes, titles }: { codes: DiscountCode[]; titles: Map<stri
                 <td className="px-4 py-2.5 tabular-nums">{discountLabel(c)}</td>
                 <td className="px-4 py-2.5 text-slate-700 dark:text-slate-300">
                   {c.collection_id ? (
-                    <Link to={`/collection/${c.collection_id}`} className="hover:underline">
+                    <Link
+                      to={`/collection/${c.collection_id}`}
+                      className="block max-w-48 truncate hover:underline sm:max-w-64"
+                      title={titles.get(c.collection_id)}
+                    >
                       {titles.get(c.collection_id) ?? 'Collection'}
                     </Link>
                   ) : (

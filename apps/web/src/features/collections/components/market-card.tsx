@@ -14,12 +14,16 @@ export function MarketCard({ collection, eager }: { collection: Collection; eage
     <Card className="group relative flex h-full flex-col overflow-hidden transition-shadow focus-within:ring-2 focus-within:ring-brand-500 hover:shadow-md" data-testid="market-card">
       <BannerImage src={collection.banner} alt="" eager={eager} className="transition-transform duration-300 group-hover:scale-[1.02] motion-reduce:transform-none" />
       <div className="flex flex-1 flex-col p-4">
-        <h3 className="line-clamp-1 font-semibold text-slate-900 dark:text-white">
+        <h3 className="line-clamp-2 font-semibold wrap-anywhere text-slate-900 dark:text-white" title={collection.title}>
           <Link to={`/collection/${collection.id}`} className="focus:outline-none after:absolute after:inset-0">
             {collection.title}
           </Link>
         </h3>
-        {seller ? <p className="mt-0.5 truncate text-sm text-slate-500 dark:text-slate-400">by {seller}</p> : null}
+        {seller ? (
+          <p className="mt-0.5 truncate text-sm text-slate-500 dark:text-slate-400" title={seller}>
+            by {seller}
+          </p>
+        ) : null}
         <RatingSummary sum={collection.rating_sum} count={collection.rating_count} compact className="mt-1 text-xs" />
         <div className="mt-auto flex items-end justify-between gap-2 pt-4">
           <span className="text-base font-semibold text-slate-900 tabular-nums dark:text-white">{collection.amount === 0 ? 'Free' : formatPointsLabel(collection.amount)}</span>

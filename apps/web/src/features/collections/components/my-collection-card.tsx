@@ -28,10 +28,10 @@ export function MyCollectionCard({ collection, eager }: { collection: Collection
         ) : null}
       </div>
       <div className="flex flex-1 flex-col p-4">
-        <h3 className="line-clamp-1 font-semibold text-slate-900 dark:text-white" title={collection.title}>
+        <h3 className="line-clamp-2 font-semibold wrap-anywhere text-slate-900 dark:text-white" title={collection.title}>
           {collection.title}
         </h3>
-        <p className="mt-1 line-clamp-2 min-h-10 text-sm text-slate-500 dark:text-slate-400">{collection.desc}</p>
+        <p className="mt-1 line-clamp-2 min-h-10 text-sm wrap-anywhere text-slate-500 dark:text-slate-400">{collection.desc}</p>
 
         <dl className="mt-4 grid grid-cols-3 gap-2 text-sm">
           <div>

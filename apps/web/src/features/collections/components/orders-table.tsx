@@ -59,7 +59,11 @@ export function OrderDateCell({ order }: { order: { paid_at: number | null; crea
 export function OrderCollectionCell({ order }: { order: { collection_id: string; collection?: { title: string } | null } }) {
   return (
     <td className="px-4 py-2.5">
-      <Link to={`/collection/${order.collection_id}`} className="font-medium text-slate-900 hover:underline dark:text-white">
+      <Link
+        to={`/collection/${order.collection_id}`}
+        className="block max-w-64 truncate font-medium text-slate-900 hover:underline dark:text-white"
+        title={order.collection?.title}
+      >
         {order.collection?.title ?? 'Collection'}
       </Link>
     </td>

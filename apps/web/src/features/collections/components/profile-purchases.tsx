@@ -133,11 +133,11 @@ export function LibraryNotices({ changes, titles }: { changes: LibraryChange[]; 
             data-testid="library-notice"
           >
             <Badge tone="blue">{KIND_TEXT[c.kind]}</Badge>
-            <span className="min-w-0 truncate text-slate-800 dark:text-slate-200">
+            <span className="max-w-full min-w-0 truncate text-slate-800 dark:text-slate-200" title={c.name}>
               {c.name}
               {c.kind === 'updated' ? ` (v${c.version})` : ''}
             </span>
-            <span className="text-slate-500 dark:text-slate-400">
+            <span className="min-w-0 wrap-anywhere text-slate-500 dark:text-slate-400">
               in{' '}
               <Link
                 to={`/collection/${c.collection_id}`}
@@ -172,12 +172,17 @@ function PurchasedRow({ collection, viewerId, updated }: { collection: Collectio
           <div className="min-w-0 flex-1">
             <Link
               to={`/collection/${collection.id}`}
-              className="line-clamp-1 font-medium text-slate-900 hover:underline dark:text-white"
+              className="line-clamp-2 font-medium wrap-anywhere text-slate-900 hover:underline dark:text-white"
+              title={collection.title}
             >
               {collection.title}
             </Link>
             {updated ? <Badge tone="blue">Updated</Badge> : null}
-            {seller ? <p className="truncate text-sm text-slate-500 dark:text-slate-400">by {seller}</p> : null}
+            {seller ? (
+              <p className="truncate text-sm text-slate-500 dark:text-slate-400" title={seller}>
+                by {seller}
+              </p>
+            ) : null}
             <p className="text-xs text-slate-500 dark:text-slate-400">
               {collection.resource_count} file{collection.resource_count === 1 ? '' : 's'}
             </p>

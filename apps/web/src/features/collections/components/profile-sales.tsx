@@ -137,11 +137,15 @@ export function ProfileSales() {
             <tr key={o.id} data-testid="sale-row">
               <OrderDateCell order={o} />
               <OrderCollectionCell order={o} />
-              <td className="px-4 py-2.5 text-slate-700 dark:text-slate-300">{o.buyer.nickname}</td>
+              <td className="px-4 py-2.5 text-slate-700 dark:text-slate-300">
+                <span className="block max-w-48 truncate" title={o.buyer.nickname}>
+                  {o.buyer.nickname}
+                </span>
+              </td>
               <td className="px-4 py-2.5">
                 <OrderStatusBadge status={o.status} />
                 {o.status === OrderStatus.Paid && o.refund_request ? (
-                  <p className="mt-1 max-w-xs text-xs text-amber-700 dark:text-amber-300">
+                  <p className="mt-1 w-64 text-xs wrap-anywhere text-amber-700 dark:text-amber-300">
                     Refund requested: {o.refund_request.reason}
                   </p>
                 ) : null}

@@ -59,9 +59,9 @@ export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer
         <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
           <FileTypeIcon contentType={resource.content_type} name={resource.name} className="size-6" />
         </span>
-        <div className="min-w-0">
-          <h1 className="text-2xl font-semibold break-words text-slate-900 dark:text-white">{resource.name}</h1>
-          <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
+        <div className="min-w-0 flex-1">
+          <h1 className="text-2xl font-semibold wrap-anywhere text-slate-900 dark:text-white">{resource.name}</h1>
+          <p className="mt-1 text-sm wrap-anywhere text-slate-500 dark:text-slate-400">
             in{' '}
             <Link to={`/collection/${collection.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
               {collection.title}
@@ -96,7 +96,7 @@ export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer
             <DownloadButton size="lg" className="w-full" target={{ collectionId: collection.id, resourceId: resource.id, name: resource.name }} />
           ) : (
             <div className="space-y-3">
-              <p className="text-sm text-slate-600 dark:text-slate-400">
+              <p className="text-sm wrap-anywhere text-slate-600 dark:text-slate-400">
                 This file comes with <span className="font-medium">{collection.title}</span> for {formatPointsLabel(collection.amount)}.
               </p>
               <BuyButton collection={collection} viewer={viewer} purchased={purchased} onTopUp={onTopUp} />
@@ -113,7 +113,9 @@ export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer
         </div>
         <div className="min-w-0 flex-1">
           <p className="text-xs text-slate-500 dark:text-slate-400">Part of the collection</p>
-          <p className="truncate font-medium text-slate-900 dark:text-white">{collection.title}</p>
+          <p className="truncate font-medium text-slate-900 dark:text-white" title={collection.title}>
+            {collection.title}
+          </p>
           <p className="text-sm text-slate-600 tabular-nums dark:text-slate-400">
             {formatPointsLabel(collection.amount)} · {collection.resource_count} file{collection.resource_count === 1 ? '' : 's'}
           </p>

@@ -72,7 +72,7 @@ function ResourceRow({
         </span>
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
-            <Link to={`/resource/${r.id}`} className="block truncate text-sm font-medium text-slate-900 hover:text-brand-700 hover:underline dark:text-white dark:hover:text-brand-300" title={r.name}>
+            <Link to={`/resource/${r.id}`} className="block min-w-0 max-w-full truncate text-sm font-medium text-slate-900 hover:text-brand-700 hover:underline dark:text-white dark:hover:text-brand-300" title={r.name}>
               {r.name}
             </Link>
             {r.version > 1 ? (

@@ -152,20 +152,22 @@ function ReviewItem({ review, canReply, collectionId }: { review: Review; canRep
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="sr-only">{`${review.rating} out of 5 stars`}</span>
         <Stars value={review.rating} />
-        <span className="text-sm font-medium text-slate-900 dark:text-white">{review.author.nickname || 'Buyer'}</span>
+        <span className="max-w-full min-w-0 truncate text-sm font-medium text-slate-900 dark:text-white" title={review.author.nickname || undefined}>
+          {review.author.nickname || 'Buyer'}
+        </span>
         <time className="text-xs text-slate-500 dark:text-slate-400" dateTime={new Date(review.created_at).toISOString()}>
           {formatDate(review.created_at)}
           {review.updated_at !== review.created_at ? ' (edited)' : ''}
         </time>
         {review.refunded ? <Badge tone="blue">{ReviewTexts.refunded}</Badge> : null}
       </div>
-      {review.text ? <p className="mt-2 whitespace-pre-line text-sm text-slate-700 dark:text-slate-300">{review.text}</p> : null}
+      {review.text ? <p className="mt-2 text-sm whitespace-pre-line wrap-anywhere text-slate-700 dark:text-slate-300">{review.text}</p> : null}
       {review.reply ? (
         <div className="mt-3 rounded-xl border-l-2 border-brand-500 bg-slate-50 px-4 py-3 dark:bg-slate-900">
           <p className="text-xs font-medium text-slate-500 dark:text-slate-400">
             {ReviewTexts.sellerReply} · {formatDate(review.reply.created_at)}
           </p>
-          <p className="mt-1 whitespace-pre-line text-sm text-slate-700 dark:text-slate-300">{review.reply.text}</p>
+          <p className="mt-1 text-sm whitespace-pre-line wrap-anywhere text-slate-700 dark:text-slate-300">{review.reply.text}</p>
         </div>
       ) : canReply ? (
         <ReplyForm review={review} collectionId={collectionId} />

@@ -121,7 +121,7 @@ function Table({ caption, columns, rows }: { caption: string; columns: string[];
 /** A row header linking to the collection. */
 function CollectionLink({ id, title }: { id: string; title: string }) {
   return (
-    <Link to={`/collection/${id}`} className="hover:underline">
+    <Link to={`/collection/${id}`} className="block max-w-36 truncate hover:underline sm:max-w-64" title={title}>
       {title}
     </Link>
   );
@@ -142,7 +142,7 @@ function DayTable({ data }: { data: Dashboard }) {
 
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
   return (
-    <section aria-labelledby={id} className="space-y-3">
+    <section aria-labelledby={id} className="min-w-0 space-y-3">
       <h3 id={id} className="font-semibold text-slate-900 dark:text-white">
         {title}
       </h3>
@@ -258,7 +258,7 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
             </Card>
           )}
 
-          <div className="grid gap-8 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
             <Section title="Top collections" id="top-collections">
               {data.top_collections.length ? (
                 <Card>

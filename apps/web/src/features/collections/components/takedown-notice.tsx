@@ -25,7 +25,7 @@ export function TakedownNotice({ moderation, compact }: { moderation: Collection
       >
         <ShieldAlert className="mt-px size-4 shrink-0" aria-hidden="true" />
         <div className="min-w-0">
-          <p className="line-clamp-1 font-semibold" title={heading}>
+          <p className="line-clamp-1 font-semibold wrap-anywhere" title={heading}>
             {heading}
           </p>
           <p className="text-red-50">
@@ -43,7 +43,7 @@ export function TakedownNotice({ moderation, compact }: { moderation: Collection
     >
       <ShieldAlert className="size-5 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" />
       <div className="min-w-0 space-y-1">
-        <p className="font-semibold">{heading}</p>
+        <p className="font-semibold wrap-anywhere">{heading}</p>
         <p>{TakedownTexts.meaning}</p>
         {moderation.files_removed ? <p>{TakedownTexts.filesRemoved}</p> : null}
         <p className="text-red-800/80 dark:text-red-200/80">{TakedownTexts.contact}</p>

@@ -120,7 +120,7 @@ function EventFeed() {
         {events.map((e) => (
           <li key={e.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
             <div className="min-w-0">
-              <p className="text-sm font-medium text-slate-900 dark:text-white">{describeEvent(e)}</p>
+              <p className="text-sm font-medium wrap-anywhere text-slate-900 dark:text-white">{describeEvent(e)}</p>
               <p className="truncate font-mono text-xs text-slate-500">{e.id}</p>
             </div>
             <div className="flex shrink-0 items-center gap-2">
@@ -265,7 +265,7 @@ function DeliveryLog() {
                 <span className="text-sm text-slate-900 dark:text-white">{d.event_type}</span>
               </div>
               <p className="truncate font-mono text-xs text-slate-500">{d.event_id}</p>
-              <p className="text-xs text-slate-500">
+              <p className="text-xs wrap-anywhere text-slate-500">
                 {`Attempts: ${d.attempts}`}
                 {d.last_response_code !== null ? ` · Last response: ${d.last_response_code}` : ''}
                 {d.last_error && d.last_response_code === null ? ` · ${d.last_error}` : ''}

@@ -47,7 +47,7 @@ export function AvatarUpload({ avatar, name, onSaved }: { avatar: string; name: 
   return (
     <div className="flex items-center gap-4">
       <ProfileAvatar src={preview ?? avatar} name={name} className="size-16 text-2xl ring-2" />
-      <div className="space-y-2">
+      <div className="min-w-0 space-y-2">
         <p className="text-sm font-medium text-slate-700 dark:text-slate-300">Avatar</p>
         <input
           ref={input}

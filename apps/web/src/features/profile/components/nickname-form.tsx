@@ -29,15 +29,16 @@ export function NicknameForm({ nickname, onSaved }: { nickname: string; onSaved?
   if (!editing) {
     return (
       <div className="flex items-center justify-between gap-4">
-        <div>
+        <div className="min-w-0">
           <p className="text-sm font-medium text-slate-700 dark:text-slate-300">Nickname</p>
-          <p className="mt-0.5 text-slate-900 dark:text-white" data-testid="nickname">
+          <p className="mt-0.5 wrap-anywhere text-slate-900 dark:text-white" data-testid="nickname">
             {nickname}
           </p>
         </div>
         <Button
           variant="outline"
           size="sm"
+          className="shrink-0"
           onClick={() => {
             setValue(nickname);
             setError(null);

@@ -17,10 +17,14 @@ export function ProfileHeader({ user, badge }: { user: ProfileHeaderUser; badge?
       <ProfileAvatar src={user.avatar} name={user.nickname || user.username} />
       <div className="min-w-0">
         <div className="flex flex-wrap items-center gap-2">
-          <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">{user.nickname || user.username}</h1>
+          <h1 className="max-w-full min-w-0 truncate text-2xl font-semibold tracking-tight text-slate-900 dark:text-white" title={user.nickname || user.username}>
+            {user.nickname || user.username}
+          </h1>
           {badge}
         </div>
-        <p className="text-sm text-slate-500 dark:text-slate-400">@{user.username}</p>
+        <p className="truncate text-sm text-slate-500 dark:text-slate-400" title={`@${user.username}`}>
+          @{user.username}
+        </p>
         {joined ? (
           <p className="mt-1 flex items-center gap-1.5 text-sm text-slate-500 dark:text-slate-400">
             <CalendarDays className="size-4" aria-hidden="true" /> Joined {joined}

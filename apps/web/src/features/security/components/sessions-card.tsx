@@ -31,7 +31,7 @@ function SessionRow({ session }: { session: SessionInfo }) {
           {session.device}
           {session.current ? <Badge tone="brand">{T.thisDevice}</Badge> : null}
         </p>
-        <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+        <p className="mt-0.5 text-xs wrap-anywhere text-slate-500 dark:text-slate-400">
           {session.address ? <span className="font-mono">{session.address}</span> : null}
           {session.address ? ' · ' : null}
           {T.created} {formatDateTime(session.created_at)} · {T.lastSeen}{' '}

@@ -40,7 +40,7 @@ function FileRow({ item, queue, disabled }: { item: UploadItem; queue: UploadQue
         </div>
         <div className="min-w-0 flex-1">
           <div className="flex items-baseline justify-between gap-2">
-            <p className="truncate text-sm font-medium text-slate-900 dark:text-white" title={item.name}>
+            <p className="min-w-0 truncate text-sm font-medium text-slate-900 dark:text-white" title={item.name}>
               {item.name}
             </p>
             <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">{percent}%</span>

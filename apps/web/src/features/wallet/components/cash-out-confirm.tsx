@@ -98,7 +98,7 @@ export function ConfirmStep({
             {bill.address}
           </DetailRow>
           {bill.memo ? (
-            <DetailRow label="Memo" mono>
+            <DetailRow label="Memo" mono wrap>
               {bill.memo}
             </DetailRow>
           ) : null}

@@ -54,7 +54,7 @@ export function WithdrawDetail({ bill }: { bill: WithdrawBill }) {
         <DetailRow label="Network">
           {currencyLabel({ code: bill.currency, network: bill.network }) || networkLabel(bill.network)}
         </DetailRow>
-        <DetailRow label="Memo" mono>
+        <DetailRow label="Memo" mono wrap>
           {bill.memo ? bill.memo : '-'}
         </DetailRow>
         <DetailRow label="Date">{formatDateTime(bill.created_at)}</DetailRow>
