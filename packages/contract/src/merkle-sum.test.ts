@@ -14,6 +14,7 @@ import {
   proofPath,
   rootOf,
   verifyInclusion,
+  splitIntoShares,
   verifyWireProof,
   type LeafInput,
 } from './merkle-sum';
@@ -114,24 +115,57 @@ describe('merkle sum tree', () => {
     expect(rootOf(levels).sum).toBe(6n);
   });
 
-  it('verifies the wire form (points strings) the same way', () => {
+  it('verifies the wire form: every share leads to the root and the shares add up to the balance', () => {
+    // u2's balance 1.99 in two shares (0.99 and 1.00) at leaves 1 and 3.
     const us = [
       { userId: 'u1', salt: 'ab'.repeat(32), balance: 1234n },
       { userId: 'u2', salt: 'cd'.repeat(32), balance: 99n },
       { userId: 'u3', salt: 'ef'.repeat(32), balance: 0n },
+      { userId: 'u2', salt: '12'.repeat(32), balance: 100n },
     ];
     const levels = treeOf(us);
     const root = rootOf(levels);
-    const wire = {
-      root_hash: root.hash,
-      total: minorToPoints(root.sum),
-      user_id: 'u2',
-      leaf: { index: 1, salt: us[1]!.salt, balance: minorToPoints(99n) },
-      path: proofPath(levels, 1).map((p) => ({ hash: p.hash, sum: minorToPoints(p.sum) })),
-    };
-    expect(wire.total).toBe('13.33');
+    const share = (index: number) => ({
+      index,
+      salt: us[index]!.salt,
+      balance: minorToPoints(us[index]!.balance),
+      path: proofPath(levels, index).map((p) => ({ hash: p.hash, sum: minorToPoints(p.sum) })),
+    });
+    const wire = { root_hash: root.hash, total: minorToPoints(root.sum), user_id: 'u2', balance: '1.99', shares: [share(1), share(3)] };
+    expect(wire.total).toBe('14.33');
     expect(verifyWireProof(wire)).toBe(true);
-    expect(verifyWireProof({ ...wire, leaf: { ...wire.leaf, balance: '0.98' } })).toBe(false);
-    expect(verifyWireProof({ ...wire, leaf: { ...wire.leaf, balance: 'abc' } })).toBe(false);
+    expect(verifyWireProof({ ...wire, balance: '0.99' })).toBe(false);
+    expect(verifyWireProof({ ...wire, shares: [share(1)] })).toBe(false);
+    expect(verifyWireProof({ ...wire, shares: [share(1), share(1)], balance: '1.98' })).toBe(false);
+    expect(verifyWireProof({ ...wire, shares: [] })).toBe(false);
+    expect(verifyWireProof({ ...wire, shares: [{ ...share(1), balance: 'abc' }, share(3)] })).toBe(false);
+    expect(verifyWireProof({ ...wire, user_id: 'u1' })).toBe(false);
+  });
+});
+
+describe('splitIntoShares', () => {
+  const random = (seed: number) => {
+    let a = seed >>> 0;
+    return (n: bigint) => {
+      a = (Math.imul(a ^ (a >>> 15), 2246822519) + 0x6d2b79f5) >>> 0;
+      return BigInt(a) % n;
+    };
+  };
+
+  it('splits any balance into shares that add up to it exactly, each at least 1 when the balance allows', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 1, max: 20 }), fc.integer(), (balance, parts, seed) => {
+        const shares = splitIntoShares(balance, parts, random(seed));
+        expect(shares).toHaveLength(parts);
+        expect(shares.reduce((a, b) => a + b, 0n)).toBe(balance);
+        for (const sh of shares) expect(sh >= (balance >= BigInt(parts) ? 1n : 0n)).toBe(true);
+        if (parts > 1 && balance >= BigInt(parts)) for (const sh of shares) expect(sh < balance).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses a negative balance or a part count that is not a positive integer', () => {
+    expect(() => splitIntoShares(-1n, 3, random(1))).toThrow(RangeError);
+    expect(() => splitIntoShares(10n, 0, random(1))).toThrow(RangeError);
   });
 });

@@ -155,29 +155,89 @@ export function verifyInclusion(input: { root: SumNode; leaf: LeafInput; index: 
   }
 }
 
-/** An inclusion proof as the API sends it (`reserves/proof` and `reserves/latest`, docs/api.md): points as 2-decimal strings. */
+/** One share of a user's balance as the API sends it: its leaf (position, salt, amount) and sibling path. */
+export interface WireShare {
+  index: number;
+  salt: string;
+  /** Points, 2 decimals. */
+  balance: string;
+  /** Sibling hash and sum per level, leaf level first. */
+  path: readonly { hash: string; sum: string }[];
+}
+
+/**
+ * An inclusion proof as the API sends it (`reserves/proof`, docs/api.md): the user's balance split
+ * into shares, each a leaf of the tree with its own path (docs/decisions/0048-private-liability-proofs.md).
+ * Points as 2-decimal strings.
+ */
 export interface WireInclusionProof {
   root_hash: string;
   /** The published total, points. */
   total: string;
   user_id: string;
-  leaf: { index: number; salt: string; balance: string };
-  path: readonly { hash: string; sum: string }[];
+  /** The user's balance at publication (available + frozen + pending), points: the sum of the shares. */
+  balance: string;
+  shares: readonly WireShare[];
 }
 
 /**
- * {@link verifyInclusion} of a proof as the API sends it (points strings turned into minor units).
- * @returns false on any malformed field (never throws)
+ * Verifies a proof as the API sends it: every share's leaf leads by its path to the root (hash and
+ * sum), the shares sit at distinct positions, and they add up to `balance` exactly.
+ * @returns false on any malformed field, a share that does not verify, or shares that do not sum to
+ *   the balance (never throws)
  */
 export function verifyWireProof(proof: WireInclusionProof): boolean {
   try {
-    return verifyInclusion({
-      root: { hash: proof.root_hash, sum: toUnits(proof.total, 2) },
-      leaf: { userId: proof.user_id, salt: proof.leaf.salt, balance: toUnits(proof.leaf.balance, 2) },
-      index: proof.leaf.index,
-      path: proof.path.map((p) => ({ hash: p.hash, sum: toUnits(p.sum, 2) })),
-    });
+    if (!proof.shares.length) return false;
+    const root = { hash: proof.root_hash, sum: toUnits(proof.total, 2) };
+    let sum = 0n;
+    const seen = new Set<number>();
+    for (const share of proof.shares) {
+      if (seen.has(share.index)) return false;
+      seen.add(share.index);
+      const amount = toUnits(share.balance, 2);
+      sum += amount;
+      const ok = verifyInclusion({
+        root,
+        leaf: { userId: proof.user_id, salt: share.salt, balance: amount },
+        index: share.index,
+        path: share.path.map((p) => ({ hash: p.hash, sum: toUnits(p.sum, 2) })),
+      });
+      if (!ok) return false;
+    }
+    return sum === toUnits(proof.balance, 2);
   } catch {
     return false;
   }
+}
+
+/**
+ * Splits `balance` (minor units) into `parts` shares that add up to it exactly, at cut points drawn
+ * by `randomBelow(n)` (an integer in 0..n-1; the server passes a cryptographic generator). Every
+ * share is at least 1 when the balance allows it, so no single share equals a balance of more than
+ * `parts - 1` units. Order is random.
+ * @throws RangeError when `balance` is negative or `parts` is not a positive integer
+ */
+export function splitIntoShares(balance: bigint, parts: number, randomBelow: (n: bigint) => bigint): bigint[] {
+  if (balance < 0n) throw new RangeError('A balance cannot be negative');
+  if (!Number.isSafeInteger(parts) || parts < 1) throw new RangeError('parts must be a positive integer');
+  const n = BigInt(parts);
+  if (balance < n) {
+    // Too small to give every share a unit: the balance in one share, zeros elsewhere.
+    const out = Array.from({ length: parts }, () => 0n);
+    out[Number(randomBelow(n))] = balance;
+    return out;
+  }
+  // parts - 1 distinct cut points in 1..balance-1.
+  const cuts = new Set<bigint>();
+  while (BigInt(cuts.size) < n - 1n) cuts.add(1n + randomBelow(balance - 1n));
+  const sorted = [...cuts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out: bigint[] = [];
+  let last = 0n;
+  for (const c of sorted) {
+    out.push(c - last);
+    last = c;
+  }
+  out.push(balance - last);
+  return out;
 }

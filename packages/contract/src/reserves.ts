@@ -55,14 +55,22 @@ export type ReservesLatestData = z.infer<typeof ReservesLatestDataSchema>;
 
 /** POST /api/uc/v1/reserves/proof (signed in): the caller's proof in the latest publication. */
 export const ReservesProofRequestSchema = EmptyRequestSchema;
+/** One share of the caller's balance: a leaf of the tree (position, salt, amount) and its sibling path. */
+export const ReserveShareSchema = z.object({
+  index: z.number().int().min(0),
+  salt: Hex32Schema,
+  balance: PointsSchema,
+  /** Sibling hash and sum per level, leaf level first. */
+  path: z.array(z.object({ hash: Hex32Schema, sum: PointsSchema })),
+});
 export const ReservesProofDataSchema = z.object({
   publication_id: z.string(),
   root_hash: Hex32Schema,
   total: PointsSchema,
   user_id: z.string(),
-  /** The caller's leaf: its position, salt and balance (available + frozen at publication). */
-  leaf: z.object({ index: z.number().int().min(0), salt: Hex32Schema, balance: PointsSchema }),
-  /** Sibling hash and sum per level, leaf level first. */
-  path: z.array(z.object({ hash: Hex32Schema, sum: PointsSchema })),
+  /** The caller's balance at publication: the sum of `shares` (docs/decisions/0048-private-liability-proofs.md). */
+  balance: PointsSchema,
+  /** The caller's balance split into random shares at shuffled leaves; each must lead to the root. */
+  shares: z.array(ReserveShareSchema).min(1),
 });
 export type ReservesProofData = z.infer<typeof ReservesProofDataSchema>;

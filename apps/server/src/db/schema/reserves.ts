@@ -50,9 +50,10 @@ export const reserveLeaves = pgTable(
     userId: text().notNull(),
     leafIndex: integer().notNull(),
     salt: text().notNull(),
+    /** The share of the user's balance at this leaf (minor units); a user has several (ADR 0048). */
     balance: bigint({ mode: 'bigint' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.publicationId, t.userId] })],
+  (t) => [primaryKey({ columns: [t.publicationId, t.leafIndex] }), index('reserve_leaves_user_idx').on(t.publicationId, t.userId)],
 );
 
 /** Every node of a publication's tree: level 0 the leaves (and padding), the last level the root. */

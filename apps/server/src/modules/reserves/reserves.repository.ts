@@ -1,5 +1,5 @@
 /** Proof-of-liabilities persistence: publications, leaves and tree nodes. Only the reserves service calls this. */
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, asc, desc, eq, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { reserveLeaves, reserveNodes, reservePublications } from '../../db/schema/index';
 
@@ -32,13 +32,13 @@ export async function latestPublication(db: DbOrTx): Promise<PublicationRow | nu
   return row ?? null;
 }
 
-/** The user's leaf in a publication, or null when the user is not in it. */
-export async function findLeaf(db: DbOrTx, publicationId: string, userId: string) {
-  const [row] = await db
+/** The user's leaves (the shares of their balance) in a publication, by position; none when the user is not in it. */
+export async function findLeaves(db: DbOrTx, publicationId: string, userId: string) {
+  return db
     .select()
     .from(reserveLeaves)
-    .where(and(eq(reserveLeaves.publicationId, publicationId), eq(reserveLeaves.userId, userId)));
-  return row ?? null;
+    .where(and(eq(reserveLeaves.publicationId, publicationId), eq(reserveLeaves.userId, userId)))
+    .orderBy(asc(reserveLeaves.leafIndex));
 }
 
 /** The nodes at the given positions of a publication's tree (one read; any order). */

@@ -3,11 +3,15 @@
  *
  * - `publish` (run by `npm run reserves:publish`): reads the reserve addresses through the payment
  *   rail, then, in one REPEATABLE READ transaction (one snapshot of the ledger), builds the Merkle
- *   sum tree (contract `merkle-sum.ts`) over every user's available + frozen balance with a fresh
- *   random 32-byte salt per user and a shuffled leaf order, and stores the publication, the leaves
- *   and every node. The root's sum is therefore the ledger's total of user balances at one instant.
+ *   sum tree (contract `merkle-sum.ts`) over every user's balance, split into random shares (each a
+ *   leaf with a fresh random 32-byte salt; at least {@link SHARES_PER_USER}, more to fill a tree of a
+ *   power of two of at least {@link MIN_LEAVES} leaves), in a shuffled order, and stores the publication, the real
+ *   leaves and every node. The root's sum is therefore the ledger's total of user balances at one
+ *   instant, and a sibling's sum on a user's path is a sum of random shares, never another user's
+ *   balance (docs/decisions/0048-private-liability-proofs.md).
  * - `latest`: the newest publication, public.
- * - `proof`: the caller's leaf and sibling path in the newest publication; the client verifies it.
+ * - `proof`: the caller's shares, each with its sibling path, in the newest publication; the client
+ *   checks that every share leads to the root and that they add up to the balance.
  *
  * Amounts: bigint minor units inside, points strings (2 decimals) on the wire; crypto as decimal strings.
  */
@@ -20,6 +24,7 @@ import {
   siblingPositions,
   usdToPoints,
   leafNode,
+  splitIntoShares,
   type Publication,
   type ReservesLatestData,
   type ReservesProofData,
@@ -55,6 +60,31 @@ export interface ReservesDeps {
 /** What `publish` did, for the command's printout. */
 export interface PublishResult {
   publication: Publication;
+}
+
+/** Shares each balance is split into at least (ADR 0048); with few users, more, to fill the tree. */
+export const SHARES_PER_USER = 3;
+/** The fewest leaves a tree has: padding hides how many users there are below this. */
+export const MIN_LEAVES = 64;
+
+/** Leaves of a tree over `shares` shares: the next power of two, at least {@link MIN_LEAVES}. */
+export function paddedLeafCount(shares: number): number {
+  let size = MIN_LEAVES;
+  while (size < shares) size *= 2;
+  return size;
+}
+
+/** A cryptographically random integer in 0..n-1 (n >= 1), for {@link splitIntoShares}. */
+function randomBelow(n: bigint): bigint {
+  if (n <= 1n) return 0n;
+  // Rejection sampling over enough random bytes.
+  const bytes = Math.ceil(n.toString(16).length / 2) + 1;
+  const range = 1n << BigInt(bytes * 8);
+  const limit = range - (range % n);
+  for (;;) {
+    const v = BigInt(`0x${randomBytes(bytes).toString('hex')}`);
+    if (v < limit) return v % n;
+  }
 }
 
 /** Fisher-Yates with a cryptographic generator: a leaf's position says nothing about its user. */
@@ -153,15 +183,31 @@ export function createReservesService(deps: ReservesDeps) {
         async (tx) => {
           const users: { userId: string; balance: bigint }[] = [];
           for await (const page of ledger.allUserTotals(tx)) users.push(...page);
-          shuffle(users);
-          const leaves = users.map((u) => ({ ...u, salt: randomBytes(32).toString('hex') }));
-          const levels = buildLevels(leaves.map((l) => leafNode(l)));
+          // ADR 0048: each balance in at least SHARES_PER_USER random shares at shuffled positions;
+          // zero leaves (whose user is a random id never stored) only when there are no users.
+          // The tree is filled with shares, not with zeros: with few users, zero padding would leave a
+          // subtree holding one user's shares alone, and its sum would be that user's balance.
+          const size = paddedLeafCount(users.length * SHARES_PER_USER);
+          const base = users.length ? Math.floor(size / users.length) : 0;
+          const extra = users.length ? size % users.length : 0;
+          const slots: { userId: string; balance: bigint; salt: string; real: boolean }[] = [];
+          for (const [i, u] of users.entries()) {
+            for (const share of splitIntoShares(u.balance, base + (i < extra ? 1 : 0), randomBelow)) {
+              slots.push({ userId: u.userId, balance: share, salt: randomBytes(32).toString('hex'), real: true });
+            }
+          }
+          while (slots.length < size) {
+            slots.push({ userId: randomBytes(16).toString('hex'), balance: 0n, salt: randomBytes(32).toString('hex'), real: false });
+          }
+          shuffle(slots);
+          const leaves = slots.map((l, i) => ({ ...l, leafIndex: i })).filter((l) => l.real);
+          const levels = buildLevels(slots.map((l) => leafNode(l)));
           const root = rootOf(levels);
           await repo.insertPublication(tx, {
             id,
             rootHash: root.hash,
             total: root.sum,
-            userCount: leaves.length,
+            userCount: users.length,
             depth: levels.length - 1,
             reserves,
             pointsPerUsd: deps.pointsPerUsd,
@@ -169,7 +215,7 @@ export function createReservesService(deps: ReservesDeps) {
           });
           await repo.insertLeaves(
             tx,
-            leaves.map((l, i) => ({ publicationId: id, userId: l.userId, leafIndex: i, salt: l.salt, balance: l.balance })),
+            leaves.map((l) => ({ publicationId: id, userId: l.userId, leafIndex: l.leafIndex, salt: l.salt, balance: l.balance })),
           );
           await repo.insertNodes(
             tx,
@@ -199,23 +245,28 @@ export function createReservesService(deps: ReservesDeps) {
     async proof(userId: string): Promise<ReservesProofData> {
       const pub = await repo.latestPublication(db);
       if (!pub) throw errors.notFound(NOTHING_PUBLISHED_MSG);
-      const leaf = await repo.findLeaf(db, pub.id, userId);
-      if (!leaf) throw errors.notFound(NOT_INCLUDED_MSG);
-      const positions = siblingPositions(leaf.leafIndex, pub.depth);
-      const nodes = await repo.nodesAt(db, pub.id, positions);
+      const leaves = await repo.findLeaves(db, pub.id, userId);
+      if (!leaves.length) throw errors.notFound(NOT_INCLUDED_MSG);
+      const wanted = leaves.map((l) => siblingPositions(l.leafIndex, pub.depth));
+      const nodes = await repo.nodesAt(db, pub.id, wanted.flat());
       const byPos = new Map(nodes.map((n) => [`${n.level}:${n.index}`, n]));
-      const path = positions.map((p) => {
-        const n = byPos.get(`${p.level}:${p.index}`);
-        if (!n) throw new Error(`publication ${pub.id}: node ${p.level}:${p.index} missing`);
-        return { hash: n.hash, sum: minorToPoints(n.sum) };
-      });
+      const shares = leaves.map((leaf, i) => ({
+        index: leaf.leafIndex,
+        salt: leaf.salt,
+        balance: minorToPoints(leaf.balance),
+        path: wanted[i]!.map((p) => {
+          const n = byPos.get(`${p.level}:${p.index}`);
+          if (!n) throw new Error(`publication ${pub.id}: node ${p.level}:${p.index} missing`);
+          return { hash: n.hash, sum: minorToPoints(n.sum) };
+        }),
+      }));
       return {
         publication_id: pub.id,
         root_hash: pub.rootHash,
         total: minorToPoints(pub.total),
         user_id: userId,
-        leaf: { index: leaf.leafIndex, salt: leaf.salt, balance: minorToPoints(leaf.balance) },
-        path,
+        balance: minorToPoints(leaves.reduce((sum, l) => sum + l.balance, 0n)),
+        shares,
       };
     },
   };

@@ -4,8 +4,9 @@
  * for nothing published and for a user who signed up after the publication.
  */
 import { verifyWireProof } from '@coffer/contract';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reserveLeaves } from '../../db/schema/index';
 import { createTestApp, createUser, fund, topUp, type TestApp } from '../../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { NOT_INCLUDED_MSG, NOTHING_PUBLISHED_MSG } from './reserves.service';
@@ -95,16 +96,59 @@ describe('reserves', () => {
     expect(proofA.status).toBe(200);
     const pa = proofA.body.data;
     expect(pa).toMatchObject({ publication_id: pub.id, root_hash: pub.root_hash, total: pub.total, user_id: a.id });
-    expect(pa.leaf.balance).toBe('150.00');
-    expect(pa.path).toHaveLength(2); // 3 users: 4 leaves with the padding, 2 levels
+    expect(pa.balance).toBe('150.00');
+    // At least three shares at distinct leaves of a tree of 64 leaves (6 levels), adding up to the balance.
+    expect(pa.shares.length).toBeGreaterThanOrEqual(3);
+    for (const share of pa.shares) expect(share.path).toHaveLength(6);
     expect(verifyWireProof(pa)).toBe(true);
-    expect(verifyWireProof({ ...pa, leaf: { ...pa.leaf, balance: '150.01' } })).toBe(false);
+    expect(verifyWireProof({ ...pa, balance: '150.01' })).toBe(false);
+    expect(verifyWireProof({ ...pa, shares: pa.shares.slice(1) })).toBe(false);
     expect(verifyWireProof({ ...pa, user_id: b.id })).toBe(false);
 
     const proofB = await t.call(PROOF, {}, b.token);
-    expect(proofB.body.data.leaf.balance).toBe('12.34'); // 10.00 available + 2.34 frozen
+    expect(proofB.body.data.balance).toBe('12.34'); // 10.00 available + 2.34 frozen
     expect(verifyWireProof(proofB.body.data)).toBe(true);
-    expect(proofB.body.data.leaf.salt).not.toBe(pa.leaf.salt);
+    expect(proofB.body.data.shares[0].salt).not.toBe(pa.shares[0].salt);
+  });
+
+  it("hides every other user's balance from a proof: no subtree on A's paths holds B's shares alone (ADR 0048)", async () => {
+    // The review's repro: two users funded 234.56 and 345.67 each saw the other's balance as the sum
+    // of their neighbouring leaf. A sum on a path reveals a balance when the subtree under it holds
+    // every share of that user and nothing else: that must never happen.
+    const x = await createUser(t);
+    const y = await createUser(t);
+    await fund(t, x.id, '234.56');
+    await fund(t, y.id, '345.67');
+    for (let round = 0; round < 8; round++) {
+      t.clock.advance(60_000);
+      await t.app.ctx.services.reserves.publish();
+      const pub = (await t.call(LATEST, {})).body.data.publication;
+      const owners = new Map<number, { userId: string; balance: bigint }>();
+      for (const l of await t.app.ctx.database.db.select().from(reserveLeaves).where(eq(reserveLeaves.publicationId, pub.id))) {
+        owners.set(l.leafIndex, { userId: l.userId, balance: l.balance });
+      }
+      for (const [me, other] of [
+        [x, y],
+        [y, x],
+      ] as const) {
+        const proof = (await t.call(PROOF, {}, me.token)).body.data;
+        expect(verifyWireProof(proof)).toBe(true);
+        const theirs = [...owners].filter(([, o]) => o.userId === other.id).map(([i]) => i);
+        expect(theirs.length).toBeGreaterThanOrEqual(3);
+        for (const share of proof.shares as { index: number; path: unknown[] }[]) {
+          let index = share.index;
+          for (let level = 0; level < share.path.length; level++) {
+            const sibling = index ^ 1;
+            const from = sibling * 2 ** level;
+            const under = Array.from({ length: 2 ** level }, (_, k) => owners.get(from + k)).filter((o) => o && o.balance > 0n);
+            const onlyTheirs = under.length > 0 && under.every((o) => o!.userId === other.id);
+            const allOfTheirs = theirs.every((i) => i >= from && i < from + 2 ** level);
+            expect(onlyTheirs && allOfTheirs, `round ${round}, level ${level}: a sum on the path is ${other.username}'s balance`).toBe(false);
+            index >>= 1;
+          }
+        }
+      }
+    }
   });
 
   it('tells a user who signed up after the publication that they are not included, and a new publication includes them', async () => {
@@ -122,7 +166,7 @@ describe('reserves', () => {
     expect(after.root_hash).not.toBe(before.root_hash);
     expect(after.user_count).toBe(before.user_count + 1);
     const proof = await t.call(PROOF, {}, late.token);
-    expect(proof.body.data.leaf.balance).toBe('1.00');
+    expect(proof.body.data.balance).toBe('1.00');
     expect(verifyWireProof(proof.body.data)).toBe(true);
   });
 

@@ -11,14 +11,17 @@ import { callApi } from '@/lib/api-client';
 /** The outcome of a check: `included` only when the proof verifies against the shown publication. */
 export interface ProofCheck {
   included: boolean;
-  /** The balance the leaf commits to (points, 2 decimals). */
+  /** The balance the shares add up to (points, 2 decimals). */
   balance: string;
+  /** How many shares (leaves) the balance is split into. */
+  shares: number;
   proof: ReservesProofData;
 }
 
 /**
  * True when `proof` is the signed-in user's (`userId`), belongs to `publication` (same id, root and
- * total) and its path leads from the user's leaf to that root with that sum.
+ * total), every share's path leads from its leaf to that root with that sum, and the shares add up
+ * to the balance (docs/decisions/0048-private-liability-proofs.md).
  */
 export function proofMatches(proof: ReservesProofData, publication: Publication, userId: string): boolean {
   return (
@@ -35,7 +38,7 @@ export function proofMatches(proof: ReservesProofData, publication: Publication,
  */
 export async function checkProof({ publication, userId }: { publication: Publication; userId: string }): Promise<ProofCheck> {
   const proof = await callApi('reservesProof', {});
-  return { included: proofMatches(proof, publication, userId), balance: proof.leaf.balance, proof };
+  return { included: proofMatches(proof, publication, userId), balance: proof.balance, shares: proof.shares.length, proof };
 }
 
 export function useCheckProof() {

@@ -21,10 +21,12 @@ import { fail, ok, renderApp, signIn, signOutStore, testUser } from '@/test/rend
 import { server } from '@/test/server';
 import { ReservesTexts } from './reserves-page';
 
+// The signed-in user's 12.50 points in two shares (leaves 0 and 3), as the server splits balances.
 const users = [
-  { userId: testUser.id, salt: 'a1'.repeat(32), balance: 1250n },
+  { userId: testUser.id, salt: 'a1'.repeat(32), balance: 450n },
   { userId: 'someone-else', salt: 'b2'.repeat(32), balance: 99_999n },
   { userId: 'a-third-one', salt: 'c3'.repeat(32), balance: 1n },
+  { userId: testUser.id, salt: 'd4'.repeat(32), balance: 800n },
 ];
 const levels = buildLevels(users.map(leafNode));
 const root = rootOf(levels);
@@ -64,8 +66,13 @@ const proof: ReservesProofData = {
   root_hash: root.hash,
   total: publication.total,
   user_id: testUser.id,
-  leaf: { index: 0, salt: users[0]!.salt, balance: '12.50' },
-  path: proofPath(levels, 0).map((n) => ({ hash: n.hash, sum: minorToPoints(n.sum) })),
+  balance: '12.50',
+  shares: [0, 3].map((index) => ({
+    index,
+    salt: users[index]!.salt,
+    balance: minorToPoints(users[index]!.balance),
+    path: proofPath(levels, index).map((n) => ({ hash: n.hash, sum: minorToPoints(n.sum) })),
+  })),
 };
 
 const latest = (body: unknown) =>
@@ -117,19 +124,28 @@ describe('/reserves', () => {
     await user.click(await screen.findByRole('button', { name: ReservesTexts.check }));
     expect(await screen.findByText(ReservesTexts.included)).toBeInTheDocument();
     expect(screen.getByText('Your balance at publication: 12.50 points')).toBeInTheDocument();
+    expect(screen.getByText('Checked in your browser: its 2 shares add up to it, and each leads to the published root.')).toBeInTheDocument();
   });
 
   it.each([
-    ['a wrong amount', { ...proof, leaf: { ...proof.leaf, balance: '1250.00' } }],
-    ['a wrong salt', { ...proof, leaf: { ...proof.leaf, salt: 'ff'.repeat(32) } }],
+    ['a wrong amount', { ...proof, balance: '1250.00' }],
+    ['a share left out', { ...proof, shares: proof.shares.slice(0, 1) }],
+    ['a wrong salt', { ...proof, shares: [{ ...proof.shares[0]!, salt: 'ff'.repeat(32) }, proof.shares[1]!] }],
     ['another publication', { ...proof, publication_id: 'pub-0' }],
     [
       'another user’s leaf',
       {
         ...proof,
         user_id: 'someone-else',
-        leaf: { index: 1, salt: users[1]!.salt, balance: '999.99' },
-        path: proofPath(levels, 1).map((n) => ({ hash: n.hash, sum: minorToPoints(n.sum) })),
+        balance: '999.99',
+        shares: [
+          {
+            index: 1,
+            salt: users[1]!.salt,
+            balance: '999.99',
+            path: proofPath(levels, 1).map((n) => ({ hash: n.hash, sum: minorToPoints(n.sum) })),
+          },
+        ],
       },
     ],
   ])('refuses a proof with %s', async (_name, bad) => {

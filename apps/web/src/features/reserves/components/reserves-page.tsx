@@ -118,6 +118,9 @@ function CheckResult({ result, error }: { result: ProofCheck | undefined; error:
       <p className="mt-1 text-slate-600 dark:text-slate-400">
         Your balance at publication: {formatPoints(result.balance)} points
       </p>
+      <p className="mt-1 text-slate-500 dark:text-slate-400">
+        Checked in your browser: its {result.shares} shares add up to it, and each leads to the published root.
+      </p>
     </div>
   );
 }
