@@ -168,7 +168,13 @@ export function createReservesService(deps: ReservesDeps) {
           });
           await repo.insertLeaves(
             tx,
-            leaves.map((l) => ({ publicationId: id, userId: l.userId, leafIndex: l.leafIndex, salt: l.salt, balance: l.balance })),
+            leaves.map((l) => ({
+              publicationId: id,
+              userId: l.userId,
+              leafIndex: l.leafIndex,
+              salt: l.salt,
+              balance: l.balance,
+            })),
           );
           await repo.insertNodes(
             tx,

@@ -148,7 +148,10 @@ describe('reserves', () => {
             const under = Array.from({ length: 2 ** level }, (_, k) => owners.get(from + k)).filter((o) => o && o.balance > 0n);
             const onlyTheirs = under.length > 0 && under.every((o) => o!.userId === other.id);
             const allOfTheirs = theirs.every((i) => i >= from && i < from + 2 ** level);
-            expect(onlyTheirs && allOfTheirs, `round ${round}, level ${level}: a sum on the path is ${other.username}'s balance`).toBe(false);
+            expect(
+              onlyTheirs && allOfTheirs,
+              `round ${round}, level ${level}: a sum on the path is ${other.username}'s balance`,
+            ).toBe(false);
             index >>= 1;
           }
         }
@@ -267,12 +270,16 @@ describe("reserves: a proof hides the other users' balances (issue 39, ADR 0048)
     );
     await repo.insertNodes(
       u.app.ctx.database.db,
-      levels.flatMap((level, li) => level.map((n, ni) => ({ publicationId: id, level: li, nodeIndex: ni, hash: n.hash, sum: n.sum }))),
+      levels.flatMap((level, li) =>
+        level.map((n, ni) => ({ publicationId: id, level: li, nodeIndex: ni, hash: n.hash, sum: n.sum })),
+      ),
     );
     const res = await u.call(PROOF, {}, users[0]!.token);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ publication_id: id, balance: '7.00', total: '7.00' });
-    expect(res.body.data.shares).toEqual([expect.objectContaining({ index: 0, balance: '7.00', path: [{ hash: expect.any(String), sum: '0.00' }] })]);
+    expect(res.body.data.shares).toEqual([
+      expect.objectContaining({ index: 0, balance: '7.00', path: [{ hash: expect.any(String), sum: '0.00' }] }),
+    ]);
     expect(verifyWireProof(res.body.data)).toBe(true);
   });
 });

@@ -7,7 +7,15 @@ import { buildLevels, leafNode, minorToPoints, proofPath, rootOf, verifyWireProo
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../test/simulation';
-import { layoutShares, MIN_LEAVES, paddedLeafCount, randomBelow, SHARES_PER_USER, type LaidOutLeaf, type RandomSource } from './share-layout';
+import {
+  layoutShares,
+  MIN_LEAVES,
+  paddedLeafCount,
+  randomBelow,
+  SHARES_PER_USER,
+  type LaidOutLeaf,
+  type RandomSource,
+} from './share-layout';
 
 /** A deterministic byte source from a 32-bit seed (the app uses node:crypto). */
 function seeded(seed: number): RandomSource {
@@ -65,7 +73,10 @@ describe('share layout', () => {
 
   it('for random balance sets, every user has at least 3 shares adding up to the balance, and every proof verifies', () => {
     const users = fc.uniqueArray(
-      fc.record({ userId: fc.uuid(), balance: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 10n }), fc.bigInt({ min: 0n, max: 10n ** 14n })) }),
+      fc.record({
+        userId: fc.uuid(),
+        balance: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 10n }), fc.bigInt({ min: 0n, max: 10n ** 14n })),
+      }),
       { minLength: 1, maxLength: 45, selector: (u) => u.userId },
     );
     fc.assert(
@@ -85,7 +96,8 @@ describe('share layout', () => {
           expect(verifyWireProof(proof)).toBe(true);
         }
         // Someone else's shares do not pass for this user's.
-        if (us.length > 1) expect(verifyWireProof({ ...proofOf(leaves, levels, us[1]!.userId), user_id: us[0]!.userId })).toBe(false);
+        if (us.length > 1)
+          expect(verifyWireProof({ ...proofOf(leaves, levels, us[1]!.userId), user_id: us[0]!.userId })).toBe(false);
       }),
       { numRuns: 60 },
     );
