@@ -214,8 +214,9 @@ export function verifyWireProof(proof: WireInclusionProof): boolean {
 /**
  * Splits `balance` (minor units) into `parts` shares that add up to it exactly, at cut points drawn
  * by `randomBelow(n)` (an integer in 0..n-1; the server passes a cryptographic generator). Every
- * share is at least 1 when the balance allows it, so no single share equals a balance of more than
- * `parts - 1` units. Order is random.
+ * share is at least 1 when the balance allows it; a balance smaller than `parts` becomes shares of
+ * 1 and zeros. So no share holds a whole balance of 2 units or more when `parts` >= 2
+ * (docs/decisions/0048-private-liability-proofs.md).
  * @throws RangeError when `balance` is negative or `parts` is not a positive integer
  */
 export function splitIntoShares(balance: bigint, parts: number, randomBelow: (n: bigint) => bigint): bigint[] {
@@ -223,9 +224,12 @@ export function splitIntoShares(balance: bigint, parts: number, randomBelow: (n:
   if (!Number.isSafeInteger(parts) || parts < 1) throw new RangeError('parts must be a positive integer');
   const n = BigInt(parts);
   if (balance < n) {
-    // Too small to give every share a unit: the balance in one share, zeros elsewhere.
-    const out = Array.from({ length: parts }, () => 0n);
-    out[Number(randomBelow(n))] = balance;
+    // Too small to give every share a unit: units and zeros, in random order.
+    const out = Array.from({ length: parts }, (_, i): bigint => (BigInt(i) < balance ? 1n : 0n));
+    for (let i = parts - 1; i > 0; i--) {
+      const j = Number(randomBelow(BigInt(i + 1)));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
     return out;
   }
   // parts - 1 distinct cut points in 1..balance-1.

@@ -1,6 +1,7 @@
 /**
  * `npm run reserves:publish` (product §22, docs/decisions/0024-proof-of-liabilities.md): builds the
- * Merkle sum tree over every user's available + frozen balance at one instant of the ledger, reads
+ * Merkle sum tree over every user's available + frozen balance at one instant of the ledger, each
+ * balance in random shares at shuffled leaves (docs/decisions/0048-private-liability-proofs.md), reads
  * the reserve addresses (`RESERVE_ADDRESSES`) through the configured rail, stores the publication
  * and prints its root, total, user count and reserves.
  *

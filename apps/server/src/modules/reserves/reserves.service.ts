@@ -4,10 +4,10 @@
  * - `publish` (run by `npm run reserves:publish`): reads the reserve addresses through the payment
  *   rail, then, in one REPEATABLE READ transaction (one snapshot of the ledger), builds the Merkle
  *   sum tree (contract `merkle-sum.ts`) over every user's balance, split into random shares (each a
- *   leaf with a fresh random 32-byte salt; at least {@link SHARES_PER_USER}, more to fill a tree of a
- *   power of two of at least {@link MIN_LEAVES} leaves), in a shuffled order, and stores the publication, the real
+ *   leaf with a fresh random 32-byte salt; at least 3, more to fill a tree of a power of two of at
+ *   least 64 leaves: `share-layout.ts`), in a shuffled order, and stores the publication, the real
  *   leaves and every node. The root's sum is therefore the ledger's total of user balances at one
- *   instant, and a sibling's sum on a user's path is a sum of random shares, never another user's
+ *   instant, and a sibling's sum on a user's path is a sum of random shares, not another user's
  *   balance (docs/decisions/0048-private-liability-proofs.md).
  * - `latest`: the newest publication, public.
  * - `proof`: the caller's shares, each with its sibling path, in the newest publication; the client
@@ -15,7 +15,6 @@
  *
  * Amounts: bigint minor units inside, points strings (2 decimals) on the wire; crypto as decimal strings.
  */
-import { randomBytes, randomInt } from 'node:crypto';
 import {
   Big,
   buildLevels,
@@ -24,7 +23,6 @@ import {
   siblingPositions,
   usdToPoints,
   leafNode,
-  splitIntoShares,
   type Publication,
   type ReservesLatestData,
   type ReservesProofData,
@@ -38,6 +36,7 @@ import { newId } from '../../lib/ids';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { PaymentProvider, ReserveAddress } from '../../providers/payments/index';
 import * as repo from './reserves.repository';
+import { layoutShares, type RandomSource } from './share-layout';
 
 /** The answer to a user who is not in the latest publication (registered after it). */
 export const NOT_INCLUDED_MSG =
@@ -55,45 +54,13 @@ export interface ReservesDeps {
   pointsPerUsd: string;
   /** `RESERVE_ADDRESSES`. */
   reserveAddresses: readonly ReserveAddress[];
+  /** Where shares, salts and the shuffle draw from: `node:crypto` unless a test replays a seed. */
+  random?: RandomSource;
 }
 
 /** What `publish` did, for the command's printout. */
 export interface PublishResult {
   publication: Publication;
-}
-
-/** Shares each balance is split into at least (ADR 0048); with few users, more, to fill the tree. */
-export const SHARES_PER_USER = 3;
-/** The fewest leaves a tree has: padding hides how many users there are below this. */
-export const MIN_LEAVES = 64;
-
-/** Leaves of a tree over `shares` shares: the next power of two, at least {@link MIN_LEAVES}. */
-export function paddedLeafCount(shares: number): number {
-  let size = MIN_LEAVES;
-  while (size < shares) size *= 2;
-  return size;
-}
-
-/** A cryptographically random integer in 0..n-1 (n >= 1), for {@link splitIntoShares}. */
-function randomBelow(n: bigint): bigint {
-  if (n <= 1n) return 0n;
-  // Rejection sampling over enough random bytes.
-  const bytes = Math.ceil(n.toString(16).length / 2) + 1;
-  const range = 1n << BigInt(bytes * 8);
-  const limit = range - (range % n);
-  for (;;) {
-    const v = BigInt(`0x${randomBytes(bytes).toString('hex')}`);
-    if (v < limit) return v % n;
-  }
-}
-
-/** Fisher-Yates with a cryptographic generator: a leaf's position says nothing about its user. */
-function shuffle<T>(items: T[]): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [items[i], items[j]] = [items[j]!, items[i]!];
-  }
-  return items;
 }
 
 /** A publication row as the API shows it. */
@@ -183,23 +150,9 @@ export function createReservesService(deps: ReservesDeps) {
         async (tx) => {
           const users: { userId: string; balance: bigint }[] = [];
           for await (const page of ledger.allUserTotals(tx)) users.push(...page);
-          // ADR 0048: each balance in at least SHARES_PER_USER random shares at shuffled positions;
-          // zero leaves (whose user is a random id never stored) only when there are no users.
-          // The tree is filled with shares, not with zeros: with few users, zero padding would leave a
-          // subtree holding one user's shares alone, and its sum would be that user's balance.
-          const size = paddedLeafCount(users.length * SHARES_PER_USER);
-          const base = users.length ? Math.floor(size / users.length) : 0;
-          const extra = users.length ? size % users.length : 0;
-          const slots: { userId: string; balance: bigint; salt: string; real: boolean }[] = [];
-          for (const [i, u] of users.entries()) {
-            for (const share of splitIntoShares(u.balance, base + (i < extra ? 1 : 0), randomBelow)) {
-              slots.push({ userId: u.userId, balance: share, salt: randomBytes(32).toString('hex'), real: true });
-            }
-          }
-          while (slots.length < size) {
-            slots.push({ userId: randomBytes(16).toString('hex'), balance: 0n, salt: randomBytes(32).toString('hex'), real: false });
-          }
-          shuffle(slots);
+          // ADR 0048: each balance in random shares at shuffled leaves (share-layout.ts); the
+          // zero leaves of an empty ledger are not stored.
+          const slots = layoutShares(users, deps.random);
           const leaves = slots.map((l, i) => ({ ...l, leafIndex: i })).filter((l) => l.real);
           const levels = buildLevels(slots.map((l) => leafNode(l)));
           const root = rootOf(levels);
@@ -215,7 +168,13 @@ export function createReservesService(deps: ReservesDeps) {
           });
           await repo.insertLeaves(
             tx,
-            leaves.map((l) => ({ publicationId: id, userId: l.userId, leafIndex: l.leafIndex, salt: l.salt, balance: l.balance })),
+            leaves.map((l) => ({
+              publicationId: id,
+              userId: l.userId,
+              leafIndex: l.leafIndex,
+              salt: l.salt,
+              balance: l.balance,
+            })),
           );
           await repo.insertNodes(
             tx,
@@ -238,8 +197,9 @@ export function createReservesService(deps: ReservesDeps) {
     },
 
     /**
-     * The caller's inclusion proof in the newest publication: leaf (index, salt, balance) and sibling
-     * path (hash and sum per level, leaf level first).
+     * The caller's inclusion proof in the newest publication: the balance, and each share of it
+     * (leaf index, salt, amount) with its sibling path (hash and sum per level, leaf level first).
+     * A publication made before ADR 0048 (one leaf per user) answers one share.
      * @throws AppError NOT_FOUND when nothing is published, or the user is not in the latest publication
      */
     async proof(userId: string): Promise<ReservesProofData> {
@@ -248,7 +208,9 @@ export function createReservesService(deps: ReservesDeps) {
       const leaves = await repo.findLeaves(db, pub.id, userId);
       if (!leaves.length) throw errors.notFound(NOT_INCLUDED_MSG);
       const wanted = leaves.map((l) => siblingPositions(l.leafIndex, pub.depth));
-      const nodes = await repo.nodesAt(db, pub.id, wanted.flat());
+      // Shares share their upper siblings: each node is read once.
+      const positions = new Map(wanted.flat().map((p) => [`${p.level}:${p.index}`, p]));
+      const nodes = await repo.nodesAt(db, pub.id, [...positions.values()]);
       const byPos = new Map(nodes.map((n) => [`${n.level}:${n.index}`, n]));
       const shares = leaves.map((leaf, i) => ({
         index: leaf.leafIndex,

@@ -3,13 +3,18 @@
  * signed-in user's proof (verified here with the contract's code, as the web does) and the answers
  * for nothing published and for a user who signed up after the publication.
  */
-import { verifyWireProof } from '@coffer/contract';
+import { buildLevels, leafNode, rootOf, verifyWireProof } from '@coffer/contract';
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveLeaves } from '../../db/schema/index';
+import { newId } from '../../lib/ids';
+import { createPaymentProvider } from '../../providers/payments/index';
 import { createTestApp, createUser, fund, topUp, type TestApp } from '../../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
-import { NOT_INCLUDED_MSG, NOTHING_PUBLISHED_MSG } from './reserves.service';
+import { mulberry32 } from '../../test/simulation';
+import * as repo from './reserves.repository';
+import { createReservesService, NOT_INCLUDED_MSG, NOTHING_PUBLISHED_MSG } from './reserves.service';
 
 const LATEST = '/api/uc/v1/reserves/latest';
 const PROOF = '/api/uc/v1/reserves/proof';
@@ -31,8 +36,8 @@ afterAll(async () => {
 });
 
 /** The ledger's own total of user balances (available + frozen), minor units. */
-async function ledgerTotal(): Promise<bigint> {
-  const res = (await t.app.ctx.database.db.execute(
+async function ledgerTotal(app: TestApp = t): Promise<bigint> {
+  const res = (await app.app.ctx.database.db.execute(
     sql`select coalesce(sum(balance), 0)::text as s from ledger_accounts where user_id is not null`,
   )) as unknown as { rows: { s: string }[] };
   return BigInt(res.rows[0]!.s);
@@ -143,7 +148,10 @@ describe('reserves', () => {
             const under = Array.from({ length: 2 ** level }, (_, k) => owners.get(from + k)).filter((o) => o && o.balance > 0n);
             const onlyTheirs = under.length > 0 && under.every((o) => o!.userId === other.id);
             const allOfTheirs = theirs.every((i) => i >= from && i < from + 2 ** level);
-            expect(onlyTheirs && allOfTheirs, `round ${round}, level ${level}: a sum on the path is ${other.username}'s balance`).toBe(false);
+            expect(
+              onlyTheirs && allOfTheirs,
+              `round ${round}, level ${level}: a sum on the path is ${other.username}'s balance`,
+            ).toBe(false);
             index >>= 1;
           }
         }
@@ -173,5 +181,105 @@ describe('reserves', () => {
   it('requires a session for the proof', async () => {
     const res = await t.call(PROOF, {});
     expect(res.status).toBe(401);
+  });
+});
+
+/** Every string and number anywhere in an answer (amounts are points strings, indexes numbers). */
+function valuesIn(value: unknown): (string | number)[] {
+  if (typeof value === 'string' || typeof value === 'number') return [value];
+  if (Array.isArray(value)) return value.flatMap(valuesIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(valuesIn);
+  return [];
+}
+
+describe("reserves: a proof hides the other users' balances (issue 39, ADR 0048)", () => {
+  // A database holding only the review's two users.
+  let u: TestApp;
+  let own: ScratchDatabase | undefined;
+  beforeAll(async () => {
+    own = await createScratchDatabase('coffer_reserves_two');
+    u = await createTestApp(own ? { DATABASE_URL: own.url } : {});
+  });
+  afterAll(async () => {
+    await u.close();
+    await own?.drop();
+  });
+
+  it("two users funded 234.56 and 345.67: no number in either's proof is the other's balance, over 12 seeds; the total is the ledger's", async () => {
+    const a = await createUser(u);
+    const b = await createUser(u);
+    await fund(u, a.id, '234.56');
+    await fund(u, b.id, '345.67');
+    const { db } = u.app.ctx.database;
+    const config = u.app.ctx.config;
+    for (let seed = 1; seed <= 12; seed++) {
+      // The app's service draws from node:crypto; this one replays a seed (share-layout.test.ts runs 1,000).
+      const next = mulberry32(seed);
+      const service = createReservesService({
+        db,
+        clock: u.clock,
+        ledger: u.app.ctx.services.ledger,
+        provider: createPaymentProvider(config, { db, clock: u.clock }),
+        pointsPerUsd: config.POINTS_PER_USD,
+        reserveAddresses: [],
+        random: (size) => Uint8Array.from({ length: size }, () => Math.floor(next() * 256)),
+      });
+      u.clock.advance(60_000);
+      await service.publish();
+      const pub = (await u.call(LATEST, {})).body.data.publication;
+      expect(pub.total).toBe('580.23');
+      expect(await ledgerTotal(u)).toBe(58023n);
+      for (const [me, mine, theirs] of [
+        [a, '234.56', '345.67'],
+        [b, '345.67', '234.56'],
+      ] as const) {
+        const res = await u.call(PROOF, {}, me.token);
+        expect(res.status).toBe(200);
+        const values = valuesIn(res.body.data);
+        expect(values, `seed ${seed}`).not.toContain(theirs);
+        expect(values).not.toContain(Number(theirs.replace('.', '')));
+        expect(res.body.data).toMatchObject({ publication_id: pub.id, root_hash: pub.root_hash, total: '580.23', balance: mine });
+        expect(verifyWireProof(res.body.data)).toBe(true);
+      }
+    }
+  });
+
+  it('still answers a proof from a publication made before ADR 0048 (one leaf per user), as one share', async () => {
+    const users = await Promise.all([createUser(u), createUser(u)]);
+    await fund(u, users[0]!.id, '7.00');
+    const leaves = [
+      { userId: users[0]!.id, salt: randomBytes(32).toString('hex'), balance: 700n },
+      { userId: users[1]!.id, salt: randomBytes(32).toString('hex'), balance: 0n },
+    ];
+    const levels = buildLevels(leaves.map(leafNode));
+    const id = newId();
+    u.clock.advance(60_000);
+    await repo.insertPublication(u.app.ctx.database.db, {
+      id,
+      rootHash: rootOf(levels).hash,
+      total: rootOf(levels).sum,
+      userCount: 2,
+      depth: levels.length - 1,
+      reserves: [],
+      pointsPerUsd: u.app.ctx.config.POINTS_PER_USD,
+      createdAt: new Date(u.clock.now()),
+    });
+    await repo.insertLeaves(
+      u.app.ctx.database.db,
+      leaves.map((l, i) => ({ publicationId: id, userId: l.userId, leafIndex: i, salt: l.salt, balance: l.balance })),
+    );
+    await repo.insertNodes(
+      u.app.ctx.database.db,
+      levels.flatMap((level, li) =>
+        level.map((n, ni) => ({ publicationId: id, level: li, nodeIndex: ni, hash: n.hash, sum: n.sum })),
+      ),
+    );
+    const res = await u.call(PROOF, {}, users[0]!.token);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ publication_id: id, balance: '7.00', total: '7.00' });
+    expect(res.body.data.shares).toEqual([
+      expect.objectContaining({ index: 0, balance: '7.00', path: [{ hash: expect.any(String), sum: '0.00' }] }),
+    ]);
+    expect(verifyWireProof(res.body.data)).toBe(true);
   });
 });
