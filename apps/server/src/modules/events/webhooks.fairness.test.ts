@@ -346,6 +346,7 @@ describe.skipIf(!onPostgres)('two instances over a slow receiver (PostgreSQL)', 
     // take: a delivery claimed but not yet sent would see its lease (timeout + 30 s) run out after a
     // few attempts of the same claim, and the other instance would send it again.
     const timeoutMs = a.app.ctx.config.WEBHOOK_TIMEOUT_MS;
+    b.clock.set(a.clock.now());
     const seen: string[] = [];
     const rx = await receiver((req, res) => {
       seen.push(String(req.headers['webhook-id']));
