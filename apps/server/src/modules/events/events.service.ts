@@ -33,6 +33,7 @@ import {
   checkWebhookUrl,
   dnsResolver,
   pinnedWebhookFetch,
+  publicDnsResolver,
   resolveWebhookTarget,
   type Resolver,
 } from './webhook-target';
@@ -226,7 +227,9 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 
 export function createEventsService(deps: EventsDeps) {
   const { db, clock, log } = deps;
-  const resolve = deps.resolve ?? dnsResolver;
+  // Public targets are resolved off libuv's thread pool (publicDnsResolver); private ones (allowed only
+  // with WEBHOOK_ALLOW_PRIVATE) need the hosts file, so getaddrinfo.
+  const resolve = deps.resolve ?? (deps.allowPrivate ? dnsResolver : publicDnsResolver());
   // Every connection goes to an address checked at connect time (webhook-target.ts).
   const doFetch = deps.fetch ?? pinnedWebhookFetch(resolve, deps.allowPrivate);
 
