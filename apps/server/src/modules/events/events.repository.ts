@@ -163,14 +163,17 @@ export async function upsertEndpoint(
 
 /**
  * Gives every event past each endpoint's `enqueued_seq` a pending delivery (due now, deadline 24 h
- * after the event) and moves the endpoints' marks, for endpoints with a URL. Endpoints another pass
- * holds are skipped (`SKIP LOCKED`). @returns deliveries created
+ * after the event) and moves the endpoints' marks, for endpoints with a URL that are on: an endpoint
+ * turned off after 24 h of failures (docs/abuse.md "Webhook delivery") keeps its mark, so the
+ * events of the time it was off get their deliveries once it is turned on, and meanwhile nothing
+ * piles up for the claim to read past. Endpoints another pass holds are skipped (`SKIP LOCKED`).
+ * @returns deliveries created
  */
 export async function enqueueNew(db: DbOrTx, now: Date, windowMs: number, limit = 1000): Promise<number> {
   const at = now.toISOString();
   const res = (await db.execute(sql`
     with w as (
-      select user_id, enqueued_seq from webhook_endpoints where url is not null
+      select user_id, enqueued_seq from webhook_endpoints where url is not null and disabled_at is null
       and exists (select 1 from seller_event_counters c where c.user_id = webhook_endpoints.user_id and c.last_seq > webhook_endpoints.enqueued_seq)
       order by user_id limit 100 for update skip locked
     ),
@@ -193,22 +196,19 @@ export async function enqueueNew(db: DbOrTx, now: Date, windowMs: number, limit 
 }
 
 /**
- * Claims up to `limit` due pending deliveries (`FOR UPDATE SKIP LOCKED`), counting the attempt and
- * setting `next_attempt_at` to `leaseUntil` (a crashed attempt is taken again after it).
- * @returns the claimed rows with their event and the endpoint's URL and secret (null URL: cleared)
- */
-/**
  * Claims due pending deliveries for one worker pass (docs/abuse.md "Webhook delivery"): at most one
- * per seller, none of the sellers in `busy` (this instance is sending to them), the earliest due
- * first, up to `limit`. Each claimed row counts its attempt and is leased until `leaseUntil` (it is
+ * per seller (its due delivery of the lowest `seq`, so a seller's events go in feed order as before),
+ * none of the sellers in `busy` (this instance is sending to them), the seller due longest first, up
+ * to `limit`. Each claimed row counts its attempt and is leased until `leaseUntil` (it is
  * sent at once, so the lease covers it); rows another instance holds are skipped.
  * @returns the claimed deliveries with their event and the seller's URL and secret
  */
 export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, busy: readonly string[] = []) {
-  // The earliest due delivery of each seller (not busy), then the earliest of those.
+  // Each seller's (not busy) due delivery of the lowest seq, then the sellers due longest first.
   const heads = await db
     .selectDistinctOn([webhookDeliveries.userId], { eventId: webhookDeliveries.eventId, at: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
+    .innerJoin(sellerEvents, eq(sellerEvents.id, webhookDeliveries.eventId))
     .where(
       and(
         eq(webhookDeliveries.status, 'pending'),
@@ -218,7 +218,7 @@ export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: n
         sql`not exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.userId} = ${webhookDeliveries.userId} and ${webhookEndpoints.disabledAt} is not null)`,
       ),
     )
-    .orderBy(webhookDeliveries.userId, asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.eventId));
+    .orderBy(webhookDeliveries.userId, asc(sellerEvents.seq));
   const picked = heads
     .sort((a, b) => a.at!.getTime() - b.at!.getTime() || (a.eventId < b.eventId ? -1 : 1))
     .slice(0, limit)

@@ -13,6 +13,8 @@
  *   seconds, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`), with a timeout.
  *   2xx: delivered; otherwise retried after {@link RETRY_DELAYS_MS} until 24 h after the event
  *   (a last attempt at that deadline), then failed. Redeliver makes it pending again for 24 h.
+ * - Fairness and abuse (docs/abuse.md "Webhook delivery", ADR 0046): concurrent across sellers, one
+ *   at a time per seller; an endpoint failing for {@link DISABLE_AFTER_MS} is turned off.
  *
  * Times come from the injected clock (ms).
  */
@@ -31,6 +33,7 @@ import {
   checkWebhookUrl,
   dnsResolver,
   pinnedWebhookFetch,
+  publicDnsResolver,
   resolveWebhookTarget,
   type Resolver,
 } from './webhook-target';
@@ -209,9 +212,24 @@ export function nextAttemptAfter(attempts: number, now: number, deadline: number
   return Math.min(now + delay, deadline);
 }
 
+/**
+ * `work`'s result, or a rejection with `signal`'s reason as soon as it aborts (`work` itself is left
+ * to settle on its own). For steps that take no signal, such as a DNS lookup.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export function createEventsService(deps: EventsDeps) {
   const { db, clock, log } = deps;
-  const resolve = deps.resolve ?? dnsResolver;
+  // Public targets are resolved off libuv's thread pool (publicDnsResolver); private ones (allowed only
+  // with WEBHOOK_ALLOW_PRIVATE) need the hosts file, so getaddrinfo.
+  const resolve = deps.resolve ?? (deps.allowPrivate ? dnsResolver : publicDnsResolver());
   // Every connection goes to an address checked at connect time (webhook-target.ts).
   const doFetch = deps.fetch ?? pinnedWebhookFetch(resolve, deps.allowPrivate);
 
@@ -245,36 +263,44 @@ export function createEventsService(deps: EventsDeps) {
   /**
    * Keeps the endpoint's failing streak (docs/abuse.md "Webhook delivery"): a 2xx ends it; a failure
    * starts it, and one that has lasted {@link DISABLE_AFTER_MS} turns the endpoint off and mails its
-   * owner once (key `webhook-disabled:<user>:<streak start>`), the URL quoted as text.
+   * owner once (key `webhook-disabled:<user>:<streak start>`, in the transaction that turns it off),
+   * the URL quoted as text. Its deliveries wait, and its new events get theirs once it is on again.
    */
   async function trackStreak(userId: string, url: string, ok: boolean, now: number): Promise<void> {
     if (ok) return repo.endpointSucceeded(db, userId);
     const row = await repo.endpointFailed(db, userId, new Date(now));
     if (!row?.failingSince || now - row.failingSince.getTime() < DISABLE_AFTER_MS) return;
-    const off = await repo.disableEndpoint(db, userId, new Date(now - DISABLE_AFTER_MS), new Date(now));
-    if (!off) return;
-    log.warn({ userId, failingSince: row.failingSince }, 'webhook endpoint turned off after 24 h of failures');
-    const email = deps.mailQueue ? await repo.ownerEmail(db, userId) : null;
-    if (!email || !deps.mailQueue) return;
-    const ids = await db.transaction((tx) =>
-      deps.mailQueue!.enqueue(tx, [
+    const since = row.failingSince;
+    const ids = await db.transaction(async (tx) => {
+      const off = await repo.disableEndpoint(tx, userId, new Date(now - DISABLE_AFTER_MS), new Date(now));
+      if (!off) return null;
+      const email = deps.mailQueue ? await repo.ownerEmail(tx, userId) : null;
+      if (!email || !deps.mailQueue) return [];
+      return deps.mailQueue.enqueue(tx, [
         {
-          key: `webhook-disabled:${userId}:${row.failingSince!.getTime()}`,
+          key: `webhook-disabled:${userId}:${since.getTime()}`,
           to: email,
           subject: 'Your Coffer webhook was turned off',
           text: [
-            `Every delivery to your webhook URL ${quoted(url)} has failed since ${row.failingSince!.toISOString().replace('T', ' ').slice(0, 16)} UTC, so Coffer stopped sending to it.`,
+            `Every delivery to your webhook URL ${quoted(url)} has failed since ${since.toISOString().replace('T', ' ').slice(0, 16)} UTC, so Coffer stopped sending to it.`,
             '',
             'Your events are still in the feed (events/list). Fix the endpoint, then save the URL again under',
             `Your Profile > Events & webhooks to turn deliveries back on: ${deps.publicUrl ?? ''}/profile/events`,
           ].join('\n'),
         },
-      ]),
-    );
-    deps.mailQueue.sendNow(ids);
+      ]);
+    });
+    if (!ids) return;
+    log.warn({ userId, failingSince: since }, 'webhook endpoint turned off after 24 h of failures');
+    if (ids.length) deps.mailQueue?.sendNow(ids);
   }
 
-  /** One attempt: POST the event, then record the outcome (delivered, retry, or failed). */
+  /**
+   * One attempt: POST the event, then record the outcome (delivered, retry, or failed) and the
+   * endpoint's failing streak. The whole attempt, the address check's DNS lookup included, ends
+   * within `timeoutMs`, so the claim's lease (the timeout plus 30 s) covers it. An attempt cut by
+   * `signal` (shutdown) is retried like a failure but does not count against the endpoint.
+   */
   async function attempt(
     c: Awaited<ReturnType<typeof repo.claimDue>>[number],
     signal?: AbortSignal,
@@ -284,16 +310,17 @@ export function createEventsService(deps: EventsDeps) {
     let error: string | null = null;
     if (!c.url || !c.secret) error = 'No webhook URL';
     else {
-      error = await resolveWebhookTarget(c.url, deps.allowPrivate, resolve);
-      if (!error) {
-        const body = JSON.stringify(toEvent(event));
-        const ts = Math.floor(clock.now() / 1000);
-        try {
-          const timeout = AbortSignal.timeout(deps.timeoutMs);
+      const timeout = AbortSignal.timeout(deps.timeoutMs);
+      const limit = signal ? AbortSignal.any([timeout, signal]) : timeout;
+      try {
+        error = await untilAborted(resolveWebhookTarget(c.url, deps.allowPrivate, resolve), limit);
+        if (!error) {
+          const body = JSON.stringify(toEvent(event));
+          const ts = Math.floor(clock.now() / 1000);
           const res = await doFetch(c.url, {
             method: 'POST',
             redirect: 'manual',
-            signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+            signal: limit,
             headers: {
               'content-type': 'application/json',
               'user-agent': 'Coffer-Webhooks/1',
@@ -306,21 +333,21 @@ export function createEventsService(deps: EventsDeps) {
           code = res.status;
           await res.body?.cancel().catch(() => undefined);
           if (code < 200 || code > 299) error = `HTTP ${code}`;
-        } catch (err) {
-          const e = err as { name?: string; cause?: { code?: string } };
-          error =
-            e.name === 'TimeoutError'
-              ? 'timeout'
-              : e.name === 'AbortError'
-                ? 'aborted'
-                : e.cause?.code === BLOCKED_ADDRESS_CODE
-                  ? 'blocked address'
-                  : (e.cause?.code ?? 'network error');
         }
+      } catch (err) {
+        const e = err as { name?: string; cause?: { code?: string } };
+        error =
+          e.name === 'TimeoutError'
+            ? 'timeout'
+            : e.name === 'AbortError'
+              ? 'aborted'
+              : e.cause?.code === BLOCKED_ADDRESS_CODE
+                ? 'blocked address'
+                : (e.cause?.code ?? 'network error');
       }
     }
     const now = clock.now();
-    if (c.url) await trackStreak(event.userId, c.url, !error, now);
+    let outcome: 'delivered' | 'retry' | 'failed' = 'delivered';
     if (!error) {
       await repo.finishAttempt(db, event.id, {
         status: 'delivered',
@@ -329,18 +356,20 @@ export function createEventsService(deps: EventsDeps) {
         nextAttemptAt: null,
         updatedAt: new Date(now),
       });
-      return 'delivered';
+    } else {
+      const next = nextAttemptAfter(delivery.attempts, now, delivery.deadlineAt.getTime());
+      await repo.finishAttempt(db, event.id, {
+        status: next === null ? 'failed' : 'pending',
+        lastResponseCode: code,
+        lastError: error.slice(0, 200),
+        nextAttemptAt: next === null ? null : new Date(next),
+        updatedAt: new Date(now),
+      });
+      if (next === null) log.warn({ eventId: event.id, error }, 'webhook delivery failed for good');
+      outcome = next === null ? 'failed' : 'retry';
     }
-    const next = nextAttemptAfter(delivery.attempts, now, delivery.deadlineAt.getTime());
-    await repo.finishAttempt(db, event.id, {
-      status: next === null ? 'failed' : 'pending',
-      lastResponseCode: code,
-      lastError: error.slice(0, 200),
-      nextAttemptAt: next === null ? null : new Date(next),
-      updatedAt: new Date(now),
-    });
-    if (next === null) log.warn({ eventId: event.id, error }, 'webhook delivery failed for good');
-    return next === null ? 'failed' : 'retry';
+    if (c.url && error !== 'aborted') await trackStreak(event.userId, c.url, !error, now);
+    return outcome;
   }
 
   return {
@@ -440,13 +469,14 @@ export function createEventsService(deps: EventsDeps) {
 
     /**
      * One worker pass (docs/abuse.md "Webhook delivery", ADR 0046): gives new events their
-     * deliveries and sends the due ones concurrently across sellers, one at a time per seller (in
-     * order) and at most {@link MAX_IN_FLIGHT} at once, so an endpoint that hangs delays only its own
-     * seller. While any delivery is in flight it claims again every {@link RECLAIM_MS} ms (and when
+     * deliveries and sends the due ones concurrently across sellers, one at a time per seller (its
+     * due deliveries in feed order, `seq`) and at most {@link MAX_IN_FLIGHT} at once, so an endpoint
+     * that hangs delays only its own seller. While any delivery is in flight it claims again every {@link RECLAIM_MS} ms (and when
      * one finishes): a delivery that falls due meanwhile, of a seller not in flight, starts at once.
-     * Each claimed delivery is sent as soon as it is claimed, and its lease (the timeout plus 30 s,
-     * `FOR UPDATE SKIP LOCKED`) covers that attempt, so no other instance sends it again meanwhile; a
-     * crashed attempt is taken again after the lease. Returns once nothing is in flight and nothing
+     * Each claimed delivery is sent as soon as it is claimed and its whole attempt ends within the
+     * timeout, so its lease (the timeout plus 30 s for recording the outcome, `FOR UPDATE SKIP
+     * LOCKED`) covers it and no other instance sends it again meanwhile; a crashed attempt is taken
+     * again after the lease. Returns once nothing is in flight and nothing
      * is due, or `signal` aborted (in-flight attempts are aborted and recorded). Never throws for a
      * receiver's failure.
      * @returns counts of this pass

@@ -22,7 +22,7 @@ beforeAll(async () => {
   // never pays another test file's bills (PGlite: in memory).
   scratch = await createScratchDatabase('coffer_events');
   // A short attempt limit, so the hanging receiver below times out quickly.
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '300', ...(scratch ? { DATABASE_URL: scratch.url } : {}) });
+  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '1000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) });
 });
 afterAll(async () => {
   await t.close();

@@ -1,10 +1,16 @@
 /** Webhook URL checks (SSRF, ADR 0025): what production refuses when set and before each attempt. */
+import { pbkdf2 } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../env';
 import { webhooksMayReachPrivate } from '../../services';
-import { checkWebhookUrl, isPrivateAddress, pinnedWebhookFetch, resolveWebhookTarget } from './webhook-target';
+import { checkWebhookUrl, isPrivateAddress, pinnedWebhookFetch, publicDnsResolver, resolveWebhookTarget } from './webhook-target';
+
+const pbkdf2Async = promisify(pbkdf2);
 
 describe('webhook targets', () => {
   it('production: https only, no credentials, no local or private literal hosts', () => {
@@ -145,4 +151,55 @@ describe('webhook targets', () => {
       expect(hits).toBe(1);
     });
   });
+});
+
+/**
+ * A DNS server on 127.0.0.1 that answers every A question with `address` and every other question
+ * with no record (RFC 1035 §4.1: the question echoed, one answer pointing back at it).
+ */
+async function fakeDns(address: string) {
+  const socket = createSocket('udp4');
+  socket.on('message', (query, from) => {
+    let end = 12;
+    while (query[end]! !== 0) end += query[end]! + 1;
+    const qtype = query.readUInt16BE(end + 1);
+    const question = query.subarray(12, end + 5);
+    const header = Buffer.alloc(12);
+    query.copy(header, 0, 0, 2);
+    header.writeUInt16BE(0x8180, 2);
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(qtype === 1 ? 1 : 0, 6);
+    const answer = Buffer.alloc(16);
+    answer.writeUInt16BE(0xc00c, 0);
+    answer.writeUInt16BE(1, 2);
+    answer.writeUInt16BE(1, 4);
+    answer.writeUInt32BE(60, 6);
+    answer.writeUInt16BE(4, 10);
+    address.split('.').forEach((octet, i) => answer.writeUInt8(Number(octet), 12 + i));
+    socket.send(Buffer.concat([header, question, ...(qtype === 1 ? [answer] : [])]), from.port, from.address);
+  });
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
+  return { server: `127.0.0.1:${socket.address().port}`, close: () => new Promise<void>((r) => socket.close(() => r())) };
+}
+
+describe('the DNS lookup of public webhook targets', () => {
+  it("answers while libuv's thread pool is busy, where getaddrinfo would wait (docs/abuse.md \"Webhook delivery\")", async () => {
+    const dns = await fakeDns('93.184.216.34');
+    try {
+      const resolve = publicDnsResolver({ servers: [dns.server] });
+      expect(await resolve('hooks.example')).toEqual(['93.184.216.34']);
+      // Every pool thread busy for about a second (password hashing is one of the server's pool users).
+      const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+      const started = performance.now();
+      const busy = Array.from({ length: threads }, () => pbkdf2Async('x', 'salt', 1_500_000, 32, 'sha256'));
+      const viaPool = lookup('localhost').then(() => performance.now() - started);
+      const viaCares = resolve('hooks.example').then(() => performance.now() - started);
+      const [pool, cares] = await Promise.all([viaPool, viaCares, ...busy]);
+      // getaddrinfo waited for a free thread; the webhook resolver did not.
+      expect(pool).toBeGreaterThan(300);
+      expect(cares).toBeLessThan(pool / 3);
+    } finally {
+      await dns.close();
+    }
+  }, 30_000);
 });

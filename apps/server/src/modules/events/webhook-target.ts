@@ -20,7 +20,7 @@
  * checks every address, and hands the checked addresses to the socket, so the address connected to
  * is the one that was checked. Redirects are never followed (`redirect: 'manual'`).
  */
-import { lookup } from 'node:dns/promises';
+import { lookup, Resolver as DnsResolver } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -77,6 +77,28 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): { url: str
 export type Resolver = (host: string) => Promise<string[]>;
 
 export const dnsResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * A {@link Resolver} that asks the system's DNS servers with c-ares (`dns.Resolver`: A and AAAA
+ * records, no hosts file), which runs on the event loop. {@link dnsResolver} (`getaddrinfo`) holds
+ * one of libuv's 4 pool threads for as long as a lookup lasts, and the server hashes passwords and
+ * reads files on the same threads: with deliveries to many sellers at once, a few hosts whose DNS
+ * never answers would stall everyone (docs/abuse.md "Webhook delivery"). Each query gives up after
+ * `timeoutMs` per try, `tries` tries.
+ * @param options.servers `host:port` servers instead of the system's (tests)
+ * @returns the host's IPv4 and IPv6 addresses; rejects with the lookup's error (`code` ENOTFOUND,
+ *   ENODATA, ETIMEOUT...) when it has none
+ */
+export function publicDnsResolver(options: { timeoutMs?: number; tries?: number; servers?: string[] } = {}): Resolver {
+  const dns = new DnsResolver({ timeout: options.timeoutMs ?? 2_000, tries: options.tries ?? 2 });
+  if (options.servers) dns.setServers(options.servers);
+  return async (host) => {
+    const [v4, v6] = await Promise.allSettled([dns.resolve4(host), dns.resolve6(host)]);
+    const addresses = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
+    if (addresses.length) return addresses;
+    throw v4.status === 'rejected' ? v4.reason : v6.status === 'rejected' ? v6.reason : Object.assign(new Error(`no address for ${host}`), { code: 'ENODATA' });
+  };
+}
 
 /**
  * Checks the URL again before an attempt, resolving its host (an early, readable refusal; the
