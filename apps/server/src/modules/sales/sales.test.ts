@@ -2,23 +2,31 @@
  * The sales dashboard (product §29) through the real app, with known data: exact per-day sales,
  * earnings (price minus the 10 % fee), a refund on a later day, zero days filled, UTC day edges,
  * totals, top collections, downloads per collection, the 7/30/90 windows, and envelope errors.
+ *
+ * On PostgreSQL the file runs on a scratch database of its own: the clearance job clears every due
+ * sale in its database, and another file's job (on a clock months later than this file's) would clear
+ * this file's held sales between its steps.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 
 let t: TestApp;
+let scratch: ScratchDatabase | undefined;
 const DAY = 86_400_000;
 /** The test's "now": 2026-03-10 15:00 UTC. */
 const NOW = Date.UTC(2026, 2, 10, 15);
 const TODAY = Date.UTC(2026, 2, 10);
 
 beforeAll(async () => {
-  t = await createTestApp({ PLATFORM_FEE_BPS: '1000' });
+  scratch = await createScratchDatabase('coffer_sales');
+  t = await createTestApp({ PLATFORM_FEE_BPS: '1000', ...(scratch ? { DATABASE_URL: scratch.url } : {}) });
 });
 afterAll(async () => {
   await t.close();
+  await scratch?.drop();
 });
 
 /** A paid order of `collectionId` by a new buyer, its payment moved to `paidAt` (ms). @returns order id */
