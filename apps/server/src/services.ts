@@ -32,6 +32,7 @@ import { createRecordsService } from './modules/records/records.service';
 import { createReservesService } from './modules/reserves/reserves.service';
 import { createReviewsService, type PaidOrderLock } from './modules/reviews/reviews.service';
 import { createSalesService } from './modules/sales/sales.service';
+import { createIdempotencyService } from './modules/idempotency/idempotency.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
 import { findSuspension } from './modules/moderation/moderation.repository';
@@ -231,6 +232,8 @@ export async function buildServices(deps: ServicesDeps) {
     avatarUrl: images.avatarUrl,
   });
   const sales = createSalesService({ db, clock });
+  // Idempotency-Key answers of the endpoint table's `idempotent` calls (lib/route.ts, ADR 0051).
+  const idempotency = createIdempotencyService({ db, clock });
   const orders = createOrdersService({
     db,
     clock,
@@ -314,6 +317,8 @@ export async function buildServices(deps: ServicesDeps) {
     // Queued notification mails: retries, and mails an instance left mid-send (its lease ran out).
     { name: 'mail', intervalMs: 10_000, tick: (signal) => mailQueue.deliverDue(signal) },
     { name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => uploads.abortStale(STALE_UPLOAD_MS) },
+    // Idempotency keys past their 24 h.
+    { name: 'idempotency-keys', intervalMs: 3_600_000, tick: async () => ({ purged: await idempotency.purgeExpired() }) },
     clearanceWorker(orders, clock),
   ];
 
@@ -343,6 +348,7 @@ export async function buildServices(deps: ServicesDeps) {
       moderation,
       reviews,
       sales,
+      idempotency,
     },
     workers,
     async railRoutes(app: FastifyInstance): Promise<void> {

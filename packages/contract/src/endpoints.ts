@@ -9,7 +9,10 @@
  *   on both `/sl/v1/x` and `/api/sl/v1/x` (product §12), account calls on `/api/uc/v1/account/x`;
  * - `auth`: 'required' (401 UNAUTHORIZED without a valid session), 'optional' (a session is read
  *   when sent) or 'none';
- * - `summary` and `tags` for the OpenAPI document at /api/docs.
+ * - `summary` and `tags` for the OpenAPI document at /api/docs;
+ * - `idempotent`: the call creates something or moves points and honours an `Idempotency-Key`
+ *   header (docs/api.md "Idempotency keys", docs/decisions/0051-idempotency-keys.md): the first
+ *   success is answered again for 24 h to a repeat with the same key and body.
  *
  * Every call is POST with a JSON body and answers `{code: 10000, msg, data}` (product §7).
  */
@@ -24,6 +27,8 @@ export interface EndpointInfo {
   readonly auth: EndpointAuth;
   readonly summary: string;
   readonly tags: readonly string[];
+  /** Honours `Idempotency-Key` (only on 'required' calls: keys are kept per user). */
+  readonly idempotent?: true;
 }
 
 /** An account call: `/api/uc/v1/account<p>` (product §7). */
@@ -135,6 +140,7 @@ export const ENDPOINTS = {
     auth: 'required',
     tags: ['sandbox'],
     summary: "Sandbox only: pay one of the caller's top-up bills (in full unless currency_amount is given)",
+    idempotent: true,
   },
   sandboxClear: {
     paths: ['/api/dev/sandbox/clear'],
@@ -150,7 +156,7 @@ export const ENDPOINTS = {
     tags: topUp,
     summary: 'Minimum top-up in a currency (points, crypto, USD); never cached',
   },
-  deposit: { paths: uc('/deposit'), auth: 'required', tags: topUp, summary: 'Create a top-up bill' },
+  deposit: { paths: uc('/deposit'), auth: 'required', tags: topUp, summary: 'Create a top-up bill', idempotent: true },
   depositBillDetail: {
     paths: uc('/deposit/bill/detail'),
     auth: 'required',
@@ -170,12 +176,14 @@ export const ENDPOINTS = {
     auth: 'required',
     tags: cashOut,
     summary: 'Create a cash-out bill (confirmed with the password next)',
+    idempotent: true,
   },
   withdrawConfirm: {
     paths: uc('/withdraw/confirm'),
     auth: 'required',
     tags: cashOut,
     summary: 'Confirm a cash-out with the login password (and a two-factor code when it is on)',
+    idempotent: true,
   },
   withdrawBillDetail: {
     paths: uc('/withdraw/bill/detail'),
@@ -192,7 +200,7 @@ export const ENDPOINTS = {
     tags: uploads,
     summary: 'Single presigned PUT for a small file',
   },
-  multipartUpload: { paths: sl('/multipart/upload'), auth: 'required', tags: uploads, summary: 'Start a multipart upload' },
+  multipartUpload: { paths: sl('/multipart/upload'), auth: 'required', tags: uploads, summary: 'Start a multipart upload', idempotent: true },
   uploadPartUrl: { paths: sl('/upload/part/url'), auth: 'required', tags: uploads, summary: 'Presigned PUT for one part' },
   uploadParts: { paths: sl('/upload/parts'), auth: 'required', tags: uploads, summary: 'Parts uploaded so far (resume)' },
   completeUpload: {
@@ -208,12 +216,14 @@ export const ENDPOINTS = {
     auth: 'required',
     tags: collections,
     summary: 'Create a collection (status Created)',
+    idempotent: true,
   },
   collectionResourceAdd: {
     paths: sl('/collection/resource/add'),
     auth: 'required',
     tags: collections,
     summary: 'Attach an uploaded file',
+    idempotent: true,
   },
   collectionPublish: {
     paths: sl('/collection/publish'),
@@ -309,12 +319,13 @@ export const ENDPOINTS = {
   },
 
   // Purchases (product §16-§17).
-  collectionBuy: { paths: sl('/collection/buy'), auth: 'required', tags: orders, summary: "The caller's order for a collection" },
+  collectionBuy: { paths: sl('/collection/buy'), auth: 'required', tags: orders, summary: "The caller's order for a collection", idempotent: true },
   orderPay: {
     paths: uc('/order/pay'),
     auth: 'required',
     tags: orders,
     summary: 'Pay an order (one transaction: ledger, order, records, counters)',
+    idempotent: true,
   },
   myOrders: { paths: sl('/my/orders'), auth: 'required', tags: orders, summary: "The caller's orders, newest first" },
   myPurchasedCollections: {
@@ -330,12 +341,14 @@ export const ENDPOINTS = {
     auth: 'required',
     tags: orders,
     summary: "Refund a paid order in full (the collection's seller; one ledger transaction)",
+    idempotent: true,
   },
   orderRefundRequest: {
     paths: uc('/order/refund/request'),
     auth: 'required',
     tags: orders,
     summary: 'Ask for a refund (buyer): automatic within 14 days when nothing was downloaded, else waits for the seller',
+    idempotent: true,
   },
   orderReport: {
     paths: uc('/order/report'),
@@ -350,7 +363,7 @@ export const ENDPOINTS = {
     summary: "Orders of the caller's collections, with buyer and refund request",
   },
   // Discount codes and licence keys (product §28).
-  discountCreate: { paths: sl('/discount/create'), auth: 'required', tags: orders, summary: 'Create a discount code' },
+  discountCreate: { paths: sl('/discount/create'), auth: 'required', tags: orders, summary: 'Create a discount code', idempotent: true },
   discountList: { paths: sl('/discount/list'), auth: 'required', tags: orders, summary: "The caller's discount codes, newest first" },
   discountDisable: { paths: sl('/discount/disable'), auth: 'required', tags: orders, summary: 'Disable a discount code' },
   discountPreview: {
@@ -440,7 +453,7 @@ export const ENDPOINTS = {
     tags: events,
     summary: "The caller's webhook deliveries, newest first",
   },
-  webhookRedeliver: { paths: uc('/webhook/redeliver'), auth: 'required', tags: events, summary: 'Deliver one event again' },
+  webhookRedeliver: { paths: uc('/webhook/redeliver'), auth: 'required', tags: events, summary: 'Deliver one event again', idempotent: true },
 } as const satisfies Record<string, EndpointInfo>;
 
 /** The operationId of a call, e.g. 'collectionBuy'. */

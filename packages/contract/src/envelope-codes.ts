@@ -31,6 +31,13 @@ export const ErrorReason = {
   PRICE_CHANGED: 'PRICE_CHANGED',
   /** A pending order's quote lapsed (ORDER_QUOTE_TTL_SECONDS): msg 'Order Expired'; buy again to re-quote. */
   ORDER_EXPIRED: 'ORDER_EXPIRED',
+  /**
+   * An `Idempotency-Key` already used with another body or call (draft-ietf-httpapi-idempotency-key-header
+   * §2.7): 422. Nothing was done; send a new key for a new request.
+   */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** The first request with this `Idempotency-Key` is still being processed: 409. Retry after it answers. */
+  IDEMPOTENCY_KEY_IN_USE: 'IDEMPOTENCY_KEY_IN_USE',
 } as const;
 export type ErrorReason = (typeof ErrorReason)[keyof typeof ErrorReason];
 
@@ -54,6 +61,8 @@ export const ERROR_TABLE: Record<ErrorReason, { code: number; status: number }> 
   STEP_UP_REQUIRED: { code: 10013, status: 403 },
   PRICE_CHANGED: { code: 10014, status: 409 },
   ORDER_EXPIRED: { code: 10015, status: 409 },
+  IDEMPOTENCY_KEY_REUSED: { code: 10016, status: 422 },
+  IDEMPOTENCY_KEY_IN_USE: { code: 10017, status: 409 },
 };
 
 /** A successful envelope around `data`. */

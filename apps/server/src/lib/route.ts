@@ -4,11 +4,20 @@
  * `ENDPOINT_SCHEMAS` (STYLE habit 3), `operationId` from the key. The handler returns `data`; the
  * route answers `{code: 10000, msg, data}`. Unknown body fields are stripped by zod's default
  * object parsing.
+ *
+ * `idempotent` calls honour an `Idempotency-Key` header (lib/idempotency.ts, ADR 0051): after the
+ * session and the body are checked, the key is claimed for the caller (or its stored answer is sent
+ * again with `Idempotent-Replayed: true`); the answer as sent is stored when it is a success, and
+ * the key given up on any failure.
  */
 import { ENDPOINT_SCHEMAS, ENDPOINTS, ok, type EndpointKey, type EndpointSchemasOf } from '@coffer/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthContext } from '../plugins/auth';
+import { parseIdempotencyKey, requestFingerprint, type IdempotencyClaim } from './idempotency';
+
+/** The key each request of an idempotent call holds, from its claim to its answer. */
+const claims = new WeakMap<FastifyRequest, IdempotencyClaim>();
 
 /** What a module adds to a table entry when registering it. */
 export interface EndpointOptions {
@@ -60,6 +69,22 @@ export function defineEndpoint<K extends EndpointKey>(
   const schemas: { body: z.ZodType; data: z.ZodType } = ENDPOINT_SCHEMAS[key];
   const envelope = z.object({ code: z.literal(10000), msg: z.string(), data: schemas.data });
   const authMode = info.auth;
+  const idempotent = 'idempotent' in info && info.idempotent === true && authMode === 'required';
+  const store = () => app.ctx.services.idempotency;
+  /** Stores a claimed request's success as sent, or gives the key up (any other answer). */
+  const settle = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const claim = claims.get(req);
+    if (!claim) return payload;
+    claims.delete(req);
+    try {
+      if (reply.statusCode === 200 && typeof payload === 'string') await store().complete(claim, 200, payload);
+      else await store().release(claim);
+    } catch (err) {
+      // The answer goes out regardless; the claim turns stale and a repeat may take it after STALE_CLAIM_MS.
+      req.log.error({ err, key: claim.key }, 'idempotency key not settled');
+    }
+    return payload;
+  };
   info.paths.forEach((url, index) => {
     app.route({
       method: 'POST',
@@ -74,14 +99,47 @@ export function defineEndpoint<K extends EndpointKey>(
       },
       config: options.rateLimit ? { rateLimit: options.rateLimit } : { rateLimit: false },
       preHandler: authMode === 'none' ? undefined : authMode === 'required' ? app.requireAuth : app.optionalAuth,
+      ...(idempotent ? { onSend: settle } : {}),
       handler: async (req, reply) => {
-        const data = await handler({
-          body: req.body as EndpointContext<K>['body'],
-          auth: (req.auth ?? null) as EndpointAuthOf<K>,
-          req,
-          reply,
-        });
-        return ok(data);
+        if (idempotent) {
+          const idempotencyKey = parseIdempotencyKey(req.headers['idempotency-key']);
+          if (idempotencyKey !== null) {
+            const begun = await store().begin({
+              userId: (req.auth as AuthContext).userId,
+              key: idempotencyKey,
+              operation: key,
+              fingerprint: requestFingerprint(key, req.body),
+            });
+            if (begun.kind === 'replay') {
+              // A Buffer goes out as stored (a string would be serialized again).
+              return reply
+                .code(begun.status as 200)
+                .header('idempotent-replayed', 'true')
+                .type('application/json; charset=utf-8')
+                .send(Buffer.from(begun.response));
+            }
+            claims.set(req, begun.claim);
+          }
+        }
+        const run = () =>
+          handler({
+            body: req.body as EndpointContext<K>['body'],
+            auth: (req.auth ?? null) as EndpointAuthOf<K>,
+            req,
+            reply,
+          });
+        const claim = claims.get(req);
+        if (!claim) return ok(await run());
+        try {
+          return ok(await run());
+        } catch (err) {
+          // A refused or failed call changed nothing: its key is given up, and a retry runs again.
+          claims.delete(req);
+          await store()
+            .release(claim)
+            .catch((releaseErr: unknown) => req.log.error({ err: releaseErr, key: claim.key }, 'idempotency key not released'));
+          throw err;
+        }
       },
     });
   });

@@ -11,6 +11,8 @@
  *   depend on the data: not yours, not found, conflict or insufficient balance), 429 when it is
  *   rate limited and 500. The HTTP status and `code` of each reason are `ERROR_TABLE`'s
  *   (packages/contract/src/envelope-codes.ts).
+ * - Idempotency: `idempotent` calls document the optional `Idempotency-Key` header, the
+ *   `Idempotent-Replayed` header of a replayed answer and 422 IDEMPOTENCY_KEY_REUSED (ADR 0051).
  * - Security: 'required' calls carry `bearerAuth`, 'optional' ones `[{}, bearerAuth]` (anonymous or
  *   signed in), public ones an explicit empty list.
  * - The local file server's routes (`/files/...`, `/media/...`) are presigned-URL targets handed
@@ -72,8 +74,44 @@ export const openApiTransform: Transform = (input) => {
     ...(rateLimited ? { 429: errorResponse(429, 'Too many attempts') } : {}),
     500: errorResponse(500, 'Server error'),
   };
+  const idempotent = 'idempotent' in ENDPOINTS[key] && auth === 'required';
+  if (idempotent) {
+    errors[422] = errorResponse(422, 'The Idempotency-Key was used before for another request');
+    const success = out.schema.response?.[200] as Record<string, unknown> | undefined;
+    if (success) {
+      out.schema.response[200] = {
+        ...success,
+        headers: {
+          'Idempotent-Replayed': {
+            description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key',
+            type: 'string',
+            enum: ['true'],
+          },
+        },
+      };
+    }
+  }
+  // @fastify/swagger turns a route's `headers` schema into header parameters.
+  const headers = idempotent
+    ? {
+        type: 'object',
+        properties: {
+          'Idempotency-Key': {
+            type: 'string',
+            minLength: 1,
+            maxLength: 255,
+            description:
+              'A unique value per intended action (e.g. a UUID), 1-255 printable ASCII characters. A repeat with the same key and body within 24 h answers the first success again; with another body 422; while the first still runs 409 (docs/api.md "Idempotency keys").',
+            example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+          },
+        },
+      }
+    : undefined;
   const security = auth === 'required' ? [{ bearerAuth: [] }] : auth === 'optional' ? [{}, { bearerAuth: [] }] : [];
-  return { ...out, schema: { ...out.schema, security, response: { ...out.schema.response, ...errors } } };
+  return {
+    ...out,
+    schema: { ...out.schema, security, ...(headers ? { headers } : {}), response: { ...out.schema.response, ...errors } },
+  };
 };
 
 /** The @fastify/swagger options of the app: document info, servers, the bearer scheme, {@link openApiTransform}. */

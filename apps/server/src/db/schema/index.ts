@@ -13,3 +13,4 @@ export * from './security';
 export * from './moderation';
 export * from './discounts';
 export * from './reviews';
+export * from './idempotency';
