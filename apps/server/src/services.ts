@@ -25,7 +25,7 @@ import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { createLicencesService } from './modules/licences/licences.service';
-import { buyersToMail, countDownloads, hasPaid, lockPaidOrder, paidOrder } from './modules/orders/orders.repository';
+import { buyersToMail, countDownloads, hasPaid, lockPaidOrder, orderStatusOf, paidOrder } from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
@@ -77,6 +77,7 @@ export function suspensionCheck(db: Db): (userId: string) => Promise<void> {
 export function paidPurchases(db: Db): PurchaseLookup {
   return {
     hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId),
+    orderStatus: (userId, collectionId) => orderStatusOf(db, userId, collectionId),
     paidOrder: (userId, collectionId) => paidOrder(db, userId, collectionId),
     buyersToMail: (collectionId, tx) => buyersToMail(tx ?? db, collectionId),
     countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),

@@ -413,6 +413,11 @@ export const CollectionDetailDataSchema = z.object({
   seller: PublicUserSchema,
   /** True when the signed-in caller has a paid order for it. */
   purchased: z.boolean(),
+  /**
+   * True when the signed-in caller's order for it was refunded: they cannot buy it again
+   * (docs/product.md §25.1); the page shows that instead of Buy.
+   */
+  refunded: z.boolean().optional(),
 });
 
 /** POST /sl/v1/resource/detail (new) */

@@ -125,6 +125,11 @@ export interface RequestOptions {
   token?: string | null;
   /** Do not treat UNAUTHORIZED as session expiry (logout: the session is ending anyway). */
   skipSessionExpiry?: boolean;
+  /**
+   * Sent as the `Idempotency-Key` header (an RFC 8941 string) on the calls the endpoint table marks
+   * `idempotent`: the same key for every send of one action (./idempotency.ts).
+   */
+  idempotencyKey?: string;
 }
 
 interface EnvelopeLike {
@@ -204,6 +209,7 @@ async function postEnvelope(path: string, body: unknown, options: RequestOptions
   const token = options.token !== undefined ? options.token : getAccessToken();
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.idempotencyKey) headers['Idempotency-Key'] = `"${options.idempotencyKey.replace(/["\\]/g, '\\$&')}"`;
   const json = JSON.stringify(body ?? {});
 
   let response: Response;

@@ -34,6 +34,7 @@
  */
 import {
   CollectionStatus,
+  OrderStatus,
   DOWNLOAD_URL_TTL_SECONDS,
   LIBRARY_CHANGES_PAGE,
   REFUND_WINDOW_DAYS,
@@ -67,6 +68,8 @@ import { quoted } from '../mail/mail-text';
 export interface PurchaseLookup {
   /** True when `userId` has a paid order for the collection. */
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
+  /** The status of `userId`'s order for the collection (OrderStatus), or null without one. */
+  orderStatus(userId: string, collectionId: string): Promise<string | null>;
   /**
    * `userId`'s paid order of the collection, or null: when it was paid (removed files stay theirs if
    * removed later) and the downloads counted on it (the automatic refund, product §25).
@@ -187,10 +190,15 @@ export function createCollectionsService(deps: CollectionsDeps) {
   }
 
   /** Whether `viewerId` may see the collection: published, owner, or paid buyer. */
-  async function visible(c: repo.CollectionRow, viewerId: string | null): Promise<{ ok: boolean; purchased: boolean }> {
-    const purchased = viewerId && viewerId !== c.ownerId ? await purchases.hasPaid(viewerId, c.id) : false;
+  /**
+   * Whether `viewerId` may see `c`, whether they bought it (a paid order) and whether their order was
+   * refunded (they cannot buy it again, product.md §25.1): one read of their order, by its unique index.
+   */
+  async function visible(c: repo.CollectionRow, viewerId: string | null): Promise<{ ok: boolean; purchased: boolean; refunded: boolean }> {
+    const status = viewerId && viewerId !== c.ownerId ? await purchases.orderStatus(viewerId, c.id) : null;
+    const purchased = status === OrderStatus.Paid;
     const ok = (c.status === CollectionStatus.Published && !c.hiddenAt) || viewerId === c.ownerId || purchased;
-    return { ok, purchased };
+    return { ok, purchased, refunded: status === OrderStatus.Refunded };
   }
 
   const pageArgs = (p: { page: number; size: number }) => ({ offset: p.page * p.size, limit: p.size });
@@ -576,7 +584,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
       });
       if (!read) throw errors.notFound('The collection does not exist');
       const { row } = read;
-      const { ok, purchased } = await visible(row.c, viewerId);
+      const { ok, purchased, refunded } = await visible(row.c, viewerId);
       if (!ok) throw errors.notFound('The collection does not exist');
       // Every visitor sees the live files; a buyer also the ones removed after they paid (product §24).
       const asks = read.resources.some((r) => r.removedAt || (r.thumbnailKey && !r.preview));
@@ -589,6 +597,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         resources: await Promise.all(shown.map((r) => toView(r, thumbnails))),
         seller: toSeller(row.seller),
         purchased,
+        refunded,
       };
     },
 

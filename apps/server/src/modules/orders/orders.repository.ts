@@ -384,6 +384,19 @@ export async function markPaid(db: DbOrTx, id: string, paidAt: Date, fee: bigint
   return row!;
 }
 
+/**
+ * The status of the buyer's order of the collection (one per pair: orders_buyer_collection_uq), or
+ * null without one.
+ */
+export async function orderStatusOf(db: DbOrTx, buyerId: string, collectionId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ status: orders.status })
+    .from(orders)
+    .where(and(eq(orders.buyerId, buyerId), eq(orders.collectionId, collectionId)))
+    .limit(1);
+  return row?.status ?? null;
+}
+
 export async function hasPaid(db: DbOrTx, buyerId: string, collectionId: string): Promise<boolean> {
   const [row] = await db
     .select({ one: sql<number>`1` })

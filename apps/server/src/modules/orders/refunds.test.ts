@@ -86,6 +86,10 @@ describe('order/refund (seller)', () => {
 
     const detail = await ok(t, '/sl/v1/collection/detail', { collection_id: c.id }, buyer.token);
     expect(detail.purchased).toBe(false);
+    // The page shows the refund instead of a Buy that cannot succeed (product.md §25.1).
+    expect(detail.refunded).toBe(true);
+    expect((await ok(t, '/sl/v1/collection/detail', { collection_id: c.id }, seller.token)).refunded).toBe(false);
+    expect((await ok(t, '/sl/v1/collection/detail', { collection_id: c.id })).refunded).toBe(false);
     expect(detail.collection).toMatchObject({ sold_count: 0, earned: 0 });
 
     // Access is gone: single downloads and download all refuse; the purchase list drops it.

@@ -12,6 +12,8 @@ export interface CollectionDetail {
   resources: Resource[];
   seller: PublicUser;
   purchased: boolean;
+  /** The viewer's order was refunded: they cannot buy it again (docs/product.md §25.1). */
+  refunded?: boolean;
 }
 
 export function getCollectionDetail(id: string, signal?: AbortSignal): Promise<CollectionDetail> {

@@ -29,6 +29,8 @@ export interface PayOrderInput {
   password?: string;
   /** An authenticator or recovery code when the server asked for one (two-factor on). */
   code?: string;
+  /** The Confirm's Idempotency-Key (lib/idempotency.ts): one payment however often it is sent. */
+  idempotencyKey?: string;
 }
 
 export async function payOrder(input: PayOrderInput): Promise<Order> {
@@ -36,12 +38,16 @@ export async function payOrder(input: PayOrderInput): Promise<Order> {
   // The hashing (hash-wasm) loads only when a password is asked for: the collection page's first
   // screen does without it (docs/decisions/0044-first-screen-before-the-font.md).
   const password = input.password ? await (await import('@/lib/md5')).hashPassword(input.password) : undefined;
-  return callApi('orderPay', {
-    order_id: input.orderId,
-    amount: input.amount,
-    ...(password ? { password } : {}),
-    ...(code ? { code } : {}),
-  });
+  return callApi(
+    'orderPay',
+    {
+      order_id: input.orderId,
+      amount: input.amount,
+      ...(password ? { password } : {}),
+      ...(code ? { code } : {}),
+    },
+    input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {},
+  );
 }
 
 /** Why order/pay refused, when the buy dialog handles it itself (no toast). */

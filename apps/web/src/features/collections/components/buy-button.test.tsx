@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
@@ -49,28 +49,78 @@ function serveBuy({
 
 /** The dialog's Confirm button once the quote is in. */
 async function enabledConfirm() {
-  const button = within(screen.getByRole('dialog', { name: 'Confirm purchase' })).getByRole('button', { name: 'Confirm purchase' });
+  const button = within(screen.getByRole('dialog', { name: 'Confirm purchase' })).getByRole('button', {
+    name: 'Confirm purchase',
+  });
   await waitFor(() => expect(button).toBeEnabled());
   return button;
 }
 
 describe('BuyButton states', () => {
   test('a visitor gets Log in to buy, linking to /login', () => {
-    renderWithProviders(<BuyButton collection={collection} viewer={{ id: null }} purchased={false} />, { path: `/collection/${collection.id}` });
+    renderWithProviders(<BuyButton collection={collection} viewer={{ id: null }} purchased={false} />, {
+      path: `/collection/${collection.id}`,
+    });
     expect(screen.getByRole('link', { name: 'Log in to buy' })).toHaveAttribute('href', '/login');
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 
   test('the owner and a buyer who owns it get no button', () => {
-    const { unmount } = renderWithProviders(<BuyButton collection={collection} viewer={{ id: collection.owner_id, available: '1000' }} purchased={false} />);
+    const { unmount } = renderWithProviders(
+      <BuyButton collection={collection} viewer={{ id: collection.owner_id, available: '1000' }} purchased={false} />,
+    );
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
     unmount();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased />);
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 
+  test('a refunded buyer sees that the purchase was refunded, not a Buy that cannot succeed', () => {
+    renderWithProviders(
+      <BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} refunded />,
+    );
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(BuyTexts.refunded);
+    expect(screen.getByRole('status')).toHaveTextContent(BuyTexts.refundedHelp);
+  });
+
+  test('a double click on Confirm pays once, with an Idempotency-Key that a retry of the same order reuses', async () => {
+    const keys: (string | null)[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    serveBuy();
+    server.use(
+      http.post('*/api/uc/v1/account/order/pay', async ({ request }) => {
+        keys.push(request.headers.get('idempotency-key'));
+        await gate;
+        return keys.length === 1
+          ? HttpResponse.json(fail(10010, 'Server error', 'INTERNAL'), { status: 500 })
+          : HttpResponse.json(ok(order('OrderStatusPaid')));
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
+    await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
+    const confirm = await enabledConfirm();
+    // Two clicks in one task (a fast double click lands both before react-query re-renders).
+    act(() => {
+      fireEvent.click(confirm);
+      fireEvent.click(confirm);
+    });
+    release();
+    await waitFor(() => expect(confirm).toBeEnabled());
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^"[0-9a-f-]{32,36}"$/);
+    // The first answer was lost (500): Confirm again sends the same key, so the server answers the first result.
+    await user.click(confirm);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(keys).toEqual([keys[0], keys[0]]);
+  });
+
   test('an unpublished collection is not for sale', () => {
-    renderWithProviders(<BuyButton collection={{ ...collection, status: 'Created' }} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
+    renderWithProviders(
+      <BuyButton collection={{ ...collection, status: 'Created' }} viewer={{ id: BUYER, available: '1000' }} purchased={false} />,
+    );
     expect(screen.getByRole('button', { name: 'Not for sale' })).toBeDisabled();
   });
 
@@ -100,9 +150,7 @@ describe('BuyButton states', () => {
   test('Confirm waits for the quote: disabled with a placeholder until the order is there', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    server.use(
-      http.post('*/sl/v1/collection/buy', async () => (await gate, HttpResponse.json(ok(order('OrderStatusPending'))))),
-    );
+    server.use(http.post('*/sl/v1/collection/buy', async () => (await gate, HttpResponse.json(ok(order('OrderStatusPending'))))));
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
@@ -147,7 +195,9 @@ describe('BuyButton states', () => {
     const calls = serveBuy();
     const onTopUp = vi.fn();
     const user = userEvent.setup();
-    renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '100.5' }} purchased={false} onTopUp={onTopUp} />);
+    renderWithProviders(
+      <BuyButton collection={collection} viewer={{ id: BUYER, available: '100.5' }} purchased={false} onTopUp={onTopUp} />,
+    );
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getByText('Insufficient balance')).toBeInTheDocument();
@@ -162,7 +212,9 @@ describe('BuyButton states', () => {
   test('a server INSUFFICIENT_BALANCE answer turns the dialog into the Top up offer', async () => {
     serveBuy({ pay: () => HttpResponse.json(fail(10007, 'Insufficient balance', 'INSUFFICIENT_BALANCE'), { status: 409 }) });
     const user = userEvent.setup();
-    renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} onTopUp={() => {}} />);
+    renderWithProviders(
+      <BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} onTopUp={() => {}} />,
+    );
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
     await user.click(await enabledConfirm());
     expect(await within(screen.getByRole('dialog')).findByText('Insufficient balance')).toBeInTheDocument();
@@ -170,7 +222,9 @@ describe('BuyButton states', () => {
   });
 
   test('a free collection reads Get for free', () => {
-    renderWithProviders(<BuyButton collection={{ ...collection, amount: 0 }} viewer={{ id: BUYER, available: '0' }} purchased={false} />);
+    renderWithProviders(
+      <BuyButton collection={{ ...collection, amount: 0 }} viewer={{ id: BUYER, available: '0' }} purchased={false} />,
+    );
     expect(screen.getByRole('button', { name: 'Get for free' })).toBeEnabled();
   });
 
@@ -192,7 +246,10 @@ const stepUp = (method: 'password' | 'code') => () =>
     },
     { status: 403 },
   );
-const paid = (amount = 250) => () => HttpResponse.json(ok(order('OrderStatusPaid', amount)));
+const paid =
+  (amount = 250) =>
+  () =>
+    HttpResponse.json(ok(order('OrderStatusPaid', amount)));
 const FORBIDDEN_TEXT = 'You do not have permission to perform this action.';
 
 async function openDialog() {
@@ -307,10 +364,7 @@ describe('the price the buyer saw (PRICE_CHANGED, ORDER_EXPIRED)', () => {
   test('PRICE_CHANGED: quotes again, shows the new amount with a notice, and pays only on a new Confirm', async () => {
     const calls = serveBuy({
       quotes: [250, 300],
-      pays: [
-        () => HttpResponse.json(fail(10014, BuyTexts.priceChanged, 'PRICE_CHANGED'), { status: 409 }),
-        paid(300),
-      ],
+      pays: [() => HttpResponse.json(fail(10014, BuyTexts.priceChanged, 'PRICE_CHANGED'), { status: 409 }), paid(300)],
     });
     const { user, dialog } = await openDialog();
     await user.click(await enabledConfirm());

@@ -30,6 +30,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { getErrorMessage, toastError } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-client';
 import { formatPoints, formatPointsLabel } from '@/lib/points';
+import { useActionKey, useSingleFlight } from '@/lib/idempotency';
 import { isInsufficientBalance, useQuoteOrder } from '../api/buy-collection';
 import { useDiscountPreview, type DiscountPreview } from '../api/discount-preview';
 import { payRefusal, usePayOrder } from '../api/pay-order';
@@ -51,6 +52,9 @@ export const BuyTexts = {
   topUp: 'Top up',
   notForSale: 'Not for sale',
   owned: 'You own this collection',
+  /** A refunded buyer cannot buy the same collection again (docs/product.md §25.1). */
+  refunded: 'Refunded',
+  refundedHelp: 'Your purchase of this collection was refunded. A refunded collection cannot be bought again.',
   haveCode: 'Have a code?',
   codeLabel: 'Discount code',
   apply: 'Apply',
@@ -108,7 +112,17 @@ function Quoting() {
 }
 
 /** A notice above the footer: amber for a change to review, red for a failure. */
-function Notice({ tone, icon, title, children }: { tone: 'amber' | 'red'; icon: ReactNode; title?: string; children: ReactNode }) {
+function Notice({
+  tone,
+  icon,
+  title,
+  children,
+}: {
+  tone: 'amber' | 'red';
+  icon: ReactNode;
+  title?: string;
+  children: ReactNode;
+}) {
   const tones = {
     amber: 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200',
     red: 'border-red-200 bg-red-50 text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300',
@@ -150,6 +164,8 @@ function PurchaseStep({
   const client = useQueryClient();
   const quote = useQuoteOrder();
   const pay = usePayOrder();
+  const payKey = useActionKey();
+  const flight = useSingleFlight();
   const [order, setOrder] = useState<Order | null>(null);
   const [quoteError, setQuoteError] = useState<unknown>(null);
   const [serverSaysShort, setServerSaysShort] = useState(false);
@@ -216,49 +232,54 @@ function PurchaseStep({
 
   function confirm(e?: FormEvent) {
     e?.preventDefault();
-    if (!order || busy) return;
+    if (!order || busy || flight.busy()) return;
     if (stepUp && !proof.trim()) {
       setProofError(stepUp === 'password' ? BuyTexts.passwordRequired : BuyTexts.codeRequired);
       return;
     }
     setProofError(null);
-    pay.mutate(
-      {
-        orderId: order.id,
-        amount: order.amount,
-        ...(stepUp === 'password' ? { password: proof } : {}),
-        ...(stepUp === 'code' ? { code: proof } : {}),
-      },
-      {
-        onSuccess: onClose,
-        onError: (err) => {
-          const refusal = payRefusal(err, Boolean(stepUp));
-          if (!refusal) {
-            toastError(err, BuyTexts.buyFailed);
-            return;
-          }
-          switch (refusal.kind) {
-            case 'step-up':
-              if (refusal.method !== stepUp) setProof('');
-              setStepUp(refusal.method);
-              return;
-            case 'price-changed':
-            case 'expired':
-              // The server checks a step-up before the price: a proof sent with this call was right
-              // and the session may spend now, so the field goes away.
-              setStepUp(null);
-              setProof('');
-              requote(refusal.kind === 'expired' ? 'expired' : 'changed');
-              return;
-            case 'insufficient':
-              setServerSaysShort(true);
-              return;
-            case 'proof':
-              setProofError(refusal.message);
-              return;
-          }
+    // One payment per order: a double click sends once; the key is the order's and its amount's.
+    flight.run((release) =>
+      pay.mutate(
+        {
+          orderId: order.id,
+          amount: order.amount,
+          ...(stepUp === 'password' ? { password: proof } : {}),
+          ...(stepUp === 'code' ? { code: proof } : {}),
+          idempotencyKey: payKey.keyFor({ order: order.id, amount: order.amount }),
         },
-      },
+        {
+          onSettled: release,
+          onSuccess: onClose,
+          onError: (err) => {
+            const refusal = payRefusal(err, Boolean(stepUp));
+            if (!refusal) {
+              toastError(err, BuyTexts.buyFailed);
+              return;
+            }
+            switch (refusal.kind) {
+              case 'step-up':
+                if (refusal.method !== stepUp) setProof('');
+                setStepUp(refusal.method);
+                return;
+              case 'price-changed':
+              case 'expired':
+                // The server checks a step-up before the price: a proof sent with this call was right
+                // and the session may spend now, so the field goes away.
+                setStepUp(null);
+                setProof('');
+                requote(refusal.kind === 'expired' ? 'expired' : 'changed');
+                return;
+              case 'insufficient':
+                setServerSaysShort(true);
+                return;
+              case 'proof':
+                setProofError(refusal.message);
+                return;
+            }
+          },
+        },
+      ),
     );
   }
 
@@ -301,7 +322,11 @@ function PurchaseStep({
         </Notice>
       ) : null}
       {stepUp && !short ? (
-        <form onSubmit={confirm} noValidate className="mt-4 space-y-3 rounded-xl border border-slate-200 p-3 dark:border-slate-800">
+        <form
+          onSubmit={confirm}
+          noValidate
+          className="mt-4 space-y-3 rounded-xl border border-slate-200 p-3 dark:border-slate-800"
+        >
           <p className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
             <ShieldCheck className="mt-0.5 size-4 shrink-0 text-brand-600 dark:text-brand-400" aria-hidden="true" />
             <span id={`${proofId}-why`}>{stepUp === 'password' ? BuyTexts.stepUpPassword : BuyTexts.stepUpCode}</span>
@@ -327,10 +352,7 @@ function PurchaseStep({
               }}
               disabled={pay.isPending}
               aria-invalid={proofError ? true : undefined}
-              aria-describedby={[
-                `${proofId}-why`,
-                proofError ? `${proofId}-error` : stepUp === 'code' ? `${proofId}-hint` : null,
-              ]
+              aria-describedby={[`${proofId}-why`, proofError ? `${proofId}-error` : stepUp === 'code' ? `${proofId}-hint` : null]
                 .filter(Boolean)
                 .join(' ')}
               className={stepUp === 'code' ? 'font-mono tracking-widest' : undefined}
@@ -369,6 +391,7 @@ export function BuyButton({
   collection,
   viewer,
   purchased,
+  refunded = false,
   onTopUp,
   className,
   initialCode,
@@ -376,6 +399,8 @@ export function BuyButton({
   collection: Collection;
   viewer: Viewer;
   purchased: boolean;
+  /** The viewer's order was refunded (collection/detail `refunded`): the state shows instead of Buy. */
+  refunded?: boolean;
   onTopUp?: () => void;
   className?: string;
   /** A discount code to start with (the `?code=` of a shared link). */
@@ -402,6 +427,17 @@ export function BuyButton({
     );
   }
   if (viewer.id === collection.owner_id || purchased) return null;
+  if (refunded) {
+    return (
+      <div
+        role="status"
+        className={`rounded-xl border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900 dark:border-sky-500/30 dark:bg-sky-500/10 dark:text-sky-200 ${className ?? ''}`}
+      >
+        <p className="font-medium">{BuyTexts.refunded}</p>
+        <p className="mt-0.5">{BuyTexts.refundedHelp}</p>
+      </div>
+    );
+  }
   if (collection.status !== CollectionStatus.Published) {
     return (
       <Button size="lg" className={`w-full ${className ?? ''}`} disabled>

@@ -226,6 +226,7 @@ export function CollectionDetailView({
               collection={collection}
               viewer={viewer}
               purchased={purchased}
+              refunded={query.data.refunded === true}
               onTopUp={onTopUp}
               initialCode={preview.data ? preview.data.code : null}
               key={preview.data ? preview.data.code : 'no-code'}

@@ -13,13 +13,19 @@ export interface CreateDepositInput {
   pay_currency: string;
 }
 
+/** Sends `input` with the action's Idempotency-Key (one bill per Continue, however often it is sent). */
+export interface CreateDepositCall extends CreateDepositInput {
+  idempotencyKey?: string;
+}
+
 /**
  * @returns the bill (read from `data.bill`, or `data` itself when it is the bill)
  * @throws Error 'Amount and currency are required' (product §8) when either is missing; ApiError
  */
-export async function createDeposit(input: CreateDepositInput): Promise<DepositBill> {
+export async function createDeposit(call: CreateDepositCall): Promise<DepositBill> {
+  const { idempotencyKey, ...input } = call;
   if (!input.amount || !input.pay_currency) throw new Error(PaymentMessages.amountAndCurrencyRequired);
-  const data = await callApi('deposit', input);
+  const data = await callApi('deposit', input, idempotencyKey ? { idempotencyKey } : {});
   return (data?.bill ?? data) as DepositBill;
 }
 

@@ -1,7 +1,7 @@
 import { DepositStatus, pageFields, RecordStatus } from '@coffer/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '@/test/server';
 import { BILL_ID, depositBill, fail, mockWalletApi, ok, on, record, renderWallet, USER_ID } from '../testing/wallet-test-utils';
@@ -109,6 +109,36 @@ describe('top-up step 1', () => {
     expect(within(details).getByText('Processing')).toBeInTheDocument();
     expect(within(details).getByTestId('countdown')).toHaveTextContent(/^(30:00|29:5\d)$/);
     expect(within(details).getByText(BILL_ID)).toBeInTheDocument();
+  });
+
+  it('a double click on Continue creates one order, sent with an Idempotency-Key; a new amount gets a new key', async () => {
+    mockWalletApi();
+    const keys: (string | null)[] = [];
+    server.use(
+      http.post('*/api/uc/v1/account/deposit', async ({ request }) => {
+        keys.push(request.headers.get('idempotency-key'));
+        await delay(50);
+        return keys.length === 1
+          ? HttpResponse.json(fail('Network hiccup', 10010, 'INTERNAL'), { status: 500 })
+          : HttpResponse.json(ok({ bill: depositBill() }));
+      }),
+    );
+    const { user } = renderTopUp();
+    await screen.findByText('Minimum: 1 USDT');
+    await user.type(await amountField(), '25');
+    const continueButton = screen.getByRole('button', { name: 'Continue' });
+    // Two clicks in one task (a fast double click lands both before react-query re-renders).
+    act(() => {
+      fireEvent.click(continueButton);
+      fireEvent.click(continueButton);
+    });
+    await waitFor(() => expect(continueButton).toBeEnabled());
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^"[0-9a-f-]{32,36}"$/);
+    // The same amount again (the first answer was lost): the same key, so the server answers one bill.
+    await user.click(continueButton);
+    await screen.findByRole('dialog', { name: 'Order Details' });
+    expect(keys).toEqual([keys[0], keys[0]]);
   });
 
   it('refreshes the incoming and all record lists when the order is created: the page shows its Pending row', async () => {

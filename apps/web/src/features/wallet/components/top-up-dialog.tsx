@@ -17,6 +17,7 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Field, Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getErrorMessage, toastError } from '@/lib/api-client';
+import { useActionKey, useSingleFlight } from '@/lib/idempotency';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCurrencies } from '../api/get-currencies';
 import { useMinAmount } from '../api/get-min-amount';
@@ -111,6 +112,8 @@ export function TopUpForm({ onCreated }: { onCreated: (bill: DepositBill) => voi
   const [touched, setTouched] = useState(false);
   const amountId = useId();
   const create = useCreateDeposit();
+  const action = useActionKey();
+  const flight = useSingleFlight();
 
   const activeNetwork = network || networks[0] || '';
   const onNetwork = useMemo(() => list.filter((c) => networkLabel(c.network) === activeNetwork), [list, activeNetwork]);
@@ -127,19 +130,25 @@ export function TopUpForm({ onCreated }: { onCreated: (bill: DepositBill) => voi
     e.preventDefault();
     setTouched(true);
     if (disabled || !currency) return;
-    create.mutate(
-      { amount: points, pay_currency: currency.code },
-      {
-        onSuccess: (bill) => {
-          if (!bill?.id) {
-            toast.error(TopUpTexts.createFailed);
-            return;
-          }
-          toast.success(TopUpTexts.created);
-          onCreated(bill);
+    const input = { amount: points, pay_currency: currency.code };
+    // One bill per intended top-up: a double click sends once, a retry sends the same key.
+    flight.run((release) =>
+      create.mutate(
+        { ...input, idempotencyKey: action.keyFor(input) },
+        {
+          onSettled: release,
+          onSuccess: (bill) => {
+            action.done();
+            if (!bill?.id) {
+              toast.error(TopUpTexts.createFailed);
+              return;
+            }
+            toast.success(TopUpTexts.created);
+            onCreated(bill);
+          },
+          onError: (err) => toastError(err, TopUpTexts.createFailed, 'server'),
         },
-        onError: (err) => toastError(err, TopUpTexts.createFailed, 'server'),
-      },
+      ),
     );
   }
 
