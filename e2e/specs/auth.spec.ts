@@ -328,8 +328,10 @@ describe('accessibility', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Login successful!').waitFor();
 
-    // A recovery code signs in once.
+    // A recovery code signs in once. The first sign-in's toast must be gone first, or the wait for
+    // this sign-in's 'Login successful!' would be answered by it (under load, before this one ends).
     await page.getByText('Logged out successfully').waitFor({ state: 'detached' });
+    await page.getByText('Login successful!').waitFor({ state: 'detached' });
     await signOut(page);
     await page.getByLabel('Username or email').fill(user.username);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
