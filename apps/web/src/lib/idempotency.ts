@@ -8,8 +8,10 @@
  *   input, or a new action after a success, gets a new key.
  * - {@link useSingleFlight}: a synchronous guard. `isPending` from react-query turns true only on the
  *   next render, so the second click of a double click would otherwise start a second call.
+ * - {@link useIdempotentMutation}: both around a react-query mutation.
  */
-import { useCallback, useRef } from 'react';
+import { useMutation, type MutateOptions, type UseMutationOptions, type UseMutationResult } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef } from 'react';
 
 /** A fresh key: a random UUID (crypto.randomUUID, secure contexts; a random fallback elsewhere). */
 export function newIdempotencyKey(): string {
@@ -31,7 +33,7 @@ export function useActionKey(): { keyFor(input: unknown): string; done(): void }
   const done = useCallback(() => {
     current.current = null;
   }, []);
-  return { keyFor, done };
+  return useMemo(() => ({ keyFor, done }), [keyFor, done]);
 }
 
 /**
@@ -52,5 +54,42 @@ export function useSingleFlight(): { run(start: (release: () => void) => void): 
     return true;
   }, []);
   const busy = useCallback(() => out.current, []);
-  return { run, busy };
+  return useMemo(() => ({ run, busy }), [run, busy]);
+}
+
+/**
+ * `useMutation` for a call that creates something or moves points: `mutationFn` receives the
+ * action's key ({@link useActionKey}: the same variables keep their key until a success), and
+ * `mutate` ignores calls while one is out ({@link useSingleFlight}), so a double click sends once.
+ */
+export function useIdempotentMutation<TData, TVariables>(
+  mutationFn: (variables: TVariables, idempotencyKey: string) => Promise<TData>,
+  options: Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'> = {},
+): UseMutationResult<TData, Error, TVariables> {
+  const action = useActionKey();
+  const flight = useSingleFlight();
+  const mutation = useMutation<TData, Error, TVariables>({
+    ...options,
+    mutationFn: (variables) => mutationFn(variables, action.keyFor(variables)),
+    onSuccess: (...args) => {
+      action.done();
+      return options.onSuccess?.(...args);
+    },
+  });
+  const { mutate: send } = mutation;
+  const mutate = useCallback(
+    (variables: TVariables, callbacks?: MutateOptions<TData, Error, TVariables>) => {
+      flight.run((release) =>
+        send(variables, {
+          ...callbacks,
+          onSettled: (...args) => {
+            release();
+            callbacks?.onSettled?.(...args);
+          },
+        }),
+      );
+    },
+    [flight, send],
+  );
+  return { ...mutation, mutate: mutate as UseMutationResult<TData, Error, TVariables>['mutate'] };
 }

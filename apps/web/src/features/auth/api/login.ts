@@ -75,7 +75,11 @@ export function useLoginTwoFactor({ onSuccess }: { onSuccess?: () => void } = {}
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: { challenge: string; code: string }) =>
-      startSession(queryClient, await callApi('loginTwoFactor', { challenge: input.challenge, code: input.code.trim() }), INVALID_RESPONSE),
+      startSession(
+        queryClient,
+        await callApi('loginTwoFactor', { challenge: input.challenge, code: input.code.trim() }),
+        INVALID_RESPONSE,
+      ),
     onSuccess: () => {
       toast.success('Login successful!');
       onSuccess?.();

@@ -11,7 +11,11 @@ import { useAuthStore } from '../stores/auth-store';
  * Stores the token, then fetches the user into the cache and the store.
  * @throws Error `invalidMessage` when the answer carried no token
  */
-export async function startSession(queryClient: QueryClient, data: { access_token?: string } | null | undefined, invalidMessage: string) {
+export async function startSession(
+  queryClient: QueryClient,
+  data: { access_token?: string } | null | undefined,
+  invalidMessage: string,
+) {
   const token = data?.access_token;
   if (!token) throw new Error(invalidMessage);
   const store = useAuthStore.getState();

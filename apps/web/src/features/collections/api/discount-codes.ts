@@ -8,6 +8,7 @@ import type { DiscountCode, EndpointBody, EndpointData } from '@coffer/contract'
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { callApi, toastError } from '@/lib/api-client';
+import { useIdempotentMutation } from '@/lib/idempotency';
 import { queryKeys } from '@/lib/query-client';
 import { collectionKeys, type PageParams } from './keys';
 
@@ -31,8 +32,8 @@ export function useDiscountCodes(enabled: boolean, p: PageParams) {
   return useQuery({ ...getDiscountCodesQueryOptions(p), enabled });
 }
 
-export function createDiscountCode(body: NewDiscountCode): Promise<DiscountCode> {
-  return callApi('discountCreate', body);
+export function createDiscountCode(body: NewDiscountCode, idempotencyKey?: string): Promise<DiscountCode> {
+  return callApi('discountCreate', body, idempotencyKey ? { idempotencyKey } : {});
 }
 
 export function disableDiscountCode(id: string): Promise<DiscountCode> {
@@ -42,8 +43,7 @@ export function disableDiscountCode(id: string): Promise<DiscountCode> {
 /** Creates a code; the form shows the server's refusal itself. */
 export function useCreateDiscountCode() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: createDiscountCode,
+  return useIdempotentMutation(createDiscountCode, {
     onSuccess: (c) => toast.success(`Code ${c.code} created`),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.collections }),
   });

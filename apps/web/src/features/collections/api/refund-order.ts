@@ -7,18 +7,27 @@
  */
 import type { Order } from '@coffer/contract';
 import { OrderStatus } from '@coffer/contract/constants';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useIdempotentMutation } from '@/lib/idempotency';
 import toast from 'react-hot-toast';
 import { callApi, toastError } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-client';
 import { resourceKeys } from './keys';
 
-export function requestRefund(input: { orderId: string; reason: string }): Promise<Order> {
-  return callApi('orderRefundRequest', { order_id: input.orderId, reason: input.reason });
+export function requestRefund(input: { orderId: string; reason: string }, idempotencyKey?: string): Promise<Order> {
+  return callApi(
+    'orderRefundRequest',
+    { order_id: input.orderId, reason: input.reason },
+    idempotencyKey ? { idempotencyKey } : {},
+  );
 }
 
-export function refundOrder(input: { orderId: string; reason?: string }): Promise<Order> {
-  return callApi('orderRefund', { order_id: input.orderId, ...(input.reason ? { reason: input.reason } : {}) });
+export function refundOrder(input: { orderId: string; reason?: string }, idempotencyKey?: string): Promise<Order> {
+  return callApi(
+    'orderRefund',
+    { order_id: input.orderId, ...(input.reason ? { reason: input.reason } : {}) },
+    idempotencyKey ? { idempotencyKey } : {},
+  );
 }
 
 function useRefetchAfterRefund() {
@@ -35,8 +44,7 @@ function useRefetchAfterRefund() {
 /** The buyer's request; the toast says whether it was refunded at once or waits for the seller. */
 export function useRequestRefund() {
   const refetch = useRefetchAfterRefund();
-  return useMutation({
-    mutationFn: requestRefund,
+  return useIdempotentMutation(requestRefund, {
     onSuccess: (order) =>
       toast.success(
         order.status === OrderStatus.Refunded
@@ -51,8 +59,7 @@ export function useRequestRefund() {
 /** The seller's refund. */
 export function useRefundOrder() {
   const refetch = useRefetchAfterRefund();
-  return useMutation({
-    mutationFn: refundOrder,
+  return useIdempotentMutation(refundOrder, {
     onSuccess: () => toast.success('Order refunded'),
     onError: (err) => toastError(err, 'Failed to refund the order'),
     onSettled: refetch,

@@ -5,6 +5,7 @@
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
+import { useIdempotentMutation } from '@/lib/idempotency';
 import { queryKeys } from '@/lib/query-client';
 
 const eventsKey = [...queryKeys.user, 'events'] as const;
@@ -64,8 +65,10 @@ export function useRotateSecret() {
 /** Sends one event again. */
 export function useRedeliver() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (eventId: string) => callApi('webhookRedeliver', { event_id: eventId }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: deliveriesKey }),
-  });
+  return useIdempotentMutation(
+    (eventId: string, idempotencyKey) => callApi('webhookRedeliver', { event_id: eventId }, { idempotencyKey }),
+    {
+      onSuccess: () => qc.invalidateQueries({ queryKey: deliveriesKey }),
+    },
+  );
 }

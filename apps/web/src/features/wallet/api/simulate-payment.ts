@@ -3,14 +3,14 @@
  * so that a person can finish the flow without a wallet.
  */
 import type { DepositBill } from '@coffer/contract';
-import { useMutation } from '@tanstack/react-query';
+import { useIdempotentMutation } from '@/lib/idempotency';
 import { callApi } from '@/lib/api-client';
 
-export async function simulatePayment(billId: string): Promise<DepositBill> {
-  const data = await callApi('sandboxPay', { bill_id: billId });
+export async function simulatePayment(billId: string, idempotencyKey?: string): Promise<DepositBill> {
+  const data = await callApi('sandboxPay', { bill_id: billId }, idempotencyKey ? { idempotencyKey } : {});
   return data.bill;
 }
 
 export function useSimulatePayment() {
-  return useMutation({ mutationFn: simulatePayment });
+  return useIdempotentMutation(simulatePayment);
 }
