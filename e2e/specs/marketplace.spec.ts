@@ -190,8 +190,18 @@ describe('marketplace', () => {
     await dialog.getByText('1,000.00 Points').waitFor();
     await dialog.getByText('750.00 Points').waitFor();
     await shoot(b.page, 'buy-confirm');
-    await dialog.getByRole('button', { name: 'Confirm purchase' }).click();
+    // A double click pays once: one order/pay, carrying an Idempotency-Key, and one success toast.
+    const keys: (string | undefined)[] = [];
+    b.page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/uc/v1/account/order/pay') keys.push(r.headers()['idempotency-key']);
+    });
+    const buysBefore = calls.filter((p) => p === '/sl/v1/collection/buy').length;
+    await dialog.getByRole('button', { name: 'Confirm purchase' }).dblclick();
     await b.page.getByText('Purchase successful! Your files are ready to download.').waitFor();
+    assert.equal(keys.length, 1, `order/pay sent ${keys.length} times`);
+    assert.match(keys[0] ?? '', /^"[0-9a-f-]{36}"$/);
+    assert.equal(await b.page.getByText('Purchase successful! Your files are ready to download.').count(), 1);
+    assert.equal(calls.filter((p) => p === '/sl/v1/collection/buy').length, buysBefore);
     await b.page.getByText('You own this collection').waitFor();
     await b.page.getByRole('button', { name: /^Balance: 750\.00 points$/ }).waitFor();
 

@@ -159,7 +159,12 @@ describe('wallet', () => {
     await amount.fill('25');
     await topUp.getByText('You will get: 2,500.00 points').waitFor();
     await screenshot(page, 'wallet-desktop-top-up-step1');
-    await topUp.getByRole('button', { name: 'Continue' }).click();
+    // A double click on Continue creates one order (one deposit call, with an Idempotency-Key).
+    const deposits: (string | undefined)[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/uc/v1/account/deposit') deposits.push(r.headers()['idempotency-key']);
+    });
+    await topUp.getByRole('button', { name: 'Continue' }).dblclick();
 
     // Order Details, then Scan to Pay.
     const details = page.getByRole('dialog', { name: 'Order Details' });
@@ -167,6 +172,8 @@ describe('wallet', () => {
     await page.getByText('Order created successfully').waitFor();
     await details.getByText('25.00 USD').waitFor();
     await details.getByText('25.00000000 USDT').waitFor();
+    assert.equal(deposits.length, 1, `deposit sent ${deposits.length} times`);
+    assert.match(deposits[0] ?? '', /^"[0-9a-f-]{36}"$/);
     assert.match((await details.getByTestId('countdown').textContent()) ?? '', /^(30:00|29:5\d)$/);
     await screenshot(page, 'wallet-desktop-top-up-order-details');
     await details.getByRole('button', { name: 'Proceed to Pay' }).click();

@@ -306,7 +306,7 @@ export function CreateCollectionForm({
             <label htmlFor={licenceId} className="text-sm">
               <span className="font-medium text-slate-800 dark:text-slate-200">Give each buyer a licence key</span>
               <span className="block text-slate-500 dark:text-slate-400">
-                Your software can check keys with licence/validate. A refund revokes the key.
+                Your software can check keys with POST /api/sl/v1/licence/validate (see the API reference at /api/docs). A refund revokes the key.
               </span>
             </label>
           </div>

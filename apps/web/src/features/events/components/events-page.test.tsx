@@ -119,6 +119,30 @@ describe('Events & webhooks', () => {
     expect(await screen.findByText(EventTexts.disabled)).toBeInTheDocument();
   });
 
+  it('rotates the secret only after a confirmation; Cancel rotates nothing', async () => {
+    let rotations = 0;
+    server.use(
+      on('/events/list', () => ok({ events: [], next_cursor: 'c0', has_more: false })),
+      on('/webhook/get', () => ok({ endpoint: { url: 'https://example.com/h', has_secret: true, updated_at: 1 } })),
+      on('/webhook/secret/rotate', () => {
+        rotations += 1;
+        return ok({ secret: 'whsec_bmV3' });
+      }),
+    );
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: EventTexts.rotate }));
+    const dialog = await screen.findByRole('dialog', { name: EventTexts.rotateConfirmTitle });
+    expect(dialog).toHaveTextContent(EventTexts.rotateConfirmBody);
+    await userEvent.click(within(dialog).getByRole('button', { name: EventTexts.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(rotations).toBe(0);
+    await userEvent.click(screen.getByRole('button', { name: EventTexts.rotate }));
+    const again = await screen.findByRole('dialog', { name: EventTexts.rotateConfirmTitle });
+    await userEvent.click(within(again).getByRole('button', { name: EventTexts.rotateConfirm }));
+    expect(await screen.findByTestId('webhook-secret')).toHaveTextContent('whsec_bmV3');
+    expect(rotations).toBe(1);
+  });
+
   it('lists deliveries with their status and redelivers one', async () => {
     const redelivered: string[] = [];
     server.use(

@@ -12,6 +12,7 @@ import toast from 'react-hot-toast';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Dialog, DialogContent, DialogFooter } from '@/components/ui/lazy-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { TextField } from '@/components/ui/input';
@@ -38,6 +39,11 @@ export const EventTexts = {
   removed: 'Webhook URL removed',
   secretLabel: 'Signing secret',
   rotate: 'Rotate secret',
+  rotateConfirmTitle: 'Rotate the signing secret?',
+  rotateConfirmBody:
+    'A new secret is made and shown once. The current one stops working at once: deliveries signed with the new secret fail verification until your receiver uses it.',
+  rotateConfirm: 'Rotate secret',
+  cancel: 'Cancel',
   secretOnce: 'Copy this secret now. It will not be shown again.',
   secretCopied: 'Secret copied to clipboard',
   secretNone: 'A secret is created when you save a URL.',
@@ -153,6 +159,7 @@ function WebhookSettings() {
   const [draft, setDraft] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirmRotate, setConfirmRotate] = useState(false);
   if (webhook.isPending) return <RowsSkeleton />;
   if (webhook.isError)
     return <ErrorBlock error={webhook.error} fallback={EventTexts.feedError} retry={() => void webhook.refetch()} />;
@@ -229,15 +236,34 @@ function WebhookSettings() {
           <p className="text-sm text-slate-500">{endpoint.has_secret ? EventTexts.secretSet : EventTexts.secretNone}</p>
         )}
         {endpoint.has_secret ? (
-          <Button
-            variant="outline"
-            size="sm"
-            isLoading={rotate.isPending}
-            onClick={() => rotate.mutate(undefined, { onSuccess: (d) => setSecret(d.secret), onError: (err) => toastError(err) })}
-          >
+          <Button variant="outline" size="sm" isLoading={rotate.isPending} onClick={() => setConfirmRotate(true)}>
             {EventTexts.rotate}
           </Button>
         ) : null}
+        <Dialog open={confirmRotate} onOpenChange={(open) => !rotate.isPending && setConfirmRotate(open)}>
+          <DialogContent title={EventTexts.rotateConfirmTitle} description={EventTexts.rotateConfirmBody}>
+            <DialogFooter>
+              <Button variant="outline" onClick={() => setConfirmRotate(false)} disabled={rotate.isPending}>
+                {EventTexts.cancel}
+              </Button>
+              <Button
+                variant="danger"
+                isLoading={rotate.isPending}
+                onClick={() =>
+                  rotate.mutate(undefined, {
+                    onSuccess: (d) => {
+                      setSecret(d.secret);
+                      setConfirmRotate(false);
+                    },
+                    onError: (err) => toastError(err),
+                  })
+                }
+              >
+                {EventTexts.rotateConfirm}
+              </Button>
+            </DialogFooter>
+          </DialogContent>
+        </Dialog>
       </div>
     </div>
   );
