@@ -152,6 +152,8 @@ describe('auth', () => {
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill(user.email);
     await page.getByRole('button', { name: 'Send reset code' }).click();
+    // The page is as neutral as the toast: it never says an account uses the address.
+    await page.getByText(`If an account uses ${user.email}, we sent a 6-digit code to it.`).waitFor();
     const mail = await waitForMail(server.dataDir, user.email);
     const code = resetCode(mail);
     await page.getByLabel('Reset code').fill(code);

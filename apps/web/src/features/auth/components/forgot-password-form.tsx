@@ -64,7 +64,9 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess?: () => void }) {
   return (
     <form onSubmit={submitReset} noValidate className="space-y-4">
       <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800 dark:bg-brand-500/10 dark:text-brand-200">
-        We sent a {RESET_CODE_LENGTH}-digit code to <strong className="font-medium">{email}</strong>. It is valid for 10 minutes.
+        {/* As neutral as the toast: the page never tells whether an account uses this address (docs/abuse.md). */}
+        If an account uses <strong className="font-medium wrap-anywhere">{email}</strong>, we sent a {RESET_CODE_LENGTH}-digit code to it.
+        It is valid for 10 minutes.
       </p>
       <TextField
         label="Reset code"

@@ -44,6 +44,15 @@ describe('deposit countdown (product §4)', () => {
     expect(secondsLeft(created / 1000, created + 60_000)).toBe(1740);
     expect(secondsLeft('not a date', created)).toBe(0);
   });
+
+  it('is not capped at 30:00: a clock behind the server counts from creation as the rule reads, hh:mm:ss above an hour', () => {
+    const created = 1_767_225_600_000;
+    // The device's clock runs 45 minutes behind: 1800 s + 2700 s left by its clock.
+    const left = secondsLeft(created, created - 2_700_000);
+    expect(left).toBe(4500);
+    expect(formatCountdown(left)).toBe('01:15:00');
+    expect(formatCountdown(secondsLeft(created, created - 600_000))).toBe('40:00');
+  });
 });
 
 describe('signed amounts and badges', () => {

@@ -139,7 +139,9 @@ export function withdrawStatusView(status: string | null | undefined): StatusVie
 }
 
 /**
- * product §4 "Deposit countdown": lifetime minus whole seconds since creation, never below 0.
+ * product §4 "Deposit countdown": lifetime minus whole seconds since creation, never below 0. Not
+ * capped at the lifetime: a device whose clock runs behind the server's sees more than 30:00 (shown
+ * hh:mm:ss above an hour), as the rule reads.
  * @param created the bill's creation time (ms string or number; seconds when <= 1e12)
  * @param nowMs the current time in ms
  */
@@ -147,7 +149,7 @@ export function secondsLeft(created: DateInput, nowMs: number, lifetimeSeconds: 
   const start = toDate(created);
   if (!start) return 0;
   const elapsed = Math.floor((nowMs - start.getTime()) / 1000);
-  return Math.max(0, lifetimeSeconds - Math.max(0, elapsed));
+  return Math.max(0, lifetimeSeconds - elapsed);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
