@@ -16,7 +16,8 @@ export default function CollectionEditRoute() {
   const licence = useLicenceSettings(id ?? '');
   if (!id) return <CollectionNotFound />;
   if (query.isPending || licence.isPending) return <CollectionDetailSkeleton />;
-  if (query.isError || query.data.collection.owner_id !== userId) return <CollectionNotFound error={query.error ?? undefined} />;
+  if (query.isError) return <CollectionNotFound error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.data.collection.owner_id !== userId) return <CollectionNotFound />;
   return (
     <CreateCollectionForm
       key={query.data.collection.id}

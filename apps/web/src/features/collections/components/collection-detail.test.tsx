@@ -189,6 +189,24 @@ describe('Collection detail', () => {
     expect(screen.queryByText('The collection does not exist')).not.toBeInTheDocument();
   });
 
+  test('a server error is not "not found": it says the collection could not be loaded, and Try again asks again', async () => {
+    let failing = true;
+    serveDetail(false);
+    // Answers 500 while failing, then falls through to serveDetail's answer.
+    server.use(
+      http.post('*/sl/v1/collection/detail', () =>
+        failing ? HttpResponse.json(fail(10010, 'Server error. Please try again later.', 'INTERNAL'), { status: 500 }) : undefined,
+      ),
+    );
+    render(null);
+    expect(await screen.findByText('Could not load this collection')).toBeInTheDocument();
+    expect(screen.getByText('Server error. Please try again later.')).toBeInTheDocument();
+    expect(screen.queryByText('Collection not found')).not.toBeInTheDocument();
+    failing = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Field kit' })).toBeInTheDocument();
+  });
+
   test('a signed-in stranger can report; a visitor and the owner cannot (product §27)', async () => {
     serveDetail(false);
     const { unmount } = render(BUYER, '1000');

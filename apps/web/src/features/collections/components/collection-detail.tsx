@@ -6,10 +6,10 @@
  * Reviews (product §29): the average and count under the title, the reviews section under the files.
  */
 import { CollectionStatus } from '@coffer/contract/constants';
-import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag, Tag } from 'lucide-react';
+import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag, Tag, TriangleAlert } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { buttonVariants } from '@/components/ui/button';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageContainer } from '@/components/ui/page';
@@ -59,25 +59,34 @@ export function CollectionDetailSkeleton() {
 }
 
 /** The page of a collection that cannot be shown: missing, unpublished, or the server unreachable. */
-export function CollectionNotFound({ error }: { error?: unknown }) {
+/**
+ * The page when the collection could not be shown. Only a 404 (or no error: an unknown id) reads
+ * 'Collection not found'; any other failure (no answer, a 5xx, a refusal) says it could not be
+ * loaded, with the error's text and, when `onRetry` is given, a Try again that asks again.
+ */
+export function CollectionNotFound({ error, onRetry }: { error?: unknown; onRetry?: () => void }) {
+  const missing = !error || (error instanceof ApiError && error.status === 404);
   const unreachable = error instanceof ApiError && error.status === 0;
   return (
     <PageContainer>
       <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Collection</h1>
       <EmptyState
-        icon={<PackageOpen />}
-        title={unreachable ? 'Could not load this collection' : 'Collection not found'}
+        icon={missing ? <PackageOpen /> : <TriangleAlert />}
+        title={missing ? 'Collection not found' : 'Could not load this collection'}
         description={
-          unreachable
-            ? 'Check your connection and try again.'
-            : error
-              ? getErrorMessage(error)
-              : 'It may have been removed, or it is not published yet.'
+          !error
+            ? 'It may have been removed, or it is not published yet.'
+            : unreachable
+              ? 'Check your connection and try again.'
+              : getErrorMessage(error)
         }
         action={
-          <Link to="/" className={buttonVariants({ variant: 'outline' })}>
-            Browse collections
-          </Link>
+          <div className="flex flex-wrap justify-center gap-3">
+            {!missing && onRetry ? <Button onClick={onRetry}>Try again</Button> : null}
+            <Link to="/" className={buttonVariants({ variant: 'outline' })}>
+              Browse collections
+            </Link>
+          </div>
         }
       />
     </PageContainer>
@@ -108,7 +117,7 @@ export function CollectionDetailView({
   const urlCode = /^[A-Za-z0-9_-]{1,32}$/.test(params.get('code') ?? '') ? params.get('code')!.toUpperCase() : null;
   const preview = useDiscountPreview(id, urlCode);
   if (query.isPending) return <CollectionDetailSkeleton />;
-  if (query.isError) return <CollectionNotFound error={query.error} />;
+  if (query.isError) return <CollectionNotFound error={query.error} onRetry={() => void query.refetch()} />;
 
   const { collection, resources, seller, purchased } = query.data;
   const isOwner = viewer.id !== null && viewer.id === collection.owner_id;
