@@ -106,7 +106,7 @@ describe('login form', () => {
     expect(screen.queryByText('You do not have permission to perform this action.')).not.toBeInTheDocument();
   });
 
-  it('a wrong password reads as before, without the suspension notice', async () => {
+  it('a wrong password shows at the password field (focused) and as a toast', async () => {
     server.use(
       http.post('*/api/uc/v1/account/login', () =>
         HttpResponse.json(fail(10003, 'Incorrect username or password', 'INVALID_CREDENTIALS'), { status: 400 }),
@@ -114,7 +114,10 @@ describe('login form', () => {
     );
     const { user } = renderLogin();
     await typePassword(user);
-    expect(await screen.findByText('Incorrect username or password')).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const field = screen.getByLabelText('Password', { selector: 'input' });
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription('Incorrect username or password');
+    expect(field).toHaveFocus();
+    expect(await screen.findAllByText('Incorrect username or password')).toHaveLength(2);
   });
 });

@@ -7,7 +7,7 @@
 import { PasswordMessages } from '@coffer/contract';
 import { ErrorReason } from '@coffer/contract/constants';
 import { ShieldCheck } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/input';
@@ -28,6 +28,7 @@ export const LoginTexts = {
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
+  const passwordId = useId();
   const [errors, setErrors] = useState<{ account?: string | null; password?: string | null }>({});
   const [challenge, setChallenge] = useState<string | null>(null);
   const login = useLogin({ onSuccess });
@@ -43,7 +44,16 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
     if (isValid(next)) {
       login.mutate(
         { account, password },
-        { onSuccess: (outcome) => outcome.kind === 'two-factor' && setChallenge(outcome.challenge) },
+        {
+          onSuccess: (outcome) => outcome.kind === 'two-factor' && setChallenge(outcome.challenge),
+          // A wrong password shows at the field too (the toast alone leaves it unclear what to fix), focused to retype.
+          onError: (err) => {
+            if (err instanceof ApiError && err.reason === ErrorReason.INVALID_CREDENTIALS) {
+              setErrors({ password: err.message });
+              document.getElementById(passwordId)?.focus();
+            }
+          },
+        },
       );
     }
   }
@@ -83,6 +93,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
       />
       <div className="space-y-2">
         <PasswordField
+          id={passwordId}
           label="Password"
           name="password"
           autoComplete="current-password"

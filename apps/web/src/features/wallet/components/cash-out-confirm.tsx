@@ -63,6 +63,11 @@ export function ConfirmStep({
             setCodeError(CashOutTexts.codeRequired);
             return;
           }
+          // A wrong password shows at its field too, focused to retype (the toast stays).
+          if (err instanceof ApiError && err.reason === ErrorReason.INVALID_CREDENTIALS) {
+            setError(err.message);
+            document.getElementById(passwordId)?.focus();
+          }
           toastError(err, CashOutTexts.confirmFailed, 'server');
         },
       },

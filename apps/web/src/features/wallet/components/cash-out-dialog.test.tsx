@@ -331,6 +331,20 @@ describe('cash-out step 2', { timeout: 15_000 }, () => {
     expect(view.onOpenChange).not.toHaveBeenCalled();
   });
 
+  it('a wrong password shows under the password field, focused, as well as in a toast', async () => {
+    const view = await toConfirm();
+    server.use(on('/withdraw/confirm', () => fail('Incorrect password', 10003, 'INVALID_CREDENTIALS')));
+    await screen.findByText('Receive amount');
+    const field = screen.getByLabelText('Login password');
+    await view.user.type(field, 'Wrong#2026');
+    await view.user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription('Incorrect password');
+    expect(field).toHaveFocus();
+    expect(await screen.findAllByText('Incorrect password')).toHaveLength(2);
+    expect(view.onOpenChange).not.toHaveBeenCalled();
+  });
+
   it("shows the server's message when the confirm fails, else 'Confirm failed', and stays open", async () => {
     const view = await toConfirm();
     server.use(on('/withdraw/confirm', () => fail('Wrong password')));
