@@ -135,7 +135,7 @@ describe('cash-out step 1', { timeout: 15_000 }, () => {
     expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
   }, 20_000);
 
-  it('estimates the fee only on demand and only from the minimum up', async () => {
+  it('estimates the fee by itself once the amount reaches the minimum (once per amount); Estimate fee asks again', async () => {
     mockWalletApi();
     const bodies: unknown[] = [];
     server.use(
@@ -150,25 +150,55 @@ describe('cash-out step 1', { timeout: 15_000 }, () => {
     expect(estimate).toBeDisabled();
     await user.type(screen.getByLabelText('Amount (USD)'), '9');
     expect(estimate).toBeDisabled();
+    expect(screen.getByText('Enter at least the minimum amount to estimate the fee.')).toBeInTheDocument();
     await user.clear(screen.getByLabelText('Amount (USD)'));
     await user.type(screen.getByLabelText('Amount (USD)'), '10');
-    expect(bodies).toEqual([]);
-    await user.click(estimate);
+    // No click: the estimate comes by itself, once.
     const fee = await screen.findByTestId('fee-estimate');
     expect(bodies).toEqual([{ currency: 'usdttrc20', amount: '1000.00000000' }]);
     expect(within(fee).getByText('1.00 USD')).toBeInTheDocument();
     expect(within(fee).getByText('100.00')).toBeInTheDocument();
     expect(within(fee).getByText('900.00')).toBeInTheDocument();
+    expect(screen.queryByText('Enter at least the minimum amount to estimate the fee.')).not.toBeInTheDocument();
+    await user.click(estimate);
+    await waitFor(() => expect(bodies).toHaveLength(2));
   });
 
-  it("shows the server's message when the estimate fails, else 'Failed to estimate fee'", async () => {
+  it("shows the server's message when the estimate fails, else 'Failed to estimate fee', in the fee box and a toast", async () => {
     mockWalletApi();
-    server.use(on('/withdraw/estimate/fee', () => ({ code: 40000, msg: '' }), 400));
+    let calls = 0;
+    server.use(
+      on(
+        '/withdraw/estimate/fee',
+        () => {
+          calls += 1;
+          return { code: 40000, msg: '' };
+        },
+        400,
+      ),
+    );
     const { user } = renderCashOut();
     await ready();
     await user.type(screen.getByLabelText('Amount (USD)'), '10');
+    expect(await screen.findAllByText('Failed to estimate fee')).toHaveLength(2);
+    // A failed estimate is not retried by itself (no loop): Estimate fee asks again.
+    expect(calls).toBe(1);
+    server.use(on('/withdraw/estimate/fee', () => ({ code: 40000, msg: 'The network is busy' }), 400));
     await user.click(screen.getByRole('button', { name: 'Estimate fee' }));
-    expect(await screen.findByText('Failed to estimate fee')).toBeInTheDocument();
+    expect(await screen.findAllByText('The network is busy')).toHaveLength(2);
+  });
+
+  it("a fixed address takes the stale 'Invalid address format' toast away", async () => {
+    mockWalletApi();
+    const { user } = renderCashOut();
+    await ready();
+    const address = screen.getByLabelText(/address$/);
+    await user.type(address, 'not-an-address');
+    await user.tab();
+    expect(await screen.findAllByText('Invalid address format')).toHaveLength(2);
+    await user.clear(address);
+    await user.type(address, 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
+    await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0));
   });
 
   it("toasts 'Exchange rate not available. Please try again.' and reloads the rate when it is missing", async () => {

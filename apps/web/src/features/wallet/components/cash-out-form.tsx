@@ -2,7 +2,7 @@
 import { PaymentMessages } from '@coffer/contract';
 import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, Circle } from 'lucide-react';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '@/components/ui/button';
 import { Field, Input } from '@/components/ui/input';
@@ -90,6 +90,9 @@ function Flag({ ok, children }: { ok: boolean; children: string }) {
   );
 }
 
+/** How long after the last change of the amount the fee is estimated by itself (ms). */
+export const FEE_ESTIMATE_DELAY_MS = 400;
+
 /** Step 1: network, amount, address, memo, the flags and the fee estimate. */
 export function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubmit: (d: CashOutDraft) => void }) {
   const {
@@ -161,6 +164,17 @@ export function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubm
       { onError: (err) => toastError(err, CashOutTexts.feeFailed, 'server') },
     );
   }
+
+  // The fee is estimated by itself once the amount is valid (FEE_ESTIMATE_DELAY_MS after the last
+  // keystroke); 'Estimate fee' asks again at any time.
+  const autoEstimate = Boolean(currency) && atLeastMin && isPositive(sendAmount) && !estimate.data && !estimate.isPending && !estimate.isError;
+  const estimateRef = useRef(runEstimate);
+  estimateRef.current = runEstimate;
+  useEffect(() => {
+    if (!autoEstimate) return;
+    const timer = setTimeout(() => estimateRef.current(), FEE_ESTIMATE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [autoEstimate, currency?.code, sendAmount]);
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -254,7 +268,11 @@ export function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubm
             autoComplete="off"
             spellCheck={false}
             value={address}
-            onChange={(e) => setAddress(e.target.value)}
+            onChange={(e) => {
+              setAddress(e.target.value);
+              // The blur's 'Invalid address format' toast is about the old text: it goes with it.
+              toast.dismiss('invalid-address');
+            }}
             onBlur={blurAddress}
             aria-invalid={touched.address && addressError ? true : undefined}
             aria-describedby={touched.address && addressError ? `${addressId}-error` : undefined}
@@ -268,7 +286,10 @@ export function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubm
               autoComplete="off"
               spellCheck={false}
               value={memo}
-              onChange={(e) => setMemo(e.target.value)}
+              onChange={(e) => {
+                setMemo(e.target.value);
+                toast.dismiss('invalid-memo');
+              }}
               onBlur={blurMemo}
               aria-invalid={touched.memo && memoError ? true : undefined}
               aria-describedby={touched.memo && memoError ? `${memoId}-error` : undefined}
@@ -304,8 +325,12 @@ export function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubm
               </div>
             </dl>
           ) : (
-            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              Enter at least the minimum amount to estimate the fee.
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
+              {atLeastMin && isPositive(sendAmount)
+                ? estimate.isError
+                  ? getErrorMessage(estimate.error, CashOutTexts.feeFailed, 'server')
+                  : 'Estimating the network fee…'
+                : 'Enter at least the minimum amount to estimate the fee.'}
             </p>
           )}
         </div>

@@ -63,6 +63,8 @@ export function mockWalletApi({ available = '5000.00', twoFactor = false }: { av
       }),
     ),
     on('/assets', () => ok({ asset: { available, freeze: '0.00' } })),
+    // The cash-out form estimates the fee by itself once the amount is valid.
+    on('/withdraw/estimate/fee', (b) => ok({ result: { amount: b.amount, fee: '1.00000000', fiat_equivalent: '1.00' } })),
     on('/api/uc/v1/config', () =>
       ok({ payments: 'sandbox', sandbox: true, points_per_usd: '100', deposit_lifetime_seconds: 1800 }),
     ),
