@@ -26,6 +26,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { Send, Save } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { focusFirstError } from '@/lib/focus-first-error';
 import { Link, useNavigate } from 'react-router';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -121,6 +122,7 @@ export function CreateCollectionForm({
   const [phase, setPhase] = useState<Phase>('idle');
   const [formError, setFormError] = useState<string | null>(null);
   const created = useRef<Collection | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const attached = useRef(new Set<string>());
   const create = useCreateCollection();
   const publish = usePublishCollection();
@@ -157,7 +159,7 @@ export function CreateCollectionForm({
     setFormError(null);
     const found = validate(false);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) return focusFirstError(formRef.current);
     setPhase('saving');
     try {
       await update.mutateAsync({
@@ -182,7 +184,7 @@ export function CreateCollectionForm({
     setFormError(null);
     const found = validate(publishNow);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) return focusFirstError(formRef.current);
     let step = 'idle' as Phase;
     const enter = (next: Phase) => {
       step = next;
@@ -245,7 +247,7 @@ export function CreateCollectionForm({
           description="Add your files, set a price in points and publish when you are ready."
         />
       )}
-      <form onSubmit={onSubmit} noValidate className="space-y-6">
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-6">
         <Card className="space-y-5 p-5 sm:p-6">
           <h2 className="font-semibold text-slate-900 dark:text-white">Details</h2>
           <TextField

@@ -56,6 +56,8 @@ describe('Edit collection (the create form with editing)', () => {
     expect(await screen.findByText('Title is required')).toBeInTheDocument();
     expect(screen.getByText('Price must be a whole number of points')).toBeInTheDocument();
     expect(calls).toBe(0);
+    // Submitted from the bottom: the first field with an error (the title, above the price) gets the focus.
+    await waitFor(() => expect(screen.getByLabelText('Title')).toHaveFocus());
   });
 
   test('a refused save shows the server message and stays on the form', async () => {
