@@ -235,6 +235,11 @@ export const CollectionCreateRequestSchema = z.object({
   amount: CollectionAmountSchema,
   /** The `banner` value create/banner/url answered, after the image was PUT. */
   banner: z.string().trim().max(512, 'banner is too long').optional(),
+  /**
+   * True for the upload page's 'Save as draft': the collection starts as `Draft` (unpublished, editable,
+   * publishable like `Created`) so its badge says what the seller chose. Default false: `Created`.
+   */
+  draft: z.boolean().optional(),
 });
 export type CollectionCreateRequest = z.infer<typeof CollectionCreateRequestSchema>;
 export const CollectionCreateDataSchema = CollectionSchema;

@@ -315,8 +315,8 @@ export function createCollectionsService(deps: CollectionsDeps) {
     },
 
     /**
-     * Creates a collection (status Created).
-     * @param input title (1-100), desc (<= 2000), amount (whole points), banner? (value of create/banner/url)
+     * Creates a collection: status Created, or Draft when `input.draft` ('Save as draft').
+     * @param input title (1-100), desc (<= 2000), amount (whole points), banner? (value of create/banner/url), draft?
      * @throws VALIDATION_FAILED when the banner is not the caller's checked PNG/JPEG/WebP/GIF upload
      */
     async create(ownerId: string, input: CollectionCreateRequest): Promise<Collection> {
@@ -328,7 +328,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
         desc: input.desc,
         price: input.amount,
         bannerImageId,
-        status: CollectionStatus.Created,
+        status: input.draft ? CollectionStatus.Draft : CollectionStatus.Created,
         createdAt: new Date(clock.now()),
       });
       wrote();

@@ -37,6 +37,16 @@ describe('collection/create', () => {
     expect(c.created_at).toBe(before);
   });
 
+  it("'Save as draft' (draft: true) creates a Draft that is edited and published like a Created one", async () => {
+    const c = await ok(t, '/sl/v1/collection/create', { title: 'Sketches', amount: 3, draft: true }, owner.token);
+    expect(c.status).toBe('Draft');
+    expect((await ok(t, '/sl/v1/collection/update', { collection_id: c.id, title: 'Sketches 2' }, owner.token)).title).toBe('Sketches 2');
+    const r = await uploadSingle(t, owner, Buffer.from('sketch'), 'sketch.png', 'image/png');
+    await ok(t, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, owner.token);
+    expect((await ok(t, '/sl/v1/collection/publish', { collection_id: c.id }, owner.token)).status).toBe('Published');
+    expect((await ok(t, '/sl/v1/collection/create', { title: 'Plain', amount: 3, draft: false }, owner.token)).status).toBe('Created');
+  });
+
   it('refuses bad input with the field named, and visitors', async () => {
     const cases: [object, RegExp][] = [
       [{ title: '', amount: 1 }, /Title is required/],

@@ -91,7 +91,7 @@ describe('Create collection', () => {
     expect(await screen.findByText('Collection updated successfully!')).toBeInTheDocument();
   });
 
-  test('Save as draft creates and attaches without publishing', async () => {
+  test('Save as draft creates a Draft and attaches without publishing', async () => {
     const calls = serveCreate();
     const user = userEvent.setup();
     const { router } = renderWithProviders(<UploadPage makeQueue={makeQueue} />, { path: '/upload', routePath: '*' });
@@ -100,5 +100,6 @@ describe('Create collection', () => {
     await user.click(screen.getByRole('button', { name: 'Save as draft' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/collection/${created.id}`));
     expect(calls.map((c) => c.path)).toEqual(['/collection/create', '/collection/resource/add']);
+    expect(calls[0]!.body).toEqual({ title: 'Field kit', desc: 'Notes', amount: 40, draft: true });
   });
 });

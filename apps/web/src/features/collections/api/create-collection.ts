@@ -6,9 +6,10 @@
  */
 import type { Collection, CollectionCreateRequest } from '@coffer/contract';
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, isImageContentType } from '@coffer/contract/constants';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { callApi } from '@/lib/api-client';
+import { useIdempotentMutation } from '@/lib/idempotency';
 import { addToMyCollections } from './my-collections-cache';
 
 export const BannerMessages = {
@@ -47,20 +48,25 @@ export interface CreateCollectionInput extends Omit<CollectionCreateRequest, 'ba
   bannerFile?: File | null;
 }
 
-export async function createCollection(input: CreateCollectionInput): Promise<Collection> {
+/** Creates the collection (after uploading its banner); `idempotencyKey`: one collection per intended create. */
+export async function createCollection(input: CreateCollectionInput, idempotencyKey?: string): Promise<Collection> {
   const banner = input.bannerFile ? await uploadBanner(input.bannerFile) : undefined;
-  return callApi('collectionCreate', {
-    title: input.title,
-    desc: input.desc,
-    amount: input.amount,
-    ...(banner ? { banner } : {}),
-  });
+  return callApi(
+    'collectionCreate',
+    {
+      title: input.title,
+      desc: input.desc,
+      amount: input.amount,
+      ...(banner ? { banner } : {}),
+      ...(input.draft ? { draft: true } : {}),
+    },
+    idempotencyKey ? { idempotencyKey } : {},
+  );
 }
 
 export function useCreateCollection() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: createCollection,
+  return useIdempotentMutation(createCollection, {
     onSuccess: (created) => {
       addToMyCollections(client, created);
       toast.success('Collection created successfully!');

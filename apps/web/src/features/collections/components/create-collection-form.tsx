@@ -197,6 +197,8 @@ export function CreateCollectionForm({
           title: title.trim(),
           desc: desc.trim(),
           amount: Number(amount.trim()),
+          // 'Save as draft' makes a Draft, so the badge says what the seller chose.
+          draft: !publishNow,
           bannerFile: banner,
         });
         await saveLicence(created.current.id);
