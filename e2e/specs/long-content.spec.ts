@@ -198,6 +198,27 @@ async function checkInside(page: Page, box: Locator, label: string): Promise<voi
 }
 
 /**
+ * At 390 px: every table is a stack of cards whose frame does not scroll sideways, and every button,
+ * link and licence key in it lies inside the window (My orders' Request refund, Your sales' Refund).
+ */
+async function checkTablesStacked(page: Page, label: string): Promise<void> {
+  const found = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const table of Array.from(document.querySelectorAll<HTMLTableElement>('table.stack-table'))) {
+      const frame = table.parentElement!;
+      if (frame.scrollWidth > frame.clientWidth + 1) out.push(`a table frame scrolls sideways (${frame.scrollWidth} > ${frame.clientWidth} px)`);
+      for (const el of Array.from(table.querySelectorAll<HTMLElement>('button, a, code'))) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && (r.left < -0.5 || r.right > window.innerWidth + 0.5))
+          out.push(`"${(el.textContent || el.getAttribute('aria-label') || '').slice(0, 40)}" spans ${Math.round(r.left)}..${Math.round(r.right)} px`);
+      }
+    }
+    return out;
+  });
+  for (const f of found) problems.push(`${label}: ${f}`);
+}
+
+/**
  * Opens `path` (waiting for `ready`), then at 1280 and 390 px checks the width and saves a screenshot
  * `long-<name>-<width>`; `extra` runs more checks at each width.
  */
@@ -214,6 +235,7 @@ async function visit(
     await ready(page).first().waitFor();
     await settle(page);
     await checkFits(page, `${name} at ${viewport.width}`);
+    if (viewport.width === viewports.mobile.width) await checkTablesStacked(page, `${name} at ${viewport.width}`);
     await extra?.(page, viewport.width);
     await shot(page, `long-${name}-${viewport.width}`);
   }
@@ -341,7 +363,11 @@ describe('long content', () => {
     await visit(b.page, collectionPath, 'collection-buyer', byTitle, (page) =>
       page.getByRole('form', { name: 'Edit your review' }).waitFor(),
     );
-    await visit(b.page, '/profile/buy', 'purchases', (p) => p.getByText(LONG.title).first());
+    await visit(b.page, '/profile/buy', 'purchases', (p) => p.getByText(LONG.title).first(), async (page, width) => {
+      // Every profile tab is visible whole (the strip wraps on a phone).
+      for (const tab of ['Account', 'Selling', 'My Purchases', 'Events & webhooks', 'Security'])
+        await checkInside(page, page.getByRole('navigation', { name: 'Profile sections' }).getByRole('link', { name: tab }), `tab ${tab} at ${width}`);
+    });
     await visit(b.page, '/profile', 'profile-buyer', (p) => p.getByRole('heading', { level: 1, name: LONG.buyerNickname }));
     await visit(b.page, `/profile/${me.id}/selling`, 'seller-profile', (p) =>
       p.getByRole('heading', { level: 1, name: LONG.sellerNickname }),

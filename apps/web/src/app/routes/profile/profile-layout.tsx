@@ -27,7 +27,7 @@ export default function ProfileLayoutRoute() {
   const base = isOwn ? '/profile' : `/profile/${id}`;
   const { pathname } = useLocation();
   const nav = useRef<HTMLElement>(null);
-  // On a phone the tab strip scrolls sideways: keep the open tab in view (e.g. Security, the last).
+  // Keep the open tab in view (the strip wraps on a phone; this is for very narrow windows).
   useEffect(() => {
     nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [pathname]);
@@ -66,8 +66,9 @@ export default function ProfileLayoutRoute() {
       <div className="rounded-2xl border border-slate-200 bg-gradient-to-br from-brand-50 via-white to-white p-6 sm:p-8 dark:border-slate-800 dark:from-brand-500/10 dark:via-slate-900 dark:to-slate-900">
         {user ? <ProfileHeader user={user} badge={isOwn ? <Badge tone="brand">You</Badge> : null} /> : <ProfileHeaderSkeleton />}
       </div>
-      <nav ref={nav} aria-label="Profile sections" className="mt-6 overflow-x-auto">
-        <div className="inline-flex items-center gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/70">
+      {/* The tabs wrap onto a second line on a phone: every tab stays visible, none is cut. */}
+      <nav ref={nav} aria-label="Profile sections" className="mt-6">
+        <div className="flex flex-wrap items-center gap-1 rounded-lg bg-slate-100 p-1 sm:inline-flex dark:bg-slate-800/70">
           {tabs.map((t) => (
             <NavLink key={t.to} to={t.to} end={t.end} className={cn(tabTriggerClasses)}>
               {t.label}

@@ -7,9 +7,10 @@
  */
 import { DISCOUNT_CODE_MAX, DiscountCreateRequestSchema, type Collection } from '@coffer/contract';
 import { Plus, TicketPercent } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
+import { STACK_TABLE_CLASS, useStackedLabels } from '@/components/ui/stacked-table';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Dialog, DialogContent, DialogFooter } from '@/components/ui/dialog';
@@ -48,15 +49,20 @@ function statusOf(c: DiscountCode, now: number): { label: string; tone: 'green' 
   return { label: 'Active', tone: 'green' };
 }
 
+/** The codes table's columns; the last (actions) has no visible name. */
+const CODE_COLUMNS = ['Code', 'Discount', 'Applies to', 'Uses', 'Expires', 'Status', ''];
+
 function CodesTable({ codes, titles }: { codes: DiscountCode[]; titles: Map<string, string> }) {
   const disable = useDisableDiscountCode();
   const now = Date.now();
+  const table = useRef<HTMLTableElement>(null);
+  useStackedLabels(table, CODE_COLUMNS);
   return (
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
-      <table className="w-full min-w-[48rem] text-sm">
+      <table ref={table} className={`w-full min-w-[48rem] text-sm ${STACK_TABLE_CLASS}`}>
         <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
           <tr>
-            {['Code', 'Discount', 'Applies to', 'Uses', 'Expires', 'Status'].map((h) => (
+            {CODE_COLUMNS.slice(0, -1).map((h) => (
               <th key={h} scope="col" className="px-4 py-2 font-medium">
                 {h}
               </th>

@@ -1,11 +1,13 @@
 /**
- * The table both order lists share (My Purchases > My orders, Selling > Your sales): the bordered,
- * horizontally scrolling frame with its header row, and the cells every order row starts and ends
- * with (date, collection link, amount). Columns between them are the caller's.
+ * The table both order lists share (My Purchases > My orders, Selling > Your sales): the bordered
+ * frame with its header row, and the cells every order row starts and ends with (date, collection
+ * link, amount). Columns between them are the caller's. Below 640 px each order is a stacked card
+ * with the column names beside the values (components/ui/stacked-table.ts): nothing scrolls sideways.
  */
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CopyButton } from '@/components/ui/copy-button';
+import { STACK_TABLE_CLASS, useStackedLabels } from '@/components/ui/stacked-table';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format';
 import { formatPointsLabel } from '@/lib/points';
@@ -28,9 +30,14 @@ export function OrdersTableFrame({
   minWidth: string;
   children: ReactNode;
 }) {
+  const table = useRef<HTMLTableElement>(null);
+  useStackedLabels(
+    table,
+    columns.map((c) => (c.srOnly ? '' : c.label)),
+  );
   return (
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
-      <table className={cn('w-full text-sm', minWidth)}>
+      <table ref={table} className={cn('w-full text-sm', minWidth, STACK_TABLE_CLASS)}>
         <thead className="bg-slate-50 text-left text-xs text-slate-500 dark:bg-slate-900 dark:text-slate-400">
           <tr>
             {columns.map((c) => (
@@ -61,7 +68,7 @@ export function OrderCollectionCell({ order }: { order: { collection_id: string;
     <td className="px-4 py-2.5">
       <Link
         to={`/collection/${order.collection_id}`}
-        className="block max-w-64 truncate font-medium text-slate-900 hover:underline dark:text-white"
+        className="block max-w-64 truncate font-medium max-sm:max-w-full text-slate-900 hover:underline dark:text-white"
         title={order.collection?.title}
       >
         {order.collection?.title ?? 'Collection'}
