@@ -17,7 +17,7 @@ import {
   withdrawBill,
 } from '../testing/wallet-test-utils';
 import { BalanceDialog } from './balance-dialog';
-import { TransactionList } from './transaction-list';
+import { filteredEmptyText, TransactionList } from './transaction-list';
 import { TransactionsPage } from './transactions-page';
 
 /** The scroll container is 400 px tall over 2000 px of rows (jsdom lays nothing out). */
@@ -156,6 +156,19 @@ describe('record list', () => {
     expect(await screen.findByText('You have no incoming transactions. Try adding funds with Top-up.')).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Outgoing' }));
     expect(await screen.findByText('You have no outgoing transactions yet.')).toBeInTheDocument();
+  });
+
+  it('names the filters in the empty text when statuses are picked too (Outgoing + Failed)', async () => {
+    serveRecords(0);
+    mockWalletApi();
+    renderWallet(<TransactionList userId={USER_ID} cate={RecordCate.Outgoing} statusList={[RecordStatus.Failure]} />);
+    expect(await screen.findByText('No failed outgoing transactions.')).toBeInTheDocument();
+    expect(screen.getByText('No matching transactions')).toBeInTheDocument();
+    expect(screen.queryByText('You have no outgoing transactions yet.')).not.toBeInTheDocument();
+    expect(filteredEmptyText(RecordCate.All, [RecordStatus.Pending, RecordStatus.Success, RecordStatus.Refunded])).toBe(
+      'No pending, successful or refunded transactions.',
+    );
+    expect(filteredEmptyText(RecordCate.Income, [RecordStatus.Success])).toBe('No successful incoming transactions.');
   });
 
   it('shows a load failure with a retry', async () => {

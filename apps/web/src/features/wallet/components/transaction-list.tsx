@@ -17,6 +17,7 @@ import { cn } from '@/lib/cn';
 import { queryKeys } from '@/lib/query-client';
 import { useRecords } from '../api/get-records';
 import { useScrollLoad } from '../hooks/use-scroll-load';
+import { recordStatusView } from '../utils/display';
 import { RecordRow } from './record-row';
 import { LoadError } from './load-error';
 
@@ -31,7 +32,21 @@ export const ListTexts = {
     [RecordCate.Income]: 'You have no incoming transactions. Try adding funds with Top-up.',
     [RecordCate.Outgoing]: 'You have no outgoing transactions yet.',
   } as Record<RecordCate, string>,
+  filteredTitle: 'No matching transactions',
 } as const;
+
+/**
+ * The empty text of a list filtered by status as well (product §2's texts apply to the direction
+ * alone): it names what was asked, e.g. 'No failed outgoing transactions.', never claiming that
+ * there are no outgoing transactions at all.
+ */
+export function filteredEmptyText(cate: RecordCate, statusList: readonly RecordStatus[]): string {
+  const adjective = (label: string) => (label === 'Success' ? 'successful' : label.toLowerCase());
+  const statuses = [...new Set(statusList.map((s) => adjective(recordStatusView(s).label)))];
+  const which = statuses.length > 1 ? `${statuses.slice(0, -1).join(', ')} or ${statuses.at(-1)}` : statuses[0];
+  const direction = cate === RecordCate.Income ? 'incoming ' : cate === RecordCate.Outgoing ? 'outgoing ' : '';
+  return `No ${which} ${direction}transactions.`;
+}
 
 export interface TransactionListProps {
   userId: string;
@@ -114,8 +129,8 @@ export function TransactionList({
     body = (
       <EmptyState
         icon={<Inbox />}
-        title={ListTexts.emptyTitle}
-        description={ListTexts.empty[cate]}
+        title={statusList.length ? ListTexts.filteredTitle : ListTexts.emptyTitle}
+        description={statusList.length ? filteredEmptyText(cate, statusList) : ListTexts.empty[cate]}
         className="border-none py-10"
       />
     );
