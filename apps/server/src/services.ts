@@ -25,7 +25,15 @@ import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { createLicencesService } from './modules/licences/licences.service';
-import { buyersToMail, countDownloads, hasPaid, lockPaidOrder, orderStatusOf, paidOrder } from './modules/orders/orders.repository';
+import {
+  buyersToMail,
+  collectionsOfOrders,
+  countDownloads,
+  hasPaid,
+  lockPaidOrder,
+  orderStatusOf,
+  paidOrder,
+} from './modules/orders/orders.repository';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
@@ -160,7 +168,8 @@ export async function buildServices(deps: ServicesDeps) {
   const mail = createMailProvider(config);
   const mailQueue = createMailQueue({ db, clock, mail, log, timeoutMs: config.MAIL_TIMEOUT_MS });
   const ledger = createLedgerService({ db });
-  const records = createRecordsService({ db });
+  // Purchase, Sale and Refund records name their order's collection (read from the orders module).
+  const records = createRecordsService({ db, collectionsOfOrders: (ids) => collectionsOfOrders(db, ids) });
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
   const accounts = createAccountService({

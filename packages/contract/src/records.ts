@@ -35,6 +35,11 @@ export const RecordSchema = z.object({
   status: z.enum(RECORD_STATUSES),
   /** Milliseconds since the epoch. */
   created_at: z.number(),
+  /**
+   * The collection a Purchase, Sale or Refund record was for (its order's collection, title as it
+   * reads now); absent on top-ups and cash-outs.
+   */
+  collection: z.object({ id: z.string(), title: z.string() }).nullable().optional(),
 });
 export type TransactionRecord = z.infer<typeof RecordSchema>;
 

@@ -3,7 +3,7 @@ import { CollectionStatus, OrderStatus } from '@coffer/contract';
 import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { run, statement } from '../../db/raw';
-import { orders, users } from '../../db/schema/index';
+import { collections, orders, users } from '../../db/schema/index';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -382,6 +382,17 @@ const markPaidManySql = statement(
 export async function markPaid(db: DbOrTx, id: string, paidAt: Date, fee: bigint): Promise<OrderRow> {
   const [row] = await db.update(orders).set({ status: OrderStatus.Paid, paidAt, fee }).where(eq(orders.id, id)).returning();
   return row!;
+}
+
+/** The collection (id and title) of each of `orderIds` that exists, by order id: one indexed join. */
+export async function collectionsOfOrders(db: DbOrTx, orderIds: string[]): Promise<Map<string, { id: string; title: string }>> {
+  if (!orderIds.length) return new Map();
+  const rows = await db
+    .select({ orderId: orders.id, id: collections.id, title: collections.title })
+    .from(orders)
+    .innerJoin(collections, eq(collections.id, orders.collectionId))
+    .where(inArray(orders.id, orderIds));
+  return new Map(rows.map((r) => [r.orderId, { id: r.id, title: r.title }]));
 }
 
 /**

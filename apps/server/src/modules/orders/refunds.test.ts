@@ -74,15 +74,18 @@ describe('order/refund (seller)', () => {
     // The 10 % fee (2.00 points) goes back: the fee account is debited 200 minor units.
     expect(await feePosted(t, `refund:${order.id}`)).toBe(-200n);
 
+    // Each record of the order names its collection (the Transactions rows show it).
+    const brushes = { id: c.id, title: 'Brushes' };
     expect((await recordsOf(buyer)).filter((r) => r.biz_id === order.id)).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: 'Refund', direction: 'Incoming', amount: '20.00', status: 'RecordStatusRefunded' }),
-        expect.objectContaining({ type: 'Purchase', direction: 'Outgoing', amount: '20.00' }),
+        expect.objectContaining({ type: 'Refund', direction: 'Incoming', amount: '20.00', status: 'RecordStatusRefunded', collection: brushes }),
+        expect.objectContaining({ type: 'Purchase', direction: 'Outgoing', amount: '20.00', collection: brushes }),
       ]),
     );
     expect((await recordsOf(seller)).filter((r) => r.biz_id === order.id && r.type === 'Refund')).toEqual([
-      expect.objectContaining({ direction: 'Outgoing', amount: '18.00', status: 'RecordStatusRefunded' }),
+      expect.objectContaining({ direction: 'Outgoing', amount: '18.00', status: 'RecordStatusRefunded', collection: brushes }),
     ]);
+    expect((await recordsOf(seller)).find((r) => r.biz_id === order.id && r.type === 'Sale')).toMatchObject({ collection: brushes });
 
     const detail = await ok(t, '/sl/v1/collection/detail', { collection_id: c.id }, buyer.token);
     expect(detail.purchased).toBe(false);

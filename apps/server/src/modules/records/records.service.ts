@@ -10,7 +10,7 @@ import {
   type RecordListData,
   type RecordListRequest,
   type RecordStatus,
-  type RecordType,
+  RecordType,
 } from '@coffer/contract';
 import type { Db, DbOrTx } from '../../db/client';
 import { errors } from '../../lib/errors';
@@ -44,7 +44,16 @@ function toRow(rec: NewRecord) {
   };
 }
 
-export function createRecordsService(deps: { db: Db }) {
+export interface RecordsDeps {
+  db: Db;
+  /** The collection of each order id (Purchase, Sale and Refund records' `biz_id`), from the orders module. */
+  collectionsOfOrders?: (orderIds: string[]) => Promise<Map<string, { id: string; title: string }>>;
+}
+
+/** Record types whose `biz_id` is an order. */
+const ORDER_TYPES: ReadonlySet<string> = new Set([RecordType.Purchase, RecordType.Sale, RecordType.Refund]);
+
+export function createRecordsService(deps: RecordsDeps) {
   return {
     /**
      * One page of the caller's records (product §7 `record/list`): newest first, `cate` filters by
@@ -70,6 +79,8 @@ export function createRecordsService(deps: { db: Db }) {
         offset: page * size,
         limit: size,
       });
+      const orderIds = [...new Set(rows.filter((r) => ORDER_TYPES.has(r.type)).map((r) => r.bizId))];
+      const titles = orderIds.length && deps.collectionsOfOrders ? await deps.collectionsOfOrders(orderIds) : new Map();
       const items = rows.map((r) => ({
         id: r.id,
         biz_id: r.bizId,
@@ -78,6 +89,7 @@ export function createRecordsService(deps: { db: Db }) {
         amount: minorToPoints(r.amount),
         status: r.status as RecordStatus,
         created_at: r.createdAt.getTime(),
+        ...(ORDER_TYPES.has(r.type) ? { collection: titles.get(r.bizId) ?? null } : {}),
       }));
       return toPage('records', items, req.paginator, count);
     },

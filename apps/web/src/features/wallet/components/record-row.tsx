@@ -1,6 +1,7 @@
 /**
  * One transaction record (product §2 balance modal): type, date (MM/dd/yyyy), signed amount (+ for
- * Incoming) and a status badge. Top-up and cash-out rows open their bill detail.
+ * Incoming) and a status badge. Purchase, sale and refund rows name their collection (the record's
+ * `collection`, cut with an ellipsis, whole in its title). Top-up and cash-out rows open their bill detail.
  */
 import type { TransactionRecord } from '@coffer/contract';
 import { Direction, RecordType } from '@coffer/contract/constants';
@@ -42,6 +43,15 @@ export function RecordRow({ record, onOpen }: { record: RecordLike; onOpen?: (re
         <span className="block truncate text-sm font-medium text-slate-900 dark:text-slate-100">
           {recordTypeLabel(record.type)}
         </span>
+        {record.collection ? (
+          <span
+            className="block truncate text-xs text-slate-600 dark:text-slate-300"
+            title={record.collection.title}
+            data-testid="record-collection"
+          >
+            {record.collection.title}
+          </span>
+        ) : null}
         <span className="block text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatShortDate(when)}</span>
       </span>
       <span className="flex shrink-0 flex-col items-end gap-1">

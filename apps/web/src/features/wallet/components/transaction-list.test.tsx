@@ -158,6 +158,28 @@ describe('record list', () => {
     expect(await screen.findByText('You have no outgoing transactions yet.')).toBeInTheDocument();
   });
 
+  it('names the collection of purchase, sale and refund rows, whole in the title when cut', async () => {
+    const long = 'Brushes '.repeat(12).trim();
+    server.use(
+      on('/record/list', (body) =>
+        ok({
+          records: [
+            record(1, { type: RecordType.Purchase, direction: Direction.Outgoing, collection: { id: 'c1', title: long } }),
+            record(2, { type: RecordType.TopUp }),
+          ],
+          ...pageFields(body.paginator, 2),
+        }),
+      ),
+    );
+    mockWalletApi();
+    renderWallet(<TransactionList userId={USER_ID} cate={RecordCate.All} />);
+    const names = await screen.findAllByTestId('record-collection');
+    expect(names).toHaveLength(1);
+    expect(names[0]).toHaveTextContent(long);
+    expect(names[0]).toHaveAttribute('title', long);
+    expect(names[0]).toHaveClass('truncate');
+  });
+
   it('names the filters in the empty text when statuses are picked too (Outgoing + Failed)', async () => {
     serveRecords(0);
     mockWalletApi();
