@@ -90,7 +90,11 @@ describe('auth', () => {
     await page.getByLabel('Username or email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill('Wrong#Pass1');
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.getByText('Incorrect username or password').waitFor();
+    // In the toast and under the password field, which is marked invalid and focused.
+    await page.getByText('Incorrect username or password').first().waitFor();
+    assert.equal(await page.getByText('Incorrect username or password').count(), 2);
+    assert.equal(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Password', { exact: true }).evaluate((el) => el === document.activeElement), true);
     assert.equal(await page.evaluate(() => localStorage.getItem('accessToken')), null);
     await context.close();
   });
@@ -132,7 +136,7 @@ describe('auth', () => {
     await page.getByLabel('Username or email').fill(user.username);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.getByText('Incorrect username or password').waitFor();
+    await page.getByText('Incorrect username or password').first().waitFor();
     await logIn(page, user.username, next);
     assert.deepEqual(
       errors.filter((e) => !e.includes('status of 400')),
