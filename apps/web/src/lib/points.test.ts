@@ -20,6 +20,9 @@ describe("'N Points' labels (product §2)", () => {
     expect(formatPointsLabel(12)).toBe('12 Points');
     expect(formatPointsLabel(12.5)).toBe('12.50 Points');
     expect(formatPointsLabel('7')).toBe('7 Points');
+    // The same thousands separators as every other amount (one formatter): never '1500 Points' beside '2,500.00 P-coin'.
+    expect(formatPointsLabel(1500)).toBe('1,500 Points');
+    expect(formatPointsLabel('1234567.5')).toBe('1,234,567.50 Points');
   });
 
   it("reads a bad value as '0 Points'", () => {

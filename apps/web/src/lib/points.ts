@@ -2,7 +2,8 @@
  * How points (P-coin) are shown, in one place:
  * - {@link formatPoints}: 2 decimals with thousands separators (product §9 "Decimals"), from decimal
  *   strings without float maths: '1234.5' -> '1,234.50'; the balance, the wallet's amounts;
- * - {@link formatPointsLabel}: 'N Points' of product §2 (prices, earned points): 12 -> '12 Points';
+ * - {@link formatPointsLabel}: 'N Points' of product §2 (prices, earned points): 12 -> '12 Points',
+ *   1500 -> '1,500 Points' (the same separators as every other amount);
  * - {@link groupThousands}: the separators both use (and the wallet's USD amounts).
  */
 import { roundHalfUp } from '@coffer/contract/constants';
@@ -41,11 +42,11 @@ function pointsNumber(value: unknown): number | null {
 
 /**
  * 'N Points' (product §2 My Collections card, 'Price' and 'Earned Points'): 12 -> '12 Points',
- * 12.5 -> '12.50 Points', '7' -> '7 Points'; NaN, negative, non-numeric, null or undefined ->
- * '0 Points'.
+ * 12.5 -> '12.50 Points', '7' -> '7 Points', 1500 -> '1,500 Points'; NaN, negative, non-numeric,
+ * null or undefined -> '0 Points'.
  */
 export function formatPointsLabel(value: unknown): string {
   const n = pointsNumber(value);
   if (n === null) return '0 Points';
-  return `${Number.isInteger(n) ? String(n) : n.toFixed(2)} Points`;
+  return `${groupThousands(Number.isInteger(n) ? String(n) : n.toFixed(2))} Points`;
 }
