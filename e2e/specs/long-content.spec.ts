@@ -388,12 +388,14 @@ describe('long content', () => {
       'sales',
       (p) => p.getByText(LONG.refundReason, { exact: false }).first(),
       async (page, width) => {
-        // The refund reason wraps in its column rather than stretching the row (a table may scroll sideways in its frame).
+        // The refund reason wraps in its column rather than stretching the row; at 390 px the row is a
+        // card holding every column, the longest reason (500 characters) included, on about 13 lines.
         const height = await page
           .getByTestId('sale-row')
           .first()
           .evaluate((el) => el.getBoundingClientRect().height);
-        if (height > 400) problems.push(`sales row at ${width}: ${Math.round(height)} px tall`);
+        const limit = width === viewports.mobile.width ? 800 : 400;
+        if (height > limit) problems.push(`sales row at ${width}: ${Math.round(height)} px tall`);
       },
     );
     await visit(s.page, '/mycollections', 'mycollections', (p) => p.getByText(LONG.title).first());

@@ -20,7 +20,7 @@ const tones: Record<BadgeTone, string> = {
 /** A rounded label in one of the tones; status badges take theirs from status-palette.ts. */
 export function Badge({ tone = 'slate', className, children, icon }: { tone?: BadgeTone; className?: string; children: ReactNode; icon?: ReactNode }) {
   return (
-    <span className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', tones[tone], className)}>
+    <span className={cn('inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset', tones[tone], className)}>
       {icon}
       {children}
     </span>

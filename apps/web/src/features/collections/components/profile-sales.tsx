@@ -143,12 +143,14 @@ export function ProfileSales() {
                 </span>
               </td>
               <td className="px-4 py-2.5">
-                <OrderStatusBadge status={o.status} />
-                {o.status === OrderStatus.Paid && o.refund_request ? (
-                  <p className="mt-1 w-64 text-xs wrap-anywhere text-amber-700 dark:text-amber-300">
-                    Refund requested: {o.refund_request.reason}
-                  </p>
-                ) : null}
+                <div className="flex flex-col items-start gap-1 max-sm:items-end">
+                  <OrderStatusBadge status={o.status} />
+                  {o.status === OrderStatus.Paid && o.refund_request ? (
+                    <p className="text-xs wrap-anywhere text-amber-700 sm:w-64 dark:text-amber-300">
+                      Refund requested: {o.refund_request.reason}
+                    </p>
+                  ) : null}
+                </div>
               </td>
               <ProceedsCell order={o} />
               <OrderLicenceCell order={o} />
