@@ -5,10 +5,11 @@
  * version of the file, product §24).
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '@/components/ui/button';
-import { toastError } from '@/lib/api-client';
+import { getErrorMessage, toastError } from '@/lib/api-client';
+import { useLeaveWarning } from '@/lib/use-leave-warning';
 import { addResourceToCollection } from '@/features/collections/api/add-resource';
 import { useReplaceResource } from '@/features/collections/api/edit-resources';
 import { collectionKeys } from '@/features/collections/api/keys';
@@ -26,6 +27,7 @@ export function useCollectionFiles(makeQueue?: () => UploadQueue): CollectionFil
   return useMemo(
     () => ({
       liveCount: snapshot.items.filter((i) => i.status !== 'cancelled').length,
+      failedCount: snapshot.items.filter((i) => i.status === 'failed' || i.status === 'cancelled').length,
       whenSettled: () => queue.whenSettled(),
       picker: <FileUploader queue={queue} snapshot={snapshot} />,
     }),
@@ -33,37 +35,60 @@ export function useCollectionFiles(makeQueue?: () => UploadQueue): CollectionFil
   );
 }
 
-/** Upload more files into an unpublished (or published) collection of one's own. */
+/**
+ * Upload more files into a collection of one's own. Each file is attached the moment its upload
+ * finishes (collection/resource/add, idempotent) and leaves the list with a toast: nothing waits for
+ * a button, and a reload loses only what is still uploading (the page warns before that).
+ */
 export function AddFiles({ collectionId }: { collectionId: string }) {
   const client = useQueryClient();
   const { queue, snapshot } = useUploadQueue();
-  const [attaching, setAttaching] = useState(false);
-  const ready = snapshot.items.filter((i) => i.status === 'done' && i.resource);
-  const busy = snapshot.overall.active > 0;
+  /** Resource ids being attached (an effect run must not attach one twice). */
+  const attaching = useRef(new Set<string>());
+  const [failed, setFailed] = useState<string | null>(null);
+  /** Resource ids whose attach failed: kept in the list as uploaded until Try again. */
+  const [stuck, setStuck] = useState<string[]>([]);
+  const ready = snapshot.items.filter((i) => i.status === 'done' && i.resource && !attaching.current.has(i.resource.id));
+  useLeaveWarning(snapshot.overall.active > 0, 'Files are still uploading. Leave this page and lose them?');
 
-  async function attach() {
-    setAttaching(true);
-    try {
-      for (const item of ready) {
-        await addResourceToCollection(collectionId, item.resource!.id);
-        queue.remove(item.id);
-      }
-      toast.success(`${ready.length} file${ready.length === 1 ? '' : 's'} added`);
-      await client.invalidateQueries({ queryKey: collectionKeys.detail(collectionId) });
-    } catch (err) {
-      toastError(err, 'Failed to add the files');
-    } finally {
-      setAttaching(false);
+  useEffect(() => {
+    for (const item of ready) {
+      const id = item.resource!.id;
+      attaching.current.add(id);
+      addResourceToCollection(collectionId, id).then(
+        async () => {
+          queue.remove(item.id);
+          attaching.current.delete(id);
+          setFailed(null);
+          toast.success(`${item.name} added`, { id: `added-${id}` });
+          await client.invalidateQueries({ queryKey: collectionKeys.detail(collectionId) });
+        },
+        (err: unknown) => {
+          // Kept in the list as uploaded; Try again attaches it (never in a loop by itself).
+          setStuck((ids) => [...ids, id]);
+          setFailed(getErrorMessage(err, 'Failed to add the files'));
+          toastError(err, 'Failed to add the files');
+        },
+      );
     }
-  }
+  }, [ready, collectionId, queue, client]);
 
   return (
     <div className="space-y-3">
-      <FileUploader queue={queue} snapshot={snapshot} disabled={attaching} />
-      {snapshot.items.length > 0 ? (
-        <div className="flex justify-end">
-          <Button onClick={() => void attach()} disabled={ready.length === 0 || busy} isLoading={attaching}>
-            Add {ready.length || ''} file{ready.length === 1 ? '' : 's'} to the collection
+      <FileUploader queue={queue} snapshot={snapshot} />
+      {failed ? (
+        <div role="alert" className="flex flex-wrap items-center justify-between gap-2 text-sm text-red-600 dark:text-red-400">
+          <span>{failed}</span>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => {
+              for (const id of stuck) attaching.current.delete(id);
+              setStuck([]);
+              setFailed(null);
+            }}
+          >
+            Try again
           </Button>
         </div>
       ) : null}

@@ -13,12 +13,14 @@ import { UploadPage } from './upload';
 const created = makeCollection({ title: 'Field kit', status: 'Created', amount: 40 });
 const resource: Resource = { id: '0190f3a2-0000-7000-8000-0000000000f1', collection_id: null, name: 'notes.txt', size: 10, md5: 'a'.repeat(32), content_type: 'text/plain', created_at: 1, version: 1, updated_at: null, preview: false };
 
+let completed = 0;
 const transport: UploadTransport = {
   startSingle: async () => ({ upload_id: 'u1', url: 'https://storage/put' }),
   startMultipart: vi.fn(),
   partUrl: vi.fn(),
   listParts: vi.fn(),
-  complete: async () => resource,
+  // The first file is `resource`; later ones get ids of their own.
+  complete: async () => (completed++ === 0 ? resource : { ...resource, id: `${resource.id.slice(0, -2)}${String(completed).padStart(2, '0')}` }),
   put: async (_u, body, o) => (o.onProgress?.(body.size), '"etag"'),
 };
 const makeQueue = () => new UploadQueue({ transport, hashWhole: async () => 'a'.repeat(32), sleep: async () => {} });
@@ -101,5 +103,28 @@ describe('Create collection', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/collection/${created.id}`));
     expect(calls.map((c) => c.path)).toEqual(['/collection/create', '/collection/resource/add']);
     expect(calls[0]!.body).toEqual({ title: 'Field kit', desc: 'Notes', amount: 40, draft: true });
+  });
+
+  test('six good files and an empty one: nothing is created until the empty one is removed, then one outcome with six files', async () => {
+    completed = 1;
+    const calls = serveCreate();
+    const user = userEvent.setup();
+    const { router } = renderWithProviders(<UploadPage makeQueue={makeQueue} />, { path: '/upload', routePath: '*' });
+    await fill(user);
+    const good = Array.from({ length: 6 }, (_, i) => new File(['0123456789'], `file-${i}.txt`, { type: 'text/plain' }));
+    await user.upload(screen.getByLabelText('Choose files'), [...good, new File([], 'empty.txt', { type: 'text/plain' })]);
+    await screen.findByText('6 of 7 files uploaded');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByText('Some files did not upload. Retry or remove them, then try again.')).toBeInTheDocument();
+    expect(calls).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Remove empty.txt' }));
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/collection/${created.id}`));
+    expect(calls.filter((c) => c.path === '/collection/create')).toHaveLength(1);
+    const added = calls.filter((c) => c.path === '/collection/resource/add').map((c) => (c.body as { resource_id: string }).resource_id);
+    expect(new Set(added).size).toBe(6);
+    // One outcome: success, and the refusal shown before is gone (toasts of earlier tests share the toaster).
+    expect((await screen.findAllByText('Collection created successfully!')).length).toBeGreaterThan(0);
+    expect(screen.queryByText(/did not upload/)).not.toBeInTheDocument();
   });
 });

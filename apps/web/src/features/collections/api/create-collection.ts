@@ -7,7 +7,6 @@
 import type { Collection, CollectionCreateRequest } from '@coffer/contract';
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, isImageContentType } from '@coffer/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import { callApi } from '@/lib/api-client';
 import { useIdempotentMutation } from '@/lib/idempotency';
 import { addToMyCollections } from './my-collections-cache';
@@ -69,7 +68,7 @@ export function useCreateCollection() {
   return useIdempotentMutation(createCollection, {
     onSuccess: (created) => {
       addToMyCollections(client, created);
-      toast.success('Collection created successfully!');
+      // 'Collection created successfully!' is the form's to say, once every file is in (one outcome).
     },
   });
 }

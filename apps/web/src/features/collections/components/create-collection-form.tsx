@@ -27,12 +27,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Send, Save } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { focusFirstError } from '@/lib/focus-first-error';
+import { useLeaveWarning } from '@/lib/use-leave-warning';
 import { Link, useNavigate } from 'react-router';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field, inputClasses, TextField } from '@/components/ui/input';
 import { PageContainer, PageHeader } from '@/components/ui/page';
 import { cn } from '@/lib/cn';
+import toast from 'react-hot-toast';
 import { getErrorMessage, toastError } from '@/lib/api-client';
 import { useCreateCollection } from '../api/create-collection';
 import { collectionKeys } from '../api/keys';
@@ -72,6 +74,11 @@ const PHASE_TEXT: Record<Phase, string> = {
 
 export const UploadTexts = {
   failedFiles: 'Some files did not upload. Retry or remove them, then try again.',
+  /** The one outcome of a create whose uploads partly failed while it waited (the finished ones are attached). */
+  partlySaved: (done: number, failed: number) =>
+    `The collection was saved with ${done} file${done === 1 ? '' : 's'}; ${failed} did not upload. Retry or remove ${failed === 1 ? 'it' : 'them'}, then try again.`,
+  created: 'Collection created successfully!',
+  leave: 'Your files are still uploading or not yet in a collection. Leave this page and lose them?',
   needFile: 'Add at least one file to publish',
 } as const;
 
@@ -85,6 +92,8 @@ export interface SettledFile {
 export interface CollectionFiles {
   /** Files added and not cancelled (publishing needs at least one). */
   liveCount: number;
+  /** Files that failed, were refused (an empty file) or were cancelled: retried or removed before a create. */
+  failedCount: number;
   /** Resolves once no file is waiting, hashing or uploading, with every file. */
   whenSettled(): Promise<readonly SettledFile[]>;
   /** The picker with a row and progress bar per file. */
@@ -124,10 +133,14 @@ export function CreateCollectionForm({
   const created = useRef<Collection | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const attached = useRef(new Set<string>());
+  /** Set once the collection is saved with every file: leaving is then safe. */
+  const finished = useRef(false);
   const create = useCreateCollection();
   const publish = usePublishCollection();
   const update = useUpdateCollection();
   const busy = phase !== 'idle';
+  // Files picked (uploading, or uploaded but not yet in a collection) are lost when the page goes.
+  useLeaveWarning(Boolean(files && files.liveCount > 0) && !finished.current, UploadTexts.leave, formRef);
 
   function validate(forPublish: boolean): FormErrors {
     const next: FormErrors = {};
@@ -190,6 +203,12 @@ export function CreateCollectionForm({
       step = next;
       setPhase(next);
     };
+    // A file that failed (or was refused, like an empty one) is retried or removed first: nothing is
+    // created while the seller still has to decide about it.
+    if (files.failedCount > 0) {
+      setFormError(UploadTexts.failedFiles);
+      return focusFirstError(formRef.current);
+    }
     try {
       if (!created.current) {
         enter('creating');
@@ -206,10 +225,7 @@ export function CreateCollectionForm({
       const collection = created.current;
       enter('uploading');
       const items = await files.whenSettled();
-      if (items.some((i) => i.status === 'failed')) {
-        setFormError(UploadTexts.failedFiles);
-        return;
-      }
+      // Every finished file is attached, also when another failed meanwhile: nothing uploaded is lost.
       enter('attaching');
       for (const item of items) {
         if (item.status !== 'done' || !item.resource || attached.current.has(item.resource.id)) continue;
@@ -217,10 +233,18 @@ export function CreateCollectionForm({
         attached.current.add(item.resource.id);
       }
       void client.invalidateQueries({ queryKey: collectionKeys.detail(collection.id) });
+      const failed = items.filter((i) => i.status === 'failed' || i.status === 'cancelled').length;
+      if (failed) {
+        // One outcome: the collection is kept (a retry reuses it) with what arrived.
+        setFormError(UploadTexts.partlySaved(attached.current.size, failed));
+        return focusFirstError(formRef.current);
+      }
       if (publishNow) {
         enter('publishing');
         await publish.mutateAsync(collection.id);
       }
+      toast.success(UploadTexts.created);
+      finished.current = true;
       void navigate(`/collection/${collection.id}`);
     } catch (err) {
       // The publish mutation toasts its own failure; the others are toasted here.

@@ -100,4 +100,22 @@ describe('FileUploader progress', () => {
     await ctl.finish();
     await vi.waitFor(() => expect(row).toHaveAttribute('data-status', 'done'));
   });
+
+  test('an empty file is refused before it starts: the spec message, no progress bar, no Retry, only Remove', async () => {
+    const { transport } = controlledTransport();
+    const hashWhole = vi.fn(async () => 'a'.repeat(32));
+    const make = () => new UploadQueue({ transport, hashWhole, sleep: async () => {} });
+    const user = userEvent.setup();
+    render(<Harness make={make} />);
+    await user.upload(screen.getByLabelText('Choose files'), new File([], 'empty.txt', { type: 'text/plain' }));
+    const row = await screen.findByTestId('upload-row');
+    expect(row).toHaveAttribute('data-status', 'failed');
+    expect(within(row).getByRole('alert')).toHaveTextContent('Cannot calculate MD5 for empty file');
+    expect(within(row).queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+    expect(hashWhole).not.toHaveBeenCalled();
+    expect(transport.startSingle).not.toHaveBeenCalled();
+    await user.click(within(row).getByRole('button', { name: 'Remove empty.txt' }));
+    expect(screen.queryByTestId('upload-row')).not.toBeInTheDocument();
+  });
 });

@@ -25,9 +25,14 @@ const STATUS_TEXT: Record<UploadItem['status'], string> = {
 function FileRow({ item, queue, disabled }: { item: UploadItem; queue: UploadQueue; disabled?: boolean }) {
   const hashing = item.status === 'hashing' || (item.status === 'queued' && item.hashedBytes > 0);
   const percent = hashing ? percentOf(item.hashedBytes, item.size) : percentOf(item.uploadedBytes, item.size);
-  const active = item.status === 'queued' || item.status === 'hashing' || item.status === 'uploading' || item.status === 'completing';
+  const active =
+    item.status === 'queued' || item.status === 'hashing' || item.status === 'uploading' || item.status === 'completing';
   return (
-    <li className="rounded-xl border border-slate-200 p-3 dark:border-slate-800" data-testid="upload-row" data-status={item.status}>
+    <li
+      className="rounded-xl border border-slate-200 p-3 dark:border-slate-800"
+      data-testid="upload-row"
+      data-status={item.status}
+    >
       <div className="flex items-start gap-3">
         <div className="mt-0.5 shrink-0 text-slate-400">
           {item.status === 'done' ? (
@@ -43,14 +48,26 @@ function FileRow({ item, queue, disabled }: { item: UploadItem; queue: UploadQue
             <p className="min-w-0 truncate text-sm font-medium text-slate-900 dark:text-white" title={item.name}>
               {item.name}
             </p>
-            <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">{percent}%</span>
+            {item.refused ? null : (
+              <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">{percent}%</span>
+            )}
           </div>
-          <ProgressBar
-            className="mt-2"
-            value={item.status === 'done' ? 100 : percent}
-            label={`${item.name} ${hashing ? 'hashing' : 'upload'} progress`}
-            tone={item.status === 'done' ? 'green' : item.status === 'failed' ? 'red' : item.status === 'cancelled' ? 'slate' : 'brand'}
-          />
+          {item.refused ? null : (
+            <ProgressBar
+              className="mt-2"
+              value={item.status === 'done' ? 100 : percent}
+              label={`${item.name} ${hashing ? 'hashing' : 'upload'} progress`}
+              tone={
+                item.status === 'done'
+                  ? 'green'
+                  : item.status === 'failed'
+                    ? 'red'
+                    : item.status === 'cancelled'
+                      ? 'slate'
+                      : 'brand'
+              }
+            />
+          )}
           <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
             <span className="tabular-nums">
               {STATUS_TEXT[item.status]}
@@ -59,8 +76,12 @@ function FileRow({ item, queue, disabled }: { item: UploadItem; queue: UploadQue
                 : hashing
                   ? ` · ${formatFileSize(item.hashedBytes)} of ${formatFileSize(item.size)}`
                   : ` · ${formatFileSize(item.size)}`}
-              {item.mode === 'multipart' && item.partCount > 0 && item.status !== 'done' ? ` · part ${item.partsDone}/${item.partCount}` : ''}
-              {item.partRetries > 0 && item.status !== 'done' ? ` · ${item.partRetries} part retr${item.partRetries === 1 ? 'y' : 'ies'}` : ''}
+              {item.mode === 'multipart' && item.partCount > 0 && item.status !== 'done'
+                ? ` · part ${item.partsDone}/${item.partCount}`
+                : ''}
+              {item.partRetries > 0 && item.status !== 'done'
+                ? ` · ${item.partRetries} part retr${item.partRetries === 1 ? 'y' : 'ies'}`
+                : ''}
             </span>
           </div>
           {item.error ? (
@@ -76,8 +97,14 @@ function FileRow({ item, queue, disabled }: { item: UploadItem; queue: UploadQue
               <span className="hidden sm:inline">Cancel</span>
             </Button>
           ) : null}
-          {item.status === 'failed' || item.status === 'cancelled' ? (
-            <Button variant="outline" size="sm" onClick={() => queue.retry(item.id)} aria-label={`Retry ${item.name}`} disabled={disabled}>
+          {(item.status === 'failed' || item.status === 'cancelled') && !item.refused ? (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => queue.retry(item.id)}
+              aria-label={`Retry ${item.name}`}
+              disabled={disabled}
+            >
               <RotateCcw className="size-4" aria-hidden="true" />
               <span className="hidden sm:inline">Retry</span>
             </Button>
@@ -93,7 +120,15 @@ function FileRow({ item, queue, disabled }: { item: UploadItem; queue: UploadQue
   );
 }
 
-export function FileUploader({ queue, snapshot, disabled }: { queue: UploadQueue; snapshot: UploadSnapshot; disabled?: boolean }) {
+export function FileUploader({
+  queue,
+  snapshot,
+  disabled,
+}: {
+  queue: UploadQueue;
+  snapshot: UploadSnapshot;
+  disabled?: boolean;
+}) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -124,7 +159,9 @@ export function FileUploader({ queue, snapshot, disabled }: { queue: UploadQueue
       >
         <UploadCloud className="size-10 text-slate-400" aria-hidden="true" />
         <p className="mt-3 text-sm font-medium text-slate-900 dark:text-white">Drag and drop files here</p>
-        <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Any file type, several at once. Large files are sent in parts.</p>
+        <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          Any file type, several at once. Large files are sent in parts.
+        </p>
         <label
           htmlFor={inputId}
           className={cn(
@@ -159,10 +196,16 @@ export function FileUploader({ queue, snapshot, disabled }: { queue: UploadQueue
                 {overall.done} of {overall.files} file{overall.files === 1 ? '' : 's'} uploaded
               </span>
               <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">
-                {formatFileSize(overall.uploadedBytes)} of {formatFileSize(overall.totalBytes)} · {overall.percent}%{overall.speed > 0 ? ` · ${formatSpeed(overall.speed)}` : ''}
+                {formatFileSize(overall.uploadedBytes)} of {formatFileSize(overall.totalBytes)} · {overall.percent}%
+                {overall.speed > 0 ? ` · ${formatSpeed(overall.speed)}` : ''}
               </span>
             </div>
-            <ProgressBar className="mt-2" value={overall.percent} label="Overall upload progress" tone={overall.failed ? 'red' : overall.active === 0 && overall.files > 0 ? 'green' : 'brand'} />
+            <ProgressBar
+              className="mt-2"
+              value={overall.percent}
+              label="Overall upload progress"
+              tone={overall.failed ? 'red' : overall.active === 0 && overall.files > 0 ? 'green' : 'brand'}
+            />
           </div>
           <ul className="space-y-2" aria-label="Files">
             {items.map((item) => (

@@ -36,6 +36,8 @@ export interface UploadItem {
   md5: string | null;
   error: string | null;
   resource: Resource | null;
+  /** Refused before it started (an empty file): never hashed, never retried. */
+  refused?: boolean;
 }
 
 export interface UploadSnapshot {

@@ -19,7 +19,7 @@
 import { MD5_MAX_FILE_BYTES, partSizeFor } from '@coffer/contract/constants';
 import { getErrorMessage } from '@/lib/api-client';
 import { httpUploadTransport, type UploadTransport } from '../api/uploads';
-import { calculateFileMd5, hashFileParts } from './file-md5';
+import { calculateFileMd5, hashFileParts, Md5Messages } from './file-md5';
 import { defaultSleep, isAbort, PartSlots } from './part-slots';
 import { uploadMultipart, uploadSingle, type Job, type SendContext } from './send-file';
 import {
@@ -99,10 +99,17 @@ export class UploadQueue {
     return this.items.find((i) => i.id === id);
   }
 
-  /** Queues files; @returns their ids */
+  /**
+   * Queues files; @returns their ids. An empty file is refused at once, before any hashing or
+   * upload, with the spec's 'Cannot calculate MD5 for empty file' (product §5): its row says so and
+   * offers only Remove (a retry could never succeed).
+   */
   add(files: Iterable<File>): string[] {
     const added: UploadItem[] = [];
-    for (const file of files) added.push(newUploadItem(`u${++seq}`, file));
+    for (const file of files) {
+      const item = newUploadItem(`u${++seq}`, file);
+      added.push(file.size === 0 ? { ...item, status: 'failed', error: Md5Messages.empty, refused: true } : item);
+    }
     this.items = [...this.items, ...added];
     this.emit();
     this.pump();
@@ -128,7 +135,7 @@ export class UploadQueue {
   /** Resumes a failed or cancelled file (list-parts, then only the missing parts). */
   retry(id: string): void {
     const item = this.item(id);
-    if (!item || (item.status !== 'failed' && item.status !== 'cancelled')) return;
+    if (!item || item.refused || (item.status !== 'failed' && item.status !== 'cancelled')) return;
     this.patch(id, { status: 'queued', error: null });
     this.pump();
   }
