@@ -163,7 +163,7 @@ describe('Collection detail', () => {
     render(OWNER);
     const heading = await screen.findByRole('heading', { level: 1, name: 'Field kit' });
     expect(within(heading.parentElement!).getByText('Created')).toBeInTheDocument();
-    expect(screen.getByText('Earned Points').nextSibling).toHaveTextContent('1000 Points');
+    expect(screen.getByText('Earned Points').nextSibling).toHaveTextContent('1,000 Points');
     expect(screen.getAllByRole('button', { name: /^Download (?!all$)/ })).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Download all' })).toBeEnabled();
     await user.click(await screen.findByRole('button', { name: 'Publish' }));
