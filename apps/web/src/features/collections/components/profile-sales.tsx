@@ -143,12 +143,15 @@ export function ProfileSales() {
                 </span>
               </td>
               <td className="px-4 py-2.5">
-                <OrderStatusBadge status={o.status} />
-                {o.status === OrderStatus.Paid && o.refund_request ? (
-                  <p className="mt-1 w-64 text-xs wrap-anywhere text-amber-700 dark:text-amber-300">
-                    Refund requested: {o.refund_request.reason}
-                  </p>
-                ) : null}
+                {/* One block beside the 'Status' name on a phone card: the badge keeps its width above the reason. */}
+                <div className="max-sm:flex max-sm:flex-col max-sm:items-end">
+                  <OrderStatusBadge status={o.status} />
+                  {o.status === OrderStatus.Paid && o.refund_request ? (
+                    <p className="mt-1 w-64 max-w-full text-xs wrap-anywhere text-amber-700 dark:text-amber-300">
+                      Refund requested: {o.refund_request.reason}
+                    </p>
+                  ) : null}
+                </div>
               </td>
               <ProceedsCell order={o} />
               <OrderLicenceCell order={o} />
