@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, fromUnits, groupThousands, minorToPoints, pointsToMinor, pointsToUsd, roundDown, toUnits, usdToPoints } from './money';
+import {
+  formatAmount,
+  fromUnits,
+  groupThousands,
+  minorToPoints,
+  pointsToMinor,
+  pointsToUsd,
+  roundDown,
+  toUnits,
+  usdToPoints,
+} from './money';
 
 describe('money', () => {
   it('parses decimal strings into bigint units', () => {

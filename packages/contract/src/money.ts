@@ -146,7 +146,10 @@ export function formatAmount(value: unknown, format: AmountFormat = {}): string 
   const { unit, decimals = 'fixed' } = format;
   const withUnit = (n: string) => (unit ? `${n} ${unit}` : n);
   let big: Big | null = null;
-  if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(value))) {
+  if (
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(value))
+  ) {
     try {
       big = new Big(typeof value === 'string' ? value.trim() : value);
     } catch {

@@ -154,7 +154,9 @@ export function DepositOrderView({
           <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums dark:text-white">
             {formatUsd(bill.amount_usd)} USD
           </p>
-          <p className="mt-0.5 text-sm text-slate-600 tabular-nums dark:text-slate-300">≈ {formatAmount(bill.amount, { unit: 'P-coin' })}</p>
+          <p className="mt-0.5 text-sm text-slate-600 tabular-nums dark:text-slate-300">
+            ≈ {formatAmount(bill.amount, { unit: 'P-coin' })}
+          </p>
         </div>
         <DetailList>
           <DetailRow label="Pay amount" mono>

@@ -2,7 +2,15 @@
  * The money rules of the top-up and cash-out modals (product §5), as pure functions on decimal
  * strings (contract money helpers, big.js; never floats). Every message is product §8's text verbatim.
  */
-import { Big, CRYPTO_DECIMALS, DEFAULT_POINTS_PER_USD, PaymentMessages, groupThousands, roundDown, type MinAmountResult } from '@coffer/contract';
+import {
+  Big,
+  CRYPTO_DECIMALS,
+  DEFAULT_POINTS_PER_USD,
+  PaymentMessages,
+  groupThousands,
+  roundDown,
+  type MinAmountResult,
+} from '@coffer/contract';
 
 /** product §5 "Top-up amount" and "Withdraw create" messages that the contract does not carry. */
 export const WalletMessages = {
