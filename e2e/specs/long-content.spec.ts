@@ -70,6 +70,8 @@ const LONG = {
   sellerNickname: fill('ŻółwŚwiętokrzyskiÆrøskøbingStudio', NICKNAME_MAX),
   buyerNickname: fill('BuyerWithAnExtraordinarilyLongNameÜberall', NICKNAME_MAX),
   title: fill('Ultrahochauflösende·Pinselsammlung', COLLECTION_TITLE_MAX),
+  /** A second collection, with licence keys on, that the buyer keeps (its order offers Request refund). */
+  keyedTitle: fill('Lizenzierte·Texturensammlung', COLLECTION_TITLE_MAX),
   description: (() => {
     const url = `https://example.com/${fill('downloads/very-long-path-segment-', 380)}?ref=${fill('x', 120)}`;
     const token = fill('Unbrokenlongtokenwithoutanyspaceorhyphen', 700);
@@ -295,6 +297,16 @@ describe('long content', () => {
       buyer.token,
     );
 
+    // A second order, paid and kept: its row carries a licence key and Request refund.
+    const keyed = (
+      await call<{ id: string }>(server.url, '/sl/v1/collection/create', { title: LONG.keyedTitle, desc: 'Keys', amount: 10 }, seller.token)
+    ).data;
+    await addFile(seller.token, keyed.id, LONG.fileNames[1]!);
+    await call(server.url, '/sl/v1/collection/publish', { collection_id: keyed.id }, seller.token);
+    await call(server.url, '/sl/v1/licence/settings', { collection_id: keyed.id, enabled: true }, seller.token);
+    const keyedOrder = (await call<{ id: string }>(server.url, '/sl/v1/collection/buy', { collection_id: keyed.id }, buyer.token)).data;
+    await call(server.url, '/api/uc/v1/account/order/pay', { order_id: keyedOrder.id }, buyer.token);
+
     await fundUser(server.url, seller.token, '2500.00');
     const me = (await call<{ id: string }>(server.url, '/api/uc/v1/account/get/me', {}, seller.token)).data;
     const bill = (
@@ -367,6 +379,16 @@ describe('long content', () => {
       // Every profile tab is visible whole (the strip wraps on a phone).
       for (const tab of ['Account', 'Selling', 'My Purchases', 'Events & webhooks', 'Security'])
         await checkInside(page, page.getByRole('navigation', { name: 'Profile sections' }).getByRole('link', { name: tab }), `tab ${tab} at ${width}`);
+      // My orders: the kept order's licence key, its copy button and Request refund are shown whole, on screen.
+      const kept = page.getByTestId('order-row').filter({ hasText: LONG.keyedTitle });
+      for (const [what, box] of [
+        ['licence key', kept.locator('code')],
+        ['Copy licence key', kept.getByRole('button', { name: 'Copy licence key' })],
+        ['Request refund', kept.getByRole('button', { name: 'Request refund' })],
+      ] as const) {
+        await box.scrollIntoViewIfNeeded();
+        await checkInside(page, box, `My orders ${what} at ${width}`);
+      }
     });
     await visit(b.page, '/profile', 'profile-buyer', (p) => p.getByRole('heading', { level: 1, name: LONG.buyerNickname }));
     await visit(b.page, `/profile/${me.id}/selling`, 'seller-profile', (p) =>
@@ -396,6 +418,15 @@ describe('long content', () => {
           .evaluate((el) => el.getBoundingClientRect().height);
         const limit = width === viewports.mobile.width ? 800 : 400;
         if (height > limit) problems.push(`sales row at ${width}: ${Math.round(height)} px tall`);
+        // Your sales: the kept sale's licence key and the asked-for refund's Refund button are shown whole, on screen.
+        const rows = page.getByTestId('sale-row');
+        for (const [what, box] of [
+          ['licence key', rows.filter({ hasText: LONG.keyedTitle }).locator('code')],
+          ['Refund', rows.filter({ hasText: LONG.title }).getByRole('button', { name: `Refund ${LONG.buyerNickname}'s order` })],
+        ] as const) {
+          await box.scrollIntoViewIfNeeded();
+          await checkInside(page, box, `Your sales ${what} at ${width}`);
+        }
       },
     );
     await visit(s.page, '/mycollections', 'mycollections', (p) => p.getByText(LONG.title).first());

@@ -24,6 +24,11 @@ describe('collection and upload schemas', () => {
       expect(CollectionAmountSchema.safeParse(bad).success, String(bad)).toBe(false);
   });
 
+  it('quotes the price limit with thousands separators', () => {
+    const tooHigh = CollectionAmountSchema.safeParse(100_000_001);
+    expect(tooHigh.error?.issues[0]?.message).toBe('Price must be at most 100,000,000 points');
+  });
+
   it('trims titles, defaults desc and refuses empty titles', () => {
     expect(CollectionCreateRequestSchema.parse({ title: '  Icons ', amount: 1 })).toEqual({
       title: 'Icons',

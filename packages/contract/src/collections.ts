@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ImageUploadRequestSchema, PublicUserSchema } from './account';
 import { IdSchema, isMultiLine, isOneLine, multiLineMessage, oneLineMessage, pageOf, paginatorSchema } from './common';
 import { COLLECTION_DESC_MAX, COLLECTION_TITLE_MAX, COLLECTIONS_PAGE_SIZE, REFUND_REASON_MAX } from './constants';
+import { formatAmount } from './money';
 import { COLLECTION_STATUSES, MARKET_SORTS, MarketSort, OrderStatus } from './enums';
 import { CollectionModerationSchema } from './moderation';
 import { PasswordDigestSchema } from './password';
@@ -154,7 +155,7 @@ export const CollectionAmountSchema = z.preprocess(
     .number({ error: 'Price must be a whole number of points' })
     .int('Price must be a whole number of points')
     .min(0, 'Price cannot be negative')
-    .max(COLLECTION_MAX_AMOUNT, `Price must be at most ${COLLECTION_MAX_AMOUNT} points`),
+    .max(COLLECTION_MAX_AMOUNT, `Price must be at most ${formatAmount(COLLECTION_MAX_AMOUNT, { unit: 'points', decimals: 'auto' })}`),
 );
 
 /** A file name as the uploader's disk had it (no path). */

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { fromUnits, minorToPoints, pointsToMinor, pointsToUsd, roundDown, toUnits, usdToPoints } from './money';
+import {
+  formatAmount,
+  fromUnits,
+  groupThousands,
+  minorToPoints,
+  pointsToMinor,
+  pointsToUsd,
+  roundDown,
+  toUnits,
+  usdToPoints,
+} from './money';
 
 describe('money', () => {
   it('parses decimal strings into bigint units', () => {
@@ -33,5 +43,39 @@ describe('money', () => {
     expect(usdToPoints('10.005', '100')).toBe('1000.50');
     expect(pointsToUsd('1000', '100')).toBe('10.00');
     expect(pointsToUsd('0.29', '100')).toBe('0.00');
+  });
+});
+
+describe('formatAmount (one way of writing amounts)', () => {
+  it('groups thousands and shows 2 decimals by default, with the unit word after', () => {
+    expect(formatAmount('2500', { unit: 'P-coin' })).toBe('2,500.00 P-coin');
+    expect(formatAmount('1234567.891')).toBe('1,234,567.89');
+    expect(formatAmount(10_000_000, { unit: 'points' })).toBe('10,000,000.00 points');
+    expect(formatAmount('0.005')).toBe('0.01');
+  });
+
+  it("'auto' shows whole numbers without decimals and others with 2 (product §2 'N Points')", () => {
+    expect(formatAmount(1500, { unit: 'Points', decimals: 'auto' })).toBe('1,500 Points');
+    expect(formatAmount('12.5', { unit: 'Points', decimals: 'auto' })).toBe('12.50 Points');
+    expect(formatAmount('100000000.00', { decimals: 'auto' })).toBe('100,000,000');
+  });
+
+  it('keeps the sign in front of the separators', () => {
+    expect(formatAmount('-1234.5', { unit: 'Points', decimals: 'auto' })).toBe('-1,234.50 Points');
+    expect(formatAmount('-0.001')).toBe('0.00');
+  });
+
+  it('shows an unreadable value as zero in the same format, or as the fallback given', () => {
+    for (const bad of [null, undefined, '', 'abc', '1e3', Number.NaN, Number.POSITIVE_INFINITY, {}]) {
+      expect(formatAmount(bad, { unit: 'Points', decimals: 'auto' })).toBe('0 Points');
+      expect(formatAmount(bad)).toBe('0.00');
+      expect(formatAmount(bad, { fallback: '-' })).toBe('-');
+    }
+  });
+
+  it('groups only the whole part of a fixed-point string', () => {
+    expect(groupThousands('1234567.891')).toBe('1,234,567.891');
+    expect(groupThousands('-1000')).toBe('-1,000');
+    expect(groupThousands('0.00001')).toBe('0.00001');
   });
 });

@@ -105,4 +105,62 @@ export function pointsToUsd(points: string, pointsPerUsd: string): string {
   return roundDown(new Big(points).div(pointsPerUsd), 2);
 }
 
+/**
+ * Thousands separators in the whole part of a fixed-point string, the fraction kept as it is:
+ * '-1234567.5' -> '-1,234,567.5', '0.00001' -> '0.00001'.
+ */
+export function groupThousands(fixed: string): string {
+  const negative = fixed.startsWith('-');
+  const [whole = '0', frac] = fixed.replace('-', '').split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+}
+
+/** How an amount is written by {@link formatAmount}. */
+export interface AmountFormat {
+  /**
+   * The unit word after the number, exactly as the screen's text has it: 'Points' ('N Points',
+   * product §2), 'P-coin' (the wallet), 'points' ('You will get: N points'), 'USD'. None when omitted.
+   */
+  unit?: string;
+  /**
+   * 'fixed' (default): always 2 decimals, rounded half-up (product §9 "Decimals": P-coin 2, USD 2):
+   * '1500' -> '1,500.00'. 'auto': a whole number without decimals, anything else with 2 (product §2
+   * 'N Points', "2 decimals if not an integer"): '1500' -> '1,500', '12.5' -> '12.50'.
+   */
+  decimals?: 'fixed' | 'auto';
+  /** What a missing or unreadable value shows as; by default zero in the same format ('0.00', '0 Points'). */
+  fallback?: string;
+}
+
+/**
+ * Coffer's one way of writing an amount of points (P-coin) or USD for people: thousands separators,
+ * 2 decimals (or none for a whole number with `decimals: 'auto'`) and the unit word, from a decimal
+ * string or a number without float maths: formatAmount('2500', { unit: 'P-coin' }) === '2,500.00 P-coin',
+ * formatAmount(1500, { unit: 'Points', decimals: 'auto' }) === '1,500 Points'. A negative amount
+ * keeps its '-' in front of the separators. Never throws.
+ * @param value decimal string or number; null, undefined, '', NaN, infinities and non-numeric text
+ *   are unreadable and show `format.fallback`
+ */
+export function formatAmount(value: unknown, format: AmountFormat = {}): string {
+  const { unit, decimals = 'fixed' } = format;
+  const withUnit = (n: string) => (unit ? `${n} ${unit}` : n);
+  let big: Big | null = null;
+  if (
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(value))
+  ) {
+    try {
+      big = new Big(typeof value === 'string' ? value.trim() : value);
+    } catch {
+      big = null;
+    }
+  }
+  if (!big) return format.fallback ?? withUnit(decimals === 'auto' ? '0' : '0.00');
+  const rounded = big.round(2, Big.roundHalfUp);
+  const places = decimals === 'auto' && rounded.eq(rounded.round(0, Big.roundDown)) ? 0 : 2;
+  const fixed = rounded.eq(0) ? new Big(0).toFixed(places) : rounded.toFixed(places);
+  return withUnit(groupThousands(fixed));
+}
+
 export { Big };

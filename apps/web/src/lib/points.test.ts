@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPoints, formatPointsLabel, groupThousands } from './points';
+import { formatAmount, formatPoints, formatPointsLabel, groupThousands } from './points';
 
 describe('points formatting (product §9, 2 decimals)', () => {
   it('shows two decimals with thousands separators, from decimal strings', () => {
@@ -25,8 +25,24 @@ describe("'N Points' labels (product §2)", () => {
     expect(formatPointsLabel('1234567.5')).toBe('1,234,567.50 Points');
   });
 
+  it('groups thousands like every other amount', () => {
+    expect(formatPointsLabel(1500)).toBe('1,500 Points');
+    expect(formatPointsLabel('1234567.5')).toBe('1,234,567.50 Points');
+  });
+
+  it('writes a net below zero with its sign through formatAmount', () => {
+    expect(formatAmount(-1500, { unit: 'Points', decimals: 'auto' })).toBe('-1,500 Points');
+  });
+
   it("reads a bad value as '0 Points'", () => {
-    for (const bad of [Number.NaN, -3, 'abc', null, undefined]) expect(formatPointsLabel(bad)).toBe('0 Points');
+    for (const bad of [Number.NaN, -3, '-3', 'abc', null, undefined]) expect(formatPointsLabel(bad)).toBe('0 Points');
+  });
+});
+
+describe('formatAmount with a unit word', () => {
+  it("writes the wallet's P-coin and the top-up's points with separators and 2 decimals", () => {
+    expect(formatAmount('2500', { unit: 'P-coin' })).toBe('2,500.00 P-coin');
+    expect(formatAmount('10000000', { unit: 'points' })).toBe('10,000,000.00 points');
   });
 });
 

@@ -24,6 +24,7 @@ import {
   Big,
   DEPOSIT_ORDER_LIFETIME_SECONDS,
   DepositStatus,
+  formatAmount,
   minorToPoints,
   pointsToMinor,
   RecordStatus,
@@ -179,7 +180,7 @@ export function createDepositsService(deps: DepositsDeps) {
       if (points.lt(min.points)) {
         throw errors.validation(`Minimum amount is ${min.currencyMin.round(8, Big.roundUp).toString()} ${currency.symbol}.`);
       }
-      if (points.gt(DEPOSIT_MAX_POINTS)) throw errors.validation(`Maximum amount is ${DEPOSIT_MAX_POINTS} points.`);
+      if (points.gt(DEPOSIT_MAX_POINTS)) throw errors.validation(`Maximum amount is ${formatAmount(DEPOSIT_MAX_POINTS, { unit: 'points' })}.`);
       const price = await provider.priceUsd(currency.code);
       const perUnit = new Big(price).times(rate);
       const currencyAmount = points.div(perUnit).round(8, Big.roundUp);

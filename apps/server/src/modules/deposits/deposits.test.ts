@@ -162,7 +162,7 @@ describe('deposit', () => {
     const negative = await t.call(uc('/deposit'), { amount: '-100', pay_currency: 'usdttrc20' }, user.token);
     expect(negative.body.reason).toBe('VALIDATION_FAILED');
     const tooLarge = await t.call(uc('/deposit'), { amount: '10000000.01', pay_currency: 'usdttrc20' }, user.token);
-    expect(tooLarge.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'Maximum amount is 10000000 points.' });
+    expect(tooLarge.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'Maximum amount is 10,000,000.00 points.' });
     const anonymous = await t.call(uc('/deposit'), { amount: '100', pay_currency: 'usdttrc20' });
     expect(anonymous.body.reason).toBe('UNAUTHORIZED');
   });

@@ -25,6 +25,8 @@
  */
 import {
   Big,
+  formatAmount,
+  groupThousands,
   minorToPoints,
   PaymentMessages,
   pointsToMinor,
@@ -298,8 +300,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       }
       const q = await quote(currency, req.amount);
       if (q.amountUsd.lt(currency.payoutMinUsd))
-        throw errors.validation(PaymentMessages.minimumUsd(new Big(currency.payoutMinUsd).toString()));
-      if (q.net.lte(0)) throw errors.validation(`The amount must be larger than the network fee (${q.feeUsd.toFixed(2)} USD)`);
+        throw errors.validation(PaymentMessages.minimumUsd(groupThousands(new Big(currency.payoutMinUsd).toFixed())));
+      if (q.net.lte(0)) throw errors.validation(`The amount must be larger than the network fee (${formatAmount(q.feeUsd.toFixed(2), { unit: 'USD' })})`);
       const { available } = await ledger.balances(callerId);
       if (available < q.amount) throw errors.insufficientBalance(PaymentMessages.insufficientBalance);
       const now = clock.now();

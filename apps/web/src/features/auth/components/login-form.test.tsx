@@ -102,7 +102,7 @@ describe('login form', () => {
     const { user } = renderLogin();
     await typePassword(user);
     expect(await screen.findByRole('alert')).toHaveTextContent(msg);
-    expect(await screen.findAllByText(msg)).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText(msg)).toHaveLength(2));
     expect(screen.queryByText('You do not have permission to perform this action.')).not.toBeInTheDocument();
   });
 
@@ -118,6 +118,6 @@ describe('login form', () => {
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
     expect(field).toHaveAccessibleDescription('Incorrect username or password');
     expect(field).toHaveFocus();
-    expect(await screen.findAllByText('Incorrect username or password')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Incorrect username or password')).toHaveLength(2));
   });
 });

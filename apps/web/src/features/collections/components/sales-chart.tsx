@@ -8,6 +8,7 @@ import type { SalesDay } from '@coffer/contract';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatAmount } from '@/lib/points';
 
 const DAY_S = 86_400;
 const AXIS = '#94a3b8';
@@ -51,7 +52,7 @@ export function SalesChart({ series, height = 260 }: { series: SalesDay[]; heigh
           width: 2,
           fill: 'rgba(99, 102, 241, 0.08)',
           points: { show: series.length <= 7 || (series.length <= 31 && el.clientWidth >= 640) },
-          value: (_u, v) => (v == null ? '-' : v.toFixed(2)),
+          value: (_u, v) => formatAmount(v, { fallback: '-' }),
         },
         { label: 'Sales', scale: 'n', stroke: SALES, fill: SALES, width: 0, paths: bars, points: { show: false } },
       ],

@@ -34,6 +34,15 @@ function dashboard(days: number, overrides: Partial<Dashboard> = {}): Dashboard 
 }
 
 describe('Sales dashboard', () => {
+  test('writes amounts with thousands separators, and a net below zero with its sign', async () => {
+    const totals = { sales: 1, earned: '1500.00', refunds: 2, refunded: '2750.50', net: '-1250.50' };
+    server.use(http.post('*/sl/v1/my/sales/dashboard', () => HttpResponse.json(ok(dashboard(7, { totals })))));
+    renderWithProviders(<SalesDashboard userId="u1" />);
+    expect(await screen.findByText('1,500 Points')).toBeInTheDocument();
+    expect(screen.getByText('(2,750.50 Points)')).toBeInTheDocument();
+    expect(screen.getByText('Net', { selector: 'dt' }).nextSibling).toHaveTextContent('-1,250.50 Points');
+  });
+
   test('shows totals, the chart with a table alternative, top collections and downloads; switches the period', async () => {
     const asked: number[] = [];
     server.use(

@@ -17,7 +17,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
-import { formatPointsLabel } from '@/lib/points';
+import { formatAmount, formatPointsLabel } from '@/lib/points';
 import { useSalesDashboard, type SalesDashboard as Dashboard } from '../api/get-sales-dashboard';
 
 const SalesChart = lazy(() => import('./sales-chart'));
@@ -205,7 +205,7 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
               </span>
             </Total>
             <Total label="Net" tone={data.totals.net.startsWith('-') ? 'red' : undefined}>
-              {formatPointsLabel(data.totals.net)}
+              {formatAmount(data.totals.net, { unit: 'Points', decimals: 'auto' })}
             </Total>
           </dl>
           {data.clearance ? (

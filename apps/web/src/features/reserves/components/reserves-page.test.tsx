@@ -107,7 +107,7 @@ describe('/reserves', () => {
     expect(await screen.findByText('1,012.50 points')).toBeInTheDocument(); // 12.50 + 999.99 + 0.01
     expect(screen.getByText('100,050.00 points')).toBeInTheDocument();
     expect(screen.getByText('0x00000000000000000000000000000000000000a1')).toBeInTheDocument();
-    expect(screen.getByText('1000.5 ($1,000.50)')).toBeInTheDocument();
+    expect(screen.getByText('1,000.5 ($1,000.50)')).toBeInTheDocument();
     expect(screen.getByText(ReservesTexts.unreadable)).toBeInTheDocument();
     expect(screen.getByText('evm: timeout')).toBeInTheDocument();
     expect(screen.getByText(root.hash)).toBeInTheDocument();

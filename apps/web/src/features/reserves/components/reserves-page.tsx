@@ -15,7 +15,7 @@ import { PageContainer, PageHeader } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { formatPoints, groupThousands } from '@/lib/points';
+import { formatAmount, groupThousands } from '@/lib/points';
 import { useCheckProof, type ProofCheck } from '../api/check-proof';
 import { useReservesLatest } from '../api/get-latest';
 
@@ -58,7 +58,7 @@ function Figure({ label, points, sub }: { label: string; points: string; sub: st
     <div>
       <h2 className="text-sm font-medium text-slate-600 dark:text-slate-400">{label}</h2>
       <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums sm:text-3xl dark:text-white">
-        {formatPoints(points)} points
+        {formatAmount(points, { unit: 'points' })}
       </p>
       <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{sub}</p>
     </div>
@@ -80,7 +80,7 @@ function ReserveList({ publication }: { publication: Publication }) {
               <span className="text-red-600 dark:text-red-400">{ReservesTexts.unreadable}</span>
             ) : (
               <span className="text-slate-900 tabular-nums dark:text-white">
-                {r.balance} (${groupThousands(r.balance_usd ?? '0.00')})
+                {groupThousands(r.balance ?? '0')} (${formatAmount(r.balance_usd)})
               </span>
             )}
           </div>
@@ -116,7 +116,7 @@ function CheckResult({ result, error }: { result: ProofCheck | undefined; error:
     <div role="status" className="text-sm">
       <p className="font-medium text-emerald-700 dark:text-emerald-400">{ReservesTexts.included}</p>
       <p className="mt-1 text-slate-600 dark:text-slate-400">
-        Your balance at publication: {formatPoints(result.balance)} points
+        Your balance at publication: {formatAmount(result.balance, { unit: 'points' })}
       </p>
       <p className="mt-1 text-slate-500 dark:text-slate-400">
         Checked in your browser: its {result.shares} shares add up to it, and each leads to the published root.
@@ -192,7 +192,7 @@ export function ReservesPage({ userId }: { userId: string | null }) {
               <Figure
                 label={ReservesTexts.reserves}
                 points={publication.reserves_points}
-                sub={`$${groupThousands(publication.reserves_usd)} at publication`}
+                sub={`$${formatAmount(publication.reserves_usd)} at publication`}
               />
               <div className="mt-4">
                 <ReserveList publication={publication} />

@@ -12,7 +12,7 @@ import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { getAssetsQueryOptions } from '../api/get-assets';
 import type { WalletView } from './wallet-dialogs';
-import { formatPoints } from '@/lib/points';
+import { formatAmount, formatPoints } from '@/lib/points';
 
 // The modals (QR code, forms) load on first open, not with every page.
 const WalletDialogs = lazy(() => import('./wallet-dialogs').then((m) => ({ default: m.WalletDialogs })));
@@ -63,7 +63,7 @@ export function BalanceButton({ userId, fallbackAvailable, className }: BalanceB
           'dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:border-brand-500/50 dark:hover:bg-slate-800',
           className,
         )}
-        aria-label={`Balance: ${formatPoints(available)} points`}
+        aria-label={`Balance: ${formatAmount(available, { unit: 'points' })}`}
         aria-haspopup="dialog"
         onClick={() => setView('balance')}
       >

@@ -180,12 +180,12 @@ describe('cash-out step 1', { timeout: 15_000 }, () => {
     const { user } = renderCashOut();
     await ready();
     await user.type(screen.getByLabelText('Amount (USD)'), '10');
-    expect(await screen.findAllByText('Failed to estimate fee')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Failed to estimate fee')).toHaveLength(2));
     // A failed estimate is not retried by itself (no loop): Estimate fee asks again.
     expect(calls).toBe(1);
     server.use(on('/withdraw/estimate/fee', () => ({ code: 40000, msg: 'The network is busy' }), 400));
     await user.click(screen.getByRole('button', { name: 'Estimate fee' }));
-    expect(await screen.findAllByText('The network is busy')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('The network is busy')).toHaveLength(2));
   });
 
   it("a fixed address takes the stale 'Invalid address format' toast away", async () => {
@@ -195,7 +195,7 @@ describe('cash-out step 1', { timeout: 15_000 }, () => {
     const address = screen.getByLabelText(/address$/);
     await user.type(address, 'not-an-address');
     await user.tab();
-    expect(await screen.findAllByText('Invalid address format')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Invalid address format')).toHaveLength(2));
     await user.clear(address);
     await user.type(address, 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
     await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0));
@@ -371,7 +371,7 @@ describe('cash-out step 2', { timeout: 15_000 }, () => {
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
     expect(field).toHaveAccessibleDescription('Incorrect password');
     expect(field).toHaveFocus();
-    expect(await screen.findAllByText('Incorrect password')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Incorrect password')).toHaveLength(2));
     expect(view.onOpenChange).not.toHaveBeenCalled();
   });
 

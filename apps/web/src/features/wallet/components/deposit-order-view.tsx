@@ -39,7 +39,7 @@ import {
   symbolOfCode,
 } from '../utils/display';
 import { DetailList, DetailRow } from './detail-rows';
-import { formatPoints } from '@/lib/points';
+import { formatAmount } from '@/lib/points';
 import { toastError } from '@/lib/api-client';
 
 /** product §8 "Top-up and orders". */
@@ -154,7 +154,9 @@ export function DepositOrderView({
           <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums dark:text-white">
             {formatUsd(bill.amount_usd)} USD
           </p>
-          <p className="mt-0.5 text-sm text-slate-600 tabular-nums dark:text-slate-300">≈ {formatPoints(bill.amount)} P-coin</p>
+          <p className="mt-0.5 text-sm text-slate-600 tabular-nums dark:text-slate-300">
+            ≈ {formatAmount(bill.amount, { unit: 'P-coin' })}
+          </p>
         </div>
         <DetailList>
           <DetailRow label="Pay amount" mono>
@@ -168,7 +170,7 @@ export function DepositOrderView({
               <DetailRow label="Received" mono>
                 {`${formatCrypto(bill.paid_currency_amount)} ${symbol}`}
               </DetailRow>
-              <DetailRow label="Credited">{formatPoints(bill.credited_amount)} P-coin</DetailRow>
+              <DetailRow label="Credited">{formatAmount(bill.credited_amount, { unit: 'P-coin' })}</DetailRow>
             </>
           ) : null}
           <DetailRow label="Time left">

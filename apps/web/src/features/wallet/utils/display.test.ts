@@ -113,6 +113,7 @@ describe('names and numbers', () => {
     expect(formatCrypto('25')).toBe('25.00000000');
     expect(formatCrypto('0.123456789')).toBe('0.12345678');
     expect(formatCrypto('x')).toBe('-');
+    expect(formatCrypto('12345.5')).toBe('12,345.50000000');
   });
 
   it('gives net USD = amount_usd - fee_fiat, or a dash when either is missing', () => {

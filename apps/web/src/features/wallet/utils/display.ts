@@ -16,7 +16,7 @@ import {
 } from '@coffer/contract';
 import { statusView, type StatusView } from '@/components/ui/status-palette';
 import { toDate, type DateInput } from '@/lib/format';
-import { formatPoints, groupThousands } from '@/lib/points';
+import { formatAmount, formatPoints, groupThousands } from '@/lib/points';
 
 /** product §9: network names are shown upper-case. */
 export const networkLabel = (network: string | null | undefined): string => (network ?? '').toUpperCase();
@@ -39,19 +39,14 @@ export function symbolOfCode(code: string | null | undefined): string {
 
 /** USD with 2 decimals and thousands separators ('1234.5' -> '1,234.50'); '-' when missing or bad. */
 export function formatUsd(value: string | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '-';
-  try {
-    return groupThousands(new Big(value).round(2, Big.roundHalfUp).toFixed(2));
-  } catch {
-    return '-';
-  }
+  return formatAmount(value, { fallback: '-' });
 }
 
-/** Crypto with 8 decimals, rounded down (product §9); '-' when missing or bad. */
+/** Crypto with 8 decimals, rounded down (product §9), thousands grouped; '-' when missing or bad. */
 export function formatCrypto(value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-';
   try {
-    return roundDown(value, 8);
+    return groupThousands(roundDown(value, 8));
   } catch {
     return '-';
   }

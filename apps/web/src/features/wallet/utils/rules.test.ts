@@ -70,6 +70,12 @@ describe('cash-out amount (product §5)', () => {
     expect(checkCashOutAmount('10', opts)).toMatchObject({ error: null, ok: true });
   });
 
+  it('quotes a large minimum with thousands separators, the text otherwise verbatim', () => {
+    const big = { rate: '100', available: '1000000.00', minUsd: '2500.00' };
+    expect(checkCashOutAmount('2499', big)).toMatchObject({ error: 'Minimum amount is 2,500 USD', ok: false });
+    expect(checkWithdrawCreate(TRON, '9', '2500.00')).toBe('Invalid amount or address. Minimum amount is 2,500');
+  });
+
   it('shows nothing for an empty field or 0, and is not ok', () => {
     expect(checkCashOutAmount('', opts)).toEqual({ error: null, ok: false, amount: null });
     expect(checkCashOutAmount('0', opts)).toMatchObject({ error: null, ok: false });

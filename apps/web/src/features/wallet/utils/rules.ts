@@ -2,7 +2,15 @@
  * The money rules of the top-up and cash-out modals (product §5), as pure functions on decimal
  * strings (contract money helpers, big.js; never floats). Every message is product §8's text verbatim.
  */
-import { Big, CRYPTO_DECIMALS, DEFAULT_POINTS_PER_USD, PaymentMessages, roundDown, type MinAmountResult } from '@coffer/contract';
+import {
+  Big,
+  CRYPTO_DECIMALS,
+  DEFAULT_POINTS_PER_USD,
+  PaymentMessages,
+  groupThousands,
+  roundDown,
+  type MinAmountResult,
+} from '@coffer/contract';
 
 /** product §5 "Top-up amount" and "Withdraw create" messages that the contract does not carry. */
 export const WalletMessages = {
@@ -26,10 +34,13 @@ export function parseDecimalInput(input: string): string | null {
   return new Big(text).toString();
 }
 
-/** A decimal string without trailing zeros, for messages: '1.00000000' -> '1', '10.50' -> '10.5'. */
+/**
+ * A decimal string without trailing zeros and with thousands separators, for messages and hints:
+ * '1.00000000' -> '1', '10.50' -> '10.5', '2500' -> '2,500', '0.00000001' -> '0.00000001'.
+ */
 export function plainDecimal(value: string | null | undefined): string {
   try {
-    return new Big(value ?? '0').toString();
+    return groupThousands(new Big(value ?? '0').toFixed());
   } catch {
     return String(value ?? '');
   }
