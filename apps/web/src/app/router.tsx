@@ -24,7 +24,6 @@ const Collection = lazyPage(() => import('./routes/collection'));
 const Terms = lazyPage(() => import('./routes/terms'));
 const Privacy = lazyPage(() => import('./routes/privacy'));
 const Reserves = lazyPage(() => import('./routes/reserves'));
-const Creator = lazyPage(() => import('./routes/creator'));
 const Login = lazyPage(() => import('./routes/auth/login'));
 const Register = lazyPage(() => import('./routes/auth/register'));
 const ForgotPassword = lazyPage(() => import('./routes/auth/forgot-password'));
@@ -57,7 +56,6 @@ export const routes: RouteObject[] = [
       { index: true, element: <Home /> },
       { path: 'resource/:id', element: <Resource /> },
       { path: 'collection/:id', element: <Collection /> },
-      { path: 'creator/:id', element: <Creator /> },
       { path: 'terms', element: <Terms /> },
       { path: 'privacy', element: <Privacy /> },
       { path: 'reserves', element: <Reserves /> },

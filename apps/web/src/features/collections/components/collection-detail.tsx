@@ -164,7 +164,7 @@ export function CollectionDetailView({
             <p className="mt-2 truncate text-sm text-slate-600 dark:text-slate-400" title={sellerName}>
               by{' '}
               <Link
-                to={`/creator/${seller.id}`}
+                to={`/profile/${seller.id}/selling`}
                 className="font-medium text-brand-700 hover:underline dark:text-brand-300"
               >
                 {sellerName}
