@@ -203,7 +203,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     withdrawalRoutes(api, services.withdrawals);
     await built.railRoutes(api);
     uploadsRoutes(api, services.uploads, services.images);
-    collectionsRoutes(api, services.collections, services.accounts);
+    collectionsRoutes(api, services.collections);
     ordersRoutes(api, services.orders);
     discountsRoutes(api, services.discounts);
     licencesRoutes(api, services.licences);

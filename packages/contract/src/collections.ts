@@ -450,23 +450,6 @@ export const UserCollectionsRequestSchema = z.object({ user_id: IdSchema, pagina
 export const UserCollectionsDataSchema = CollectionPageSchema;
 
 /**
- * POST /sl/v1/creator — a seller's public page (Gumroad's profile page; the spec's /profile stays as
- * it is): who they are and what their published, listed collections add up to. Reviews (product §29)
- * are summed over those collections; the average is `ratingAverage(rating_sum, rating_count)`.
- */
-export const CreatorRequestSchema = z.object({ user_id: IdSchema });
-export const CreatorDataSchema = z.object({
-  creator: PublicUserSchema,
-  /** Published collections buyers can find. */
-  published: z.number().int(),
-  /** Copies sold of those collections. */
-  sold: z.number().int(),
-  rating_sum: z.number().int(),
-  rating_count: z.number().int(),
-});
-export type CreatorData = z.infer<typeof CreatorDataSchema>;
-
-/**
  * POST /sl/v1/collection/buy — the buyer's order for the collection (the same one on every repeat).
  * `code`: a discount code of the collection's seller (product §28), case-insensitive; a pending order
  * is repriced by each buy (with the code, or at the list price without one).

@@ -126,8 +126,6 @@ import {
   UploadResourceUrlRequestSchema,
   UserCollectionsDataSchema,
   UserCollectionsRequestSchema,
-  CreatorDataSchema,
-  CreatorRequestSchema,
 } from './collections';
 import { CollectionReportDataSchema, CollectionReportRequestSchema } from './moderation';
 import type { EndpointKey } from './endpoints';
@@ -252,7 +250,6 @@ export const ENDPOINT_SCHEMAS = {
   resourceDetail: { body: ResourceDetailRequestSchema, data: ResourceDetailDataSchema },
   marketCollections: { body: MarketCollectionsRequestSchema, data: MarketCollectionsDataSchema },
   userCollections: { body: UserCollectionsRequestSchema, data: UserCollectionsDataSchema },
-  creator: { body: CreatorRequestSchema, data: CreatorDataSchema },
   resourceDownloadUrl: { body: ResourceDownloadUrlRequestSchema, data: ResourceDownloadUrlDataSchema },
   collectionUpdate: { body: CollectionUpdateRequestSchema, data: CollectionUpdateDataSchema },
   collectionUnpublish: { body: CollectionUnpublishRequestSchema, data: CollectionUnpublishDataSchema },

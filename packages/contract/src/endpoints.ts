@@ -268,12 +268,6 @@ export const ENDPOINTS = {
     tags: collections,
     summary: "A user's published collections",
   },
-  creator: {
-    paths: sl('/creator'),
-    auth: 'none',
-    tags: collections,
-    summary: "A seller's public page: profile, published collections, copies sold and reviews summed",
-  },
   resourceDownloadUrl: {
     paths: sl('/resource/download/url'),
     auth: 'required',

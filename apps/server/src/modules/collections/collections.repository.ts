@@ -254,28 +254,6 @@ export function pagePublishedOf(db: DbOrTx, ownerId: string, offset: number, lim
   );
 }
 
-/**
- * What a seller's published, listed collections add up to (the creator page): how many, copies sold,
- * and their counted ratings summed. One aggregate over the owner's rows.
- */
-export async function publishedTotalsOf(db: DbOrTx, ownerId: string): Promise<{ published: number; sold: number; ratingSum: number; ratingCount: number }> {
-  const [row] = await db
-    .select({
-      published: sql<number>`count(*)::int`,
-      sold: sql<number>`coalesce(sum(${collections.soldCount}), 0)::int`,
-      ratingSum: sql<number>`coalesce(sum(${collections.ratingSum}), 0)::int`,
-      ratingCount: sql<number>`coalesce(sum(${collections.ratingCount}), 0)::int`,
-    })
-    .from(collections)
-    .where(and(eq(collections.ownerId, ownerId), eq(collections.status, CollectionStatus.Published), listable()));
-  return {
-    published: Number(row?.published ?? 0),
-    sold: Number(row?.sold ?? 0),
-    ratingSum: Number(row?.ratingSum ?? 0),
-    ratingCount: Number(row?.ratingCount ?? 0),
-  };
-}
-
 /** Escapes LIKE wildcards so that a search for "50%" means the text "50%". */
 function likeTerm(q: string): string {
   return `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;

@@ -650,11 +650,6 @@ export function createCollectionsService(deps: CollectionsDeps) {
       );
     },
 
-    /** What `userId`'s published, listed collections add up to (the creator page, contract CreatorData). */
-    publishedTotals(userId: string) {
-      return repo.publishedTotalsOf(db, userId);
-    },
-
     /** Collections by id (purchased list), in the given order. */
     async byIds(ids: string[]): Promise<Collection[]> {
       return (await repo.findManyWithSeller(db, ids)).map((r) => toCollection(r.c, r.seller));
