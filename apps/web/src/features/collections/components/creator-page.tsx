@@ -48,6 +48,7 @@ function CreatorUnavailable({ error, onRetry }: { error: unknown; onRetry: () =>
   const unreachable = error instanceof ApiError && error.status === 0;
   return (
     <PageContainer>
+      <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Creator</h1>
       <EmptyState
         icon={missing ? <UserX /> : <TriangleAlert />}
         title={missing ? 'Creator not found' : 'Could not load this creator'}
