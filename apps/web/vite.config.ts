@@ -17,6 +17,7 @@ export const srcAlias = { find: /^@\//, replacement: `${fileURLToPath(new URL('.
 export const ROUTE_MODULES: Record<string, string> = {
   '/': 'src/app/routes/home.tsx',
   '/collection/:id': 'src/app/routes/collection.tsx',
+  '/creator/:id': 'src/app/routes/creator.tsx',
   '/resource/:id': 'src/app/routes/resource.tsx',
   '/login': 'src/app/routes/auth/login.tsx',
   '/register': 'src/app/routes/auth/register.tsx',

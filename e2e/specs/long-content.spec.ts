@@ -343,6 +343,9 @@ describe('long content', () => {
       if (width === viewports.mobile.width)
         await checkInside(page, page.getByRole('link', { name: 'Log in to buy' }), 'Log in to buy at 390');
     });
+    await visit(visitor.page, `/creator/${me.id}`, 'creator', (p) =>
+      p.getByRole('heading', { level: 1, name: LONG.sellerNickname }),
+    );
     await visit(visitor.page, `/resource/${fileIds[0]}`, 'resource', (p) =>
       p.getByRole('heading', { level: 1, name: LONG.fileNames[0] }),
     );

@@ -3,7 +3,8 @@
  * sandbox payments, local storage):
  * a seller creates a collection with a real PNG banner and two real files (one of 24 MiB, so it
  * goes multipart), watches the progress bars and publishes; a buyer topped up through the sandbox
- * finds it on the home page, buys it, downloads both files (their MD5 equals the originals'); the
+ * finds it on the home page, opens the seller's public page from the collection's 'by' link while
+ * signed out, buys it, downloads both files (their MD5 equals the originals'); the
  * seller's My Collections then shows Sold 1 and the earned points. Screenshots of each screen at
  * 1280 and 390 px go to e2e/screenshots/.
  */
@@ -162,6 +163,17 @@ describe('marketplace', () => {
     await b.page.getByRole('link', { name: title }).click();
     await b.page.getByRole('link', { name: 'Log in to buy' }).waitFor();
     await shoot(b.page, 'collection-visitor');
+    // Signed out, the collection's 'by' link opens the seller's public page, which lists it.
+    const sellerId = (await call<{ id: string }>(server.url, '/api/uc/v1/account/get/me', {}, seller.token)).data.id;
+    await b.page.getByRole('link', { name: 'Studio Mira', exact: true }).click();
+    await b.page.waitForURL(`**/creator/${sellerId}`);
+    await b.page.getByRole('heading', { level: 1, name: 'Studio Mira' }).waitFor();
+    await b.page.getByText(`@${seller.username}`).waitFor();
+    await b.page.getByTestId('market-card').filter({ hasText: title }).waitFor();
+    await b.page.getByText('1 published collection', { exact: true }).waitFor();
+    await shoot(b.page, 'creator-visitor');
+    await b.page.getByRole('link', { name: title }).click();
+    await b.page.waitForURL(`**/collection/${collectionId}`);
     await logIn(b.page, buyer);
     await b.page.goto('/');
     await b.page.getByRole('searchbox', { name: 'Search collections' }).fill(title);

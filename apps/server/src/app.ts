@@ -19,6 +19,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { openSharedState, trustProxySetting } from './lib/shared-state';
 import { accountRoutes } from './modules/account/account.routes';
 import { collectionsRoutes } from './modules/collections/collections.routes';
+import { creatorsRoutes } from './modules/creators/creators.routes';
 import { depositRoutes } from './modules/deposits/deposits.routes';
 import { eventsRoutes } from './modules/events/events.routes';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
@@ -204,6 +205,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await built.railRoutes(api);
     uploadsRoutes(api, services.uploads, services.images);
     collectionsRoutes(api, services.collections);
+    creatorsRoutes(api, services.creators);
     ordersRoutes(api, services.orders);
     discountsRoutes(api, services.discounts);
     licencesRoutes(api, services.licences);

@@ -18,6 +18,7 @@ import { twoFactorKey } from './modules/account/two-factor';
 import { createAccountService, type DeletionGuard } from './modules/account/account.service';
 import { createLoginGuard } from './modules/account/login-guard';
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
+import { createCreatorsService } from './modules/creators/creators.service';
 import { countOpenBills } from './modules/deposits/deposits.repository';
 import { createDepositsService } from './modules/deposits/deposits.service';
 import { createDiscountsService } from './modules/discounts/discounts.service';
@@ -212,6 +213,7 @@ export async function buildServices(deps: ServicesDeps) {
     mailQueue,
     publicUrl: config.publicUrl,
   });
+  const creators = createCreatorsService({ db, collections, avatarUrl: images.avatarUrl });
   const downloads = createDownloadsService({
     clock,
     storage,
@@ -344,6 +346,7 @@ export async function buildServices(deps: ServicesDeps) {
       accounts,
       uploads,
       collections,
+      creators,
       downloads,
       orders,
       // The clearance job of product.md "Clearance" (also run by its worker): tests and scripts call it.

@@ -450,6 +450,24 @@ export const UserCollectionsRequestSchema = z.object({ user_id: IdSchema, pagina
 export const UserCollectionsDataSchema = CollectionPageSchema;
 
 /**
+ * POST /sl/v1/creator/detail (new) — a seller's public page, signed in or not: the user as
+ * `creator`, their rating over every counted review of their collections (`rating_sum` of the
+ * 1-5 stars and `rating_count`, refunded reviews left out as on each collection; the average is
+ * `ratingAverage(rating_sum, rating_count)`), and a page of their published collections that Coffer
+ * has not taken down, newest first. NOT_FOUND (404) for a user who does not exist, deleted their
+ * account or is suspended.
+ */
+export const CreatorDetailRequestSchema = z.object({ user_id: IdSchema, paginator: paginatorSchema(COLLECTIONS_PAGE_SIZE) });
+export const CreatorDetailDataSchema = CollectionPageSchema.extend({
+  creator: PublicUserSchema,
+  /** Sum of the counted ratings (whole stars) over all the creator's collections, unpublished ones included. */
+  rating_sum: z.number().int(),
+  /** Number of the counted ratings. */
+  rating_count: z.number().int(),
+});
+export type CreatorDetail = z.infer<typeof CreatorDetailDataSchema>;
+
+/**
  * POST /sl/v1/collection/buy — the buyer's order for the collection (the same one on every repeat).
  * `code`: a discount code of the collection's seller (product §28), case-insensitive; a pending order
  * is repriced by each buy (with the code, or at the list price without one).

@@ -268,6 +268,12 @@ export const ENDPOINTS = {
     tags: collections,
     summary: "A user's published collections",
   },
+  creatorDetail: {
+    paths: sl('/creator/detail'),
+    auth: 'none',
+    tags: collections,
+    summary: "A seller's public page: profile, rating over their reviews and a page of their published collections",
+  },
   resourceDownloadUrl: {
     paths: sl('/resource/download/url'),
     auth: 'required',

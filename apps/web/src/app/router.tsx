@@ -21,6 +21,7 @@ import { RouteErrorBoundary } from './layout/error-boundary';
 const Home = lazyPage(() => import('./routes/home'));
 const Resource = lazyPage(() => import('./routes/resource'));
 const Collection = lazyPage(() => import('./routes/collection'));
+const Creator = lazyPage(() => import('./routes/creator'));
 const Terms = lazyPage(() => import('./routes/terms'));
 const Privacy = lazyPage(() => import('./routes/privacy'));
 const Reserves = lazyPage(() => import('./routes/reserves'));
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <Home /> },
       { path: 'resource/:id', element: <Resource /> },
       { path: 'collection/:id', element: <Collection /> },
+      { path: 'creator/:id', element: <Creator /> },
       { path: 'terms', element: <Terms /> },
       { path: 'privacy', element: <Privacy /> },
       { path: 'reserves', element: <Reserves /> },

@@ -17,6 +17,8 @@ export const collectionKeys = {
   minePage: (p: PageParams) => [...queryKeys.collections, 'mine', p] as const,
   market: (p: PageParams & { q: string; sort: MarketSort }) => [...queryKeys.collections, 'market', p] as const,
   user: (userId: string, p: PageParams) => [...queryKeys.collections, 'user', userId, p] as const,
+  /** A seller's public page (`creator/detail`): the creator, their rating and one page of their collections. */
+  creator: (userId: string, p: PageParams) => [...queryKeys.collections, 'creator', userId, p] as const,
   detail: (id: string) => [...queryKeys.collections, 'detail', id] as const,
   purchased: (p: PageParams) => [...queryKeys.collections, 'purchased', p] as const,
   orders: (p: PageParams) => [...queryKeys.collections, 'orders', p] as const,

@@ -71,7 +71,7 @@ describe('Collection detail', () => {
     render(null);
     expect(await screen.findByRole('heading', { level: 1, name: 'Field kit' })).toBeInTheDocument();
     expect(screen.getByText('Notes and footage')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Studio Mira' })).toHaveAttribute('href', `/profile/${OWNER}/selling`);
+    expect(screen.getByRole('link', { name: 'Studio Mira' })).toHaveAttribute('href', `/creator/${OWNER}`);
     expect(screen.getByText('250 Points')).toBeInTheDocument();
     expect(screen.getByText('Sold').nextSibling).toHaveTextContent('4');
     expect(screen.getByText('Mar 05, 2026')).toBeInTheDocument();

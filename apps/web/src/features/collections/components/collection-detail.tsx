@@ -26,6 +26,7 @@ import { ReportButton } from './report-dialog';
 import { ResourceList, type ReplaceFileSlot } from './resource-list';
 import { TakedownNotice } from './takedown-notice';
 import { CollectionStatusBadge } from './status-badge';
+import { PreviewGallery } from './preview-gallery';
 import { ReviewsSection } from './reviews-section';
 import { RatingSummary } from './star-rating';
 import { formatPointsLabel } from '@/lib/points';
@@ -164,7 +165,7 @@ export function CollectionDetailView({
             <p className="mt-2 truncate text-sm text-slate-600 dark:text-slate-400" title={sellerName}>
               by{' '}
               <Link
-                to={`/profile/${seller.id}/selling`}
+                to={`/creator/${seller.id}`}
                 className="font-medium text-brand-700 hover:underline dark:text-brand-300"
               >
                 {sellerName}
@@ -255,6 +256,7 @@ export function CollectionDetailView({
           </Card>
         </aside>
         <div className="min-w-0 space-y-6 lg:col-span-2">
+          <PreviewGallery resources={resources} />
           <section aria-labelledby="files-heading" className="space-y-3">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h2 id="files-heading" className="font-semibold text-slate-900 dark:text-white">

@@ -7,9 +7,12 @@ import { BannerImage } from './banner-image';
 import { RatingSummary } from './star-rating';
 import { formatPointsLabel } from '@/lib/points';
 
-/** A storefront card: banner, title, seller, price and sold count; the whole card links to the collection. */
+/**
+ * A storefront card: banner, title, seller, price and sold count; the whole card links to the
+ * collection, the seller's name to their page (/creator/{id}).
+ */
 export function MarketCard({ collection, eager }: { collection: Collection; eager?: boolean }) {
-  const seller = collection.seller ? collection.seller.nickname || collection.seller.username : null;
+  const seller = collection.seller ? { id: collection.seller.id, name: collection.seller.nickname || collection.seller.username } : null;
   return (
     <Card className="group relative flex h-full flex-col overflow-hidden transition-shadow focus-within:ring-2 focus-within:ring-brand-500 hover:shadow-md" data-testid="market-card">
       <BannerImage src={collection.banner} alt="" eager={eager} className="transition-transform duration-300 group-hover:scale-[1.02] motion-reduce:transform-none" />
@@ -20,8 +23,15 @@ export function MarketCard({ collection, eager }: { collection: Collection; eage
           </Link>
         </h3>
         {seller ? (
-          <p className="mt-0.5 truncate text-sm text-slate-500 dark:text-slate-400" title={seller}>
-            by {seller}
+          <p className="mt-0.5 truncate text-sm text-slate-500 dark:text-slate-400" title={seller.name}>
+            by{' '}
+            {/* Above the card's stretched title link: the name opens the creator's page. */}
+            <Link
+              to={`/creator/${seller.id}`}
+              className="relative z-10 rounded-sm hover:text-brand-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:hover:text-brand-300"
+            >
+              {seller.name}
+            </Link>
           </p>
         ) : null}
         <RatingSummary sum={collection.rating_sum} count={collection.rating_count} compact className="mt-1 text-xs" />
