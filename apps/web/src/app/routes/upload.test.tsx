@@ -165,6 +165,20 @@ describe('Create collection', () => {
     ]);
   });
 
+  test('uploaded files not yet in a collection make leaving the page ask first', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    const unload = () => {
+      const e = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    expect(unload()).toBe(false);
+    await user.upload(screen.getByLabelText('Choose files'), new File(['0123456789'], 'notes.txt', { type: 'text/plain' }));
+    await screen.findByText('1 of 1 file uploaded');
+    expect(unload()).toBe(true);
+  });
+
   test('Save as draft creates a Draft and attaches without publishing', async () => {
     const calls = serveCreate();
     const user = userEvent.setup();
