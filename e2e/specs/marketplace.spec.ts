@@ -328,7 +328,7 @@ describe('marketplace', () => {
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await s.page.getByRole('button', { name: 'Publish', exact: true }).click();
-    await s.page.getByText('1 file did not upload. Retry or remove it, or go on without it.').waitFor();
+    await s.page.getByText('1 file did not upload. Remove it, or go on without it.').waitFor();
     await shoot(s.page, 'upload-skip-offer');
     await s.page.getByRole('button', { name: 'Publish without it' }).click();
     await s.page.waitForURL(/\/collection\/[0-9a-f-]{36}$/, { timeout: 30_000 });

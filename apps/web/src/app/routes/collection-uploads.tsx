@@ -29,6 +29,7 @@ export function useCollectionFiles(makeQueue?: () => UploadQueue): CollectionFil
     return {
       liveCount: snapshot.items.filter((i) => i.status !== 'cancelled').length,
       failedCount: snapshot.items.filter((i) => failed(i.status)).length,
+      refusedCount: snapshot.items.filter((i) => i.refused).length,
       okCount: snapshot.items.filter((i) => !failed(i.status)).length,
       whenSettled: () => queue.whenSettled(),
       eachFinished: (onDone) => {

@@ -203,7 +203,7 @@ describe('Create collection', () => {
     expect(screen.getByText('Cannot calculate MD5 for empty file')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Publish' }));
-    expect(await screen.findByText('1 file did not upload. Retry or remove it, or go on without it.')).toBeInTheDocument();
+    expect(await screen.findByText('1 file did not upload. Remove it, or go on without it.')).toBeInTheDocument();
     expect(calls).toEqual([]);
     const skip = screen.getByRole('button', { name: 'Publish without it' });
     await waitFor(() => expect(skip).toHaveFocus());
@@ -233,7 +233,8 @@ describe('Create collection', () => {
     await waitFor(() => expect(screen.getAllByTestId('upload-row')[2]).toHaveAttribute('data-status', 'failed'));
 
     await user.click(screen.getByRole('button', { name: 'Save as draft' }));
-    expect(await screen.findByRole('button', { name: 'Save as draft without it' })).toBeInTheDocument();
+    expect(await screen.findByText('1 file did not upload. Retry or remove it, or go on without it.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save as draft without it' })).toBeInTheDocument();
     expect(calls).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Remove file-3.txt' }));

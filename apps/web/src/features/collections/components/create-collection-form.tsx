@@ -78,8 +78,9 @@ const PHASE_TEXT: Record<Phase, string> = {
 const them = (n: number) => (n === 1 ? 'it' : 'them');
 
 export const UploadTexts = {
-  failedFiles: (failed: number) =>
-    `${failed} file${failed === 1 ? '' : 's'} did not upload. Retry or remove ${them(failed)}, or go on without ${them(failed)}.`,
+  /** Files that did not upload, before a create; `retryable` of them may succeed on Retry (not an empty file). */
+  failedFiles: (failed: number, retryable: number) =>
+    `${failed} file${failed === 1 ? '' : 's'} did not upload. ${retryable > 0 ? 'Retry or remove' : 'Remove'} ${them(failed)}, or go on without ${them(failed)}.`,
   /** The one outcome of a create whose uploads partly failed while it waited (the finished ones are attached). */
   partlySaved: (done: number, failed: number) =>
     `The collection was saved with ${done} file${done === 1 ? '' : 's'}; ${failed} did not upload. Retry or remove ${them(failed)}, or go on without ${them(failed)}.`,
@@ -102,6 +103,8 @@ export interface CollectionFiles {
   liveCount: number;
   /** Files that failed, were refused (an empty file) or were cancelled: retried, removed or skipped before a create. */
   failedCount: number;
+  /** Of `failedCount`, the files refused before they started (an empty file): Retry cannot help them. */
+  refusedCount: number;
   /** Files uploaded or still on their way (neither failed nor cancelled). */
   okCount: number;
   /** Resolves once no file is waiting, hashing or uploading, with every file. */
@@ -248,7 +251,7 @@ export function CreateCollectionForm({
     } else if (files.failedCount > 0) {
       // A file that failed (or was refused, like an empty one) is retried, removed or skipped first:
       // nothing is created while the seller still has to decide about it.
-      setFormError(UploadTexts.failedFiles(files.failedCount));
+      setFormError(UploadTexts.failedFiles(files.failedCount, files.failedCount - files.refusedCount));
       if (files.okCount > 0 || !publishNow) setSkipOffer({ publish: publishNow, failed: files.failedCount });
       return showFormError();
     }
