@@ -9,7 +9,7 @@
  * 1280 and 390 px go to e2e/screenshots/.
  */
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -136,7 +136,6 @@ describe('marketplace', () => {
     await s.page.getByRole('button', { name: 'Publish', exact: true }).click();
     await s.page.getByText('Collection created successfully!').waitFor();
     await s.page.waitForURL(/\/collection\/[0-9a-f-]{36}$/, { timeout: 30_000 });
-    await s.page.getByText('Collection updated successfully!').waitFor();
     const collectionId = s.page.url().split('/').pop()!;
     await s.page.getByRole('heading', { level: 1, name: title }).waitFor();
     for (const f of files) await s.page.getByRole('link', { name: f.name }).waitFor();
@@ -300,5 +299,68 @@ describe('marketplace', () => {
     await s.context.close();
     await b.context.close();
     await c.context.close();
+  });
+
+  test('six good files and an empty one: the empty one is refused at once, Publish without it gives six files and one outcome', async () => {
+    const seller = await registerUser(server.url, { nickname: 'Studio Six' });
+    const title = `Six files ${seller.username.slice(-4)}`;
+    const paths: string[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const p = path.join(fixtures.dir, `chapter-${i}.txt`);
+      await writeFile(p, `Chapter ${i}\n`.repeat(200 * i));
+      paths.push(p);
+    }
+    const empty = path.join(fixtures.dir, 'empty.txt');
+    await writeFile(empty, '');
+
+    const s = await newPage(browser, server.url);
+    await logIn(s.page, seller);
+    await s.page.goto('/upload');
+    await s.page.getByLabel('Title').fill(title);
+    await s.page.getByLabel('Price (points)').fill('30');
+    await s.page.getByLabel('Choose files').setInputFiles([...paths, empty]);
+    const emptyRow = s.page.getByTestId('upload-row').filter({ hasText: 'empty.txt' });
+    // Refused before it starts: the spec's message, no bar, no Retry.
+    await emptyRow.getByText('Cannot calculate MD5 for empty file').waitFor();
+    assert.equal(await emptyRow.getByRole('progressbar').count(), 0);
+    assert.equal(await emptyRow.getByRole('button', { name: /Retry/ }).count(), 0);
+    await s.page.getByText('6 of 7 files uploaded').waitFor({ timeout: 60_000 });
+
+    // Count every toast that appears from here on.
+    await s.page.evaluate(() => {
+      const seen: string[] = ((window as any).__toasts = []);
+      new MutationObserver(() => {
+        for (const el of Array.from(document.querySelectorAll('[data-rht-toaster] [role="status"]'))) {
+          const text = el.textContent ?? '';
+          if (text && !el.hasAttribute('data-counted')) {
+            el.setAttribute('data-counted', '');
+            seen.push(text);
+          }
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await s.page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await s.page.getByText('1 file did not upload. Remove it, or go on without it.').waitFor();
+    await shoot(s.page, 'upload-skip-offer');
+    await s.page.getByRole('button', { name: 'Publish without it' }).click();
+    await s.page.waitForURL(/\/collection\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    const collectionId = s.page.url().split('/').pop()!;
+    await s.page.getByRole('heading', { level: 1, name: title }).waitFor();
+    for (let i = 1; i <= 6; i++) await s.page.getByRole('link', { name: `chapter-${i}.txt` }).waitFor();
+    await s.page.getByText('Collection created successfully!').waitFor();
+    await s.page.waitForTimeout(500);
+    const toasts = (await s.page.evaluate(() => (window as any).__toasts)) as string[];
+    assert.deepEqual(toasts, ['Collection created successfully!'], 'one outcome');
+
+    const detail = await call<{ collection: { status: string }; resources: { name: string }[] }>(
+      server.url,
+      '/api/sl/v1/collection/detail',
+      { collection_id: collectionId },
+      seller.token,
+    );
+    assert.equal(detail.data.collection.status, 'Published');
+    assert.deepEqual(detail.data.resources.map((r) => r.name).sort(), paths.map((p) => path.basename(p)).sort());
+    assert.deepEqual(s.errors, []);
+    await s.context.close();
   });
 });

@@ -24,15 +24,33 @@ import type { UploadQueue } from '@/features/uploads/lib/upload-queue';
  */
 export function useCollectionFiles(makeQueue?: () => UploadQueue): CollectionFiles {
   const { queue, snapshot } = useUploadQueue(makeQueue);
-  return useMemo(
-    () => ({
+  return useMemo(() => {
+    const failed = (status: string) => status === 'failed' || status === 'cancelled';
+    return {
       liveCount: snapshot.items.filter((i) => i.status !== 'cancelled').length,
-      failedCount: snapshot.items.filter((i) => i.status === 'failed' || i.status === 'cancelled').length,
+      failedCount: snapshot.items.filter((i) => failed(i.status)).length,
+      refusedCount: snapshot.items.filter((i) => i.refused).length,
+      okCount: snapshot.items.filter((i) => !failed(i.status)).length,
       whenSettled: () => queue.whenSettled(),
+      eachFinished: (onDone) => {
+        const seen = new Set<string>();
+        const check = () => {
+          for (const item of queue.getSnapshot().items) {
+            if (item.status !== 'done' || !item.resource || seen.has(item.id)) continue;
+            seen.add(item.id);
+            onDone(item);
+          }
+        };
+        const stop = queue.subscribe(check);
+        check();
+        return stop;
+      },
+      dropFailed: () => {
+        for (const item of queue.getSnapshot().items) if (failed(item.status)) queue.remove(item.id);
+      },
       picker: <FileUploader queue={queue} snapshot={snapshot} />,
-    }),
-    [queue, snapshot],
-  );
+    };
+  }, [queue, snapshot]);
 }
 
 /**
@@ -49,7 +67,11 @@ export function AddFiles({ collectionId }: { collectionId: string }) {
   /** Resource ids whose attach failed: kept in the list as uploaded until Try again. */
   const [stuck, setStuck] = useState<string[]>([]);
   const ready = snapshot.items.filter((i) => i.status === 'done' && i.resource && !attaching.current.has(i.resource.id));
-  useLeaveWarning(snapshot.overall.active > 0, 'Files are still uploading. Leave this page and lose them?');
+  // Uploading, or uploaded and not yet in the collection (being attached, or its attach failed).
+  useLeaveWarning(
+    snapshot.overall.active > 0 || snapshot.items.some((i) => i.status === 'done'),
+    'Files are still uploading or not yet in the collection. Leave this page and lose them?',
+  );
 
   useEffect(() => {
     for (const item of ready) {

@@ -1,9 +1,12 @@
 /**
  * The create screen (/upload): title, description, price (whole points), banner with preview, and
  * the files (hashed and uploaded while the form is filled in). 'Publish' and 'Save as draft' both
- * create the collection (banner first), wait for the uploads, attach every uploaded file
- * (collection/resource/add); 'Publish' then publishes it. The collection is created once: after a
- * failure (a file that did not upload) pressing again goes on with the same collection.
+ * create the collection (banner first), then attach each uploaded file (collection/resource/add) at
+ * once and each file still uploading the moment it finishes; 'Publish' then publishes it. One
+ * outcome: 'Collection created successfully!' and the collection page, or one message on the form.
+ * A file that did not upload (or an empty one, refused before it starts) is retried, removed, or
+ * skipped with 'Publish without it' before anything is created. The collection is created once:
+ * after a failure pressing again goes on with the same collection.
  *
  * The files come from the uploads feature through {@link CollectionFiles}: features do not import
  * each other, so app/routes/upload.tsx wires the upload queue in.
@@ -67,16 +70,22 @@ const PHASE_TEXT: Record<Phase, string> = {
   idle: '',
   saving: 'Saving...',
   creating: 'Creating the collection...',
-  uploading: 'Waiting for the uploads to finish...',
+  uploading: 'Adding the files as their uploads finish...',
   attaching: 'Adding the files...',
   publishing: 'Publishing...',
 };
 
+const them = (n: number) => (n === 1 ? 'it' : 'them');
+
 export const UploadTexts = {
-  failedFiles: 'Some files did not upload. Retry or remove them, then try again.',
+  /** Files that did not upload, before a create; `retryable` of them may succeed on Retry (not an empty file). */
+  failedFiles: (failed: number, retryable: number) =>
+    `${failed} file${failed === 1 ? '' : 's'} did not upload. ${retryable > 0 ? 'Retry or remove' : 'Remove'} ${them(failed)}, or go on without ${them(failed)}.`,
   /** The one outcome of a create whose uploads partly failed while it waited (the finished ones are attached). */
   partlySaved: (done: number, failed: number) =>
-    `The collection was saved with ${done} file${done === 1 ? '' : 's'}; ${failed} did not upload. Retry or remove ${failed === 1 ? 'it' : 'them'}, then try again.`,
+    `The collection was saved with ${done} file${done === 1 ? '' : 's'}; ${failed} did not upload. Retry or remove ${them(failed)}, or go on without ${them(failed)}.`,
+  /** The button that skips the files that did not upload and goes on. */
+  skip: (publish: boolean, failed: number) => `${publish ? 'Publish' : 'Save as draft'} without ${them(failed)}`,
   created: 'Collection created successfully!',
   leave: 'Your files are still uploading or not yet in a collection. Leave this page and lose them?',
   needFile: 'Add at least one file to publish',
@@ -92,10 +101,21 @@ export interface SettledFile {
 export interface CollectionFiles {
   /** Files added and not cancelled (publishing needs at least one). */
   liveCount: number;
-  /** Files that failed, were refused (an empty file) or were cancelled: retried or removed before a create. */
+  /** Files that failed, were refused (an empty file) or were cancelled: retried, removed or skipped before a create. */
   failedCount: number;
+  /** Of `failedCount`, the files refused before they started (an empty file): Retry cannot help them. */
+  refusedCount: number;
+  /** Files uploaded or still on their way (neither failed nor cancelled). */
+  okCount: number;
   /** Resolves once no file is waiting, hashing or uploading, with every file. */
   whenSettled(): Promise<readonly SettledFile[]>;
+  /**
+   * Calls `onDone` at once for each file already uploaded, then for each file the moment its upload
+   * finishes (once per file). @returns a function that stops the calls.
+   */
+  eachFinished(onDone: (file: SettledFile) => void): () => void;
+  /** Forgets every file that failed, was refused or was cancelled (skips them). */
+  dropFailed(): void;
   /** The picker with a row and progress bar per file. */
   picker: ReactNode;
 }
@@ -130,13 +150,18 @@ export function CreateCollectionForm({
   const [errors, setErrors] = useState<FormErrors>({});
   const [phase, setPhase] = useState<Phase>('idle');
   const [formError, setFormError] = useState<string | null>(null);
+  /** Offered with a form error about files that did not upload: go on without them. */
+  const [skipOffer, setSkipOffer] = useState<{ publish: boolean; failed: number } | null>(null);
+  /** Files in the created collection so far (shown while waiting for the others). */
+  const [attachedCount, setAttachedCount] = useState(0);
   const created = useRef<Collection | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const formErrorRef = useRef<HTMLDivElement>(null);
   const attached = useRef(new Set<string>());
   /** Set once the collection is saved with every file: leaving is then safe. */
   const finished = useRef(false);
   const create = useCreateCollection();
-  const publish = usePublishCollection();
+  const publish = usePublishCollection({ silent: true });
   const update = useUpdateCollection();
   const busy = phase !== 'idle';
   // Files picked (uploading, or uploaded but not yet in a collection) are lost when the page goes.
@@ -192,9 +217,27 @@ export function CreateCollectionForm({
     }
   }
 
-  async function submit(publishNow: boolean) {
+  /**
+   * Brings the form's message about the files into view once rendered (the failed rows above carry
+   * alerts of their own, so the first alert is not this one) and focuses its skip button if any.
+   */
+  function showFormError() {
+    requestAnimationFrame(() => {
+      const box = formErrorRef.current;
+      if (!box) return;
+      box.scrollIntoView?.({ block: 'center' });
+      box.querySelector('button')?.focus();
+    });
+  }
+
+  /**
+   * Creates (once), attaches the files as they finish and, for `publishNow`, publishes.
+   * @param skipFailed the seller chose to go on without the files that did not upload
+   */
+  async function submit(publishNow: boolean, skipFailed = false) {
     if (!files) return;
     setFormError(null);
+    setSkipOffer(null);
     const found = validate(publishNow);
     setErrors(found);
     if (Object.keys(found).length > 0) return focusFirstError(formRef.current);
@@ -203,11 +246,14 @@ export function CreateCollectionForm({
       step = next;
       setPhase(next);
     };
-    // A file that failed (or was refused, like an empty one) is retried or removed first: nothing is
-    // created while the seller still has to decide about it.
-    if (files.failedCount > 0) {
-      setFormError(UploadTexts.failedFiles);
-      return focusFirstError(formRef.current);
+    if (skipFailed) {
+      files.dropFailed();
+    } else if (files.failedCount > 0) {
+      // A file that failed (or was refused, like an empty one) is retried, removed or skipped first:
+      // nothing is created while the seller still has to decide about it.
+      setFormError(UploadTexts.failedFiles(files.failedCount, files.failedCount - files.refusedCount));
+      if (files.okCount > 0 || !publishNow) setSkipOffer({ publish: publishNow, failed: files.failedCount });
+      return showFormError();
     }
     try {
       if (!created.current) {
@@ -223,24 +269,49 @@ export function CreateCollectionForm({
         await saveLicence(created.current.id);
       }
       const collection = created.current;
+      // The collection exists before any file goes into it (its title and price are checked above),
+      // so a finished upload is attached right away: those already finished at once, the others the
+      // moment each finishes, one after another. Waiting for every upload first would leave finished
+      // files outside the collection until the slowest one ends (lost on a reload); creating the
+      // collection when the first file finishes would need a title that may not be typed yet.
+      // Until Publish, finished files are kept by this page, which warns before it is left.
       enter('uploading');
-      const items = await files.whenSettled();
-      // Every finished file is attached, also when another failed meanwhile: nothing uploaded is lost.
-      enter('attaching');
-      for (const item of items) {
-        if (item.status !== 'done' || !item.resource || attached.current.has(item.resource.id)) continue;
-        await addResourceToCollection(collection.id, item.resource.id);
-        attached.current.add(item.resource.id);
+      let attaching = Promise.resolve();
+      let attachError: unknown = null;
+      const stop = files.eachFinished((file) => {
+        const id = file.resource?.id;
+        if (!id) return;
+        attaching = attaching.then(async () => {
+          if (attachError !== null || attached.current.has(id)) return;
+          try {
+            await addResourceToCollection(collection.id, id);
+            attached.current.add(id);
+            setAttachedCount(attached.current.size);
+          } catch (err) {
+            attachError = err;
+          }
+        });
+      });
+      let items: readonly SettledFile[];
+      try {
+        items = await files.whenSettled();
+      } finally {
+        stop();
       }
+      enter('attaching');
+      await attaching;
       void client.invalidateQueries({ queryKey: collectionKeys.detail(collection.id) });
+      if (attachError !== null) throw attachError;
       const failed = items.filter((i) => i.status === 'failed' || i.status === 'cancelled').length;
       if (failed) {
-        // One outcome: the collection is kept (a retry reuses it) with what arrived.
+        // One outcome: the collection is kept (pressing again reuses it) with what arrived.
         setFormError(UploadTexts.partlySaved(attached.current.size, failed));
-        return focusFirstError(formRef.current);
+        if (attached.current.size > 0 || !publishNow) setSkipOffer({ publish: publishNow, failed });
+        return showFormError();
       }
       if (publishNow) {
         enter('publishing');
+        // Silent: 'Collection created successfully!' below is the one outcome.
         await publish.mutateAsync(collection.id);
       }
       toast.success(UploadTexts.created);
@@ -375,18 +446,32 @@ export function CreateCollectionForm({
         ) : null}
 
         {formError ? (
-          <p
+          <div
+            ref={formErrorRef}
             role="alert"
-            className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+            className="flex flex-col gap-3 rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800 sm:flex-row sm:items-center sm:justify-between dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
           >
-            {formError}
-          </p>
+            <p className="min-w-0">{formError}</p>
+            {skipOffer && !busy ? (
+              <Button
+                variant="outline"
+                size="sm"
+                className="shrink-0 self-start sm:self-auto"
+                onClick={() => void submit(skipOffer.publish, true)}
+              >
+                {UploadTexts.skip(skipOffer.publish, skipOffer.failed)}
+              </Button>
+            ) : null}
+          </div>
         ) : null}
 
         <div className="flex flex-col-reverse items-stretch gap-3 sm:flex-row sm:items-center sm:justify-end">
           {busy ? (
             <p className="text-sm text-slate-500 sm:mr-auto dark:text-slate-400" aria-live="polite">
               {PHASE_TEXT[phase]}
+              {phase === 'uploading' && attachedCount > 0
+                ? ` ${attachedCount} file${attachedCount === 1 ? '' : 's'} added.`
+                : ''}
             </p>
           ) : null}
           {editing ? (

@@ -118,4 +118,32 @@ describe('FileUploader progress', () => {
     await user.click(within(row).getByRole('button', { name: 'Remove empty.txt' }));
     expect(screen.queryByTestId('upload-row')).not.toBeInTheDocument();
   });
+
+  test('next to files that uploaded, a refused empty file does not turn the overall bar red', async () => {
+    const ctl = controlledTransport();
+    const make = () => new UploadQueue({ transport: ctl.transport, hashWhole: async () => 'a'.repeat(32), sleep: async () => {} });
+    const user = userEvent.setup();
+    render(<Harness make={make} />);
+    await user.upload(screen.getByLabelText('Choose files'), [
+      new File([new Uint8Array(1000)], 'notes.txt', { type: 'text/plain' }),
+      new File([], 'empty.txt', { type: 'text/plain' }),
+    ]);
+    await vi.waitFor(() => expect(ctl.transport.put).toHaveBeenCalled());
+    ctl.progress(1000);
+    await ctl.finish();
+    await screen.findByText('1 of 2 files uploaded');
+    expect(screen.getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute('data-tone', 'green');
+  });
+
+  test('a file that failed while uploading turns the overall bar red', async () => {
+    const ctl = controlledTransport();
+    const make = () => new UploadQueue({ transport: ctl.transport, hashWhole: async () => 'a'.repeat(32), sleep: async () => {} });
+    const user = userEvent.setup();
+    render(<Harness make={make} />);
+    await user.upload(screen.getByLabelText('Choose files'), new File([new Uint8Array(1000)], 'notes.txt'));
+    await vi.waitFor(() => expect(ctl.transport.put).toHaveBeenCalled());
+    await ctl.fail();
+    await vi.waitFor(() => expect(screen.getByTestId('upload-row')).toHaveAttribute('data-status', 'failed'));
+    expect(screen.getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute('data-tone', 'red');
+  });
 });

@@ -70,7 +70,7 @@ function FileRow({ item, queue, disabled }: { item: UploadItem; queue: UploadQue
           )}
           <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
             <span className="tabular-nums">
-              {STATUS_TEXT[item.status]}
+              {item.refused ? 'Not uploaded' : STATUS_TEXT[item.status]}
               {item.status === 'uploading' || item.status === 'completing'
                 ? ` · ${formatFileSize(item.uploadedBytes)} of ${formatFileSize(item.size)} · ${formatSpeed(item.speed)}`
                 : hashing
@@ -133,6 +133,8 @@ export function FileUploader({
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const { items, overall } = snapshot;
+  // A file refused before it started (an empty one) says so on its row; it has no bytes in this bar.
+  const uploadFailed = items.some((i) => i.status === 'failed' && !i.refused);
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -204,7 +206,7 @@ export function FileUploader({
               className="mt-2"
               value={overall.percent}
               label="Overall upload progress"
-              tone={overall.failed ? 'red' : overall.active === 0 && overall.files > 0 ? 'green' : 'brand'}
+              tone={uploadFailed ? 'red' : overall.active === 0 && overall.files > 0 ? 'green' : 'brand'}
             />
           </div>
           <ul className="space-y-2" aria-label="Files">
