@@ -28,7 +28,7 @@ import {
   WalletMessages,
 } from '../utils/rules';
 import { NetworkTabs, networksOf } from './currency-pickers';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/ui/load-error';
 import { formatPoints } from '@/lib/points';
 import { CashOutTexts, USD_CRYPTO_RATE_TEXT, type CashOutDraft } from './cash-out-texts';
 
