@@ -375,6 +375,23 @@ describe('cash-out step 2', { timeout: 15_000 }, () => {
     expect(view.onOpenChange).not.toHaveBeenCalled();
   });
 
+  it("a wrong two-factor code shows under the code field, focused, not under the (right) password", async () => {
+    const view = await toConfirm(undefined, { twoFactor: true });
+    server.use(on('/withdraw/confirm', () => fail('Incorrect code', 10003, 'INVALID_CREDENTIALS')));
+    await screen.findByText('Receive amount');
+    const password = screen.getByLabelText('Login password');
+    await view.user.type(password, 'Coffer#2026');
+    const code = await screen.findByLabelText('Two-factor code');
+    await view.user.type(code, '000000');
+    await view.user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(code).toHaveAttribute('aria-invalid', 'true'));
+    expect(code).toHaveAccessibleDescription('Incorrect code');
+    expect(code).toHaveFocus();
+    expect(password).not.toHaveAttribute('aria-invalid');
+    expect(await screen.findAllByText('Incorrect code')).toHaveLength(2);
+    expect(view.onOpenChange).not.toHaveBeenCalled();
+  });
+
   it("shows the server's message when the confirm fails, else 'Confirm failed', and stays open", async () => {
     const view = await toConfirm();
     server.use(on('/withdraw/confirm', () => fail('Wrong password')));
