@@ -197,8 +197,24 @@ describe('cash-out step 1', { timeout: 15_000 }, () => {
     await user.tab();
     expect(await screen.findAllByText('Invalid address format')).toHaveLength(2);
     await user.clear(address);
-    await user.type(address, 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
-    await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0));
+    await user.paste('TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
+    // Well inside the toast's own 4 s: it leaves because the address changed.
+    await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0), { timeout: 1500 });
+  });
+
+  it("another network takes the stale 'Invalid address format' toast away (it was about the old network's format)", async () => {
+    mockWalletApi();
+    const { user } = renderCashOut();
+    await ready();
+    const bscAddress = `0x${'ab'.repeat(20)}`;
+    await user.click(screen.getByLabelText('USDT(TRX) address'));
+    await user.paste(bscAddress);
+    await user.tab();
+    expect(await screen.findAllByText('Invalid address format')).toHaveLength(2); // field + toast
+    await user.click(screen.getByRole('tab', { name: 'BSC' }));
+    expect(await screen.findByLabelText('USDT(BSC) address')).toHaveValue(bscAddress);
+    // Well inside the toast's own 4 s: it leaves because the network changed.
+    await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0), { timeout: 1500 });
   });
 
   it("toasts 'Exchange rate not available. Please try again.' and reloads the rate when it is missing", async () => {

@@ -219,6 +219,9 @@ export function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubm
           setNetwork(n);
           setMemo('');
           setTouched((t) => ({ ...t, address: false, memo: false }));
+          // The format toasts were about the old network's patterns: they go with it.
+          toast.dismiss('invalid-address');
+          toast.dismiss('invalid-memo');
           estimate.reset();
         }}
       >
