@@ -96,6 +96,9 @@ describe('auth', () => {
     assert.equal(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid'), 'true');
     assert.equal(await page.getByLabel('Password', { exact: true }).evaluate((el) => el === document.activeElement), true);
     assert.equal(await page.evaluate(() => localStorage.getItem('accessToken')), null);
+    // Retyping takes the message away from the field (the toast leaves by itself).
+    await page.getByLabel('Password', { exact: true }).pressSequentially('x');
+    assert.equal(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid'), null);
     await context.close();
   });
 

@@ -84,6 +84,13 @@ export const REFUND_WINDOW_DAYS = 14;
  */
 export const ORDER_QUOTE_TTL_SECONDS = 1800;
 
+/**
+ * The msg of an INVALID_CREDENTIALS answer whose password was right but whose two-factor or
+ * recovery code was not (product §26; withdraw/confirm checks the password first, then the code):
+ * clients show it at the code field rather than the password field.
+ */
+export const WRONG_CODE_MESSAGE = 'Incorrect code';
+
 /** Default minutes a step-up (password, or code with two-factor on) lets a session spend (STEP_UP_MINUTES). */
 export const STEP_UP_MINUTES_DEFAULT = 15;
 

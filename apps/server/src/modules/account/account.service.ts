@@ -10,6 +10,7 @@
 import {
   STEP_UP_MINUTES_DEFAULT,
   LOGIN_CHALLENGE_TTL_SECONDS,
+  WRONG_CODE_MESSAGE,
   minorToPoints,
   RESET_CODE_MAX_TRIES,
   RESET_CODE_TTL_SECONDS,
@@ -62,7 +63,7 @@ export interface ClientInfo {
 export const LAST_SEEN_INTERVAL_MS = 60_000;
 
 /** The message of a wrong, replayed or used-up two-factor or recovery code (shares the password budget). */
-export const WRONG_CODE = 'Incorrect code';
+export const WRONG_CODE = WRONG_CODE_MESSAGE;
 /** TWO_FACTOR_REQUIRED's message, at login and at withdraw/confirm without a code. */
 export const CODE_REQUIRED = 'Enter the 6-digit code from your authenticator app';
 

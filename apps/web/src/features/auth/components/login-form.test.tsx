@@ -81,6 +81,9 @@ describe('login with two-factor sign-in (product §26)', () => {
     await user.type(await screen.findByLabelText('Code'), 'AAAA-BBBB-CCCC-DDDD');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText('Incorrect code')).toBeInTheDocument();
+    const code = screen.getByLabelText('Code');
+    expect(code).toHaveAccessibleDescription('Incorrect code');
+    expect(code).toHaveFocus();
     answer = () =>
       HttpResponse.json(
         { code: 10006, msg: 'This sign-in has expired. Please enter your password again.', reason: 'CONFLICT' },
@@ -119,5 +122,20 @@ describe('login form', () => {
     expect(field).toHaveAccessibleDescription('Incorrect username or password');
     expect(field).toHaveFocus();
     await waitFor(() => expect(screen.getAllByText('Incorrect username or password')).toHaveLength(2));
+  });
+
+  it('the wrong-password message leaves the field once the password is retyped', async () => {
+    server.use(
+      http.post('*/api/uc/v1/account/login', () =>
+        HttpResponse.json(fail(10003, 'Incorrect username or password', 'INVALID_CREDENTIALS'), { status: 400 }),
+      ),
+    );
+    const { user } = renderLogin();
+    await typePassword(user);
+    const field = screen.getByLabelText('Password', { selector: 'input' });
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    await user.type(field, 'x');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(field).not.toHaveAccessibleDescription('Incorrect username or password');
   });
 });

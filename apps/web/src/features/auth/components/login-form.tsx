@@ -30,6 +30,8 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   const [password, setPassword] = useState('');
   const passwordId = useId();
   const [errors, setErrors] = useState<{ account?: string | null; password?: string | null }>({});
+  // The server's 'wrong credentials' answer, shown at the password field until either field changes.
+  const [wrongPassword, setWrongPassword] = useState<string | null>(null);
   const [challenge, setChallenge] = useState<string | null>(null);
   const login = useLogin({ onSuccess });
   const suspended = login.isError ? suspendedMessage(login.error) : null;
@@ -41,6 +43,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
       password: password ? null : PasswordMessages.required,
     };
     setErrors(next);
+    setWrongPassword(null);
     if (isValid(next)) {
       login.mutate(
         { account, password },
@@ -49,7 +52,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           // A wrong password shows at the field too (the toast alone leaves it unclear what to fix), focused to retype.
           onError: (err) => {
             if (err instanceof ApiError && err.reason === ErrorReason.INVALID_CREDENTIALS) {
-              setErrors({ password: err.message });
+              setWrongPassword(err.message);
               document.getElementById(passwordId)?.focus();
             }
           },
@@ -66,7 +69,8 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
         onRestart={(message) => {
           setChallenge(null);
           setPassword('');
-          setErrors({ password: message });
+          setErrors({});
+          setWrongPassword(message || null);
         }}
       />
     );
@@ -87,7 +91,10 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
         name="account"
         autoComplete="username"
         value={account}
-        onChange={(e) => setAccount(e.target.value)}
+        onChange={(e) => {
+          setAccount(e.target.value);
+          setWrongPassword(null);
+        }}
         error={errors.account}
         autoFocus
       />
@@ -98,8 +105,11 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           name="password"
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setWrongPassword(null);
+          }}
+          error={errors.password ?? wrongPassword}
         />
         <div className="text-right">
           <Link to="/forgot-password" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
@@ -125,6 +135,7 @@ function TwoFactorStep({
 }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const codeId = useId();
   const verify = useLoginTwoFactor({ onSuccess });
 
   function submit(e: FormEvent) {
@@ -140,7 +151,11 @@ function TwoFactorStep({
         onError: (err) => {
           // An expired or used challenge: back to the password (the server says why).
           if (err instanceof ApiError && err.reason === ErrorReason.CONFLICT) onRestart(getErrorMessage(err));
-          else setError(getErrorMessage(err, 'Failed to login'));
+          else {
+            // A wrong code shows at the field, focused to retype.
+            setError(getErrorMessage(err, 'Failed to login'));
+            document.getElementById(codeId)?.focus();
+          }
         },
       },
     );
@@ -156,12 +171,16 @@ function TwoFactorStep({
         </div>
       </div>
       <TextField
+        id={codeId}
         label={LoginTexts.codeLabel}
         name="code"
         inputMode="text"
         autoComplete="one-time-code"
         value={code}
-        onChange={(e) => setCode(e.target.value)}
+        onChange={(e) => {
+          setCode(e.target.value);
+          setError(null);
+        }}
         error={error}
         className="font-mono tracking-widest"
         maxLength={40}

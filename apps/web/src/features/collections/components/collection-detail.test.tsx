@@ -208,6 +208,18 @@ describe('Collection detail', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Field kit' })).toBeInTheDocument();
   });
 
+  test('a NOT_FOUND envelope is not found whatever status carried it: no Try again', async () => {
+    server.use(
+      http.post('*/sl/v1/collection/detail', () => HttpResponse.json(fail(10005, 'The collection does not exist', 'NOT_FOUND'))),
+    );
+    render(null);
+    expect(await screen.findByText('Collection not found')).toBeInTheDocument();
+    expect(screen.getByText('The requested resource was not found.')).toBeInTheDocument();
+    expect(screen.queryByText('Could not load this collection')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse collections' })).toHaveAttribute('href', '/');
+  });
+
   test('a signed-in stranger can report; a visitor and the owner cannot (product §27)', async () => {
     serveDetail(false);
     const { unmount } = render(BUYER, '1000');

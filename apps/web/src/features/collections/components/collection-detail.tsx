@@ -5,16 +5,17 @@
  * do not own it can report it; the owner of a collection Coffer took down sees why (product §27).
  * Reviews (product §29): the average and count under the title, the reviews section under the files.
  */
-import { CollectionStatus } from '@coffer/contract/constants';
-import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag, Tag, TriangleAlert } from 'lucide-react';
+import { CollectionStatus, ErrorReason } from '@coffer/contract/constants';
+import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag, Tag } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { PageContainer } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
-import { ApiError, getErrorMessage } from '@/lib/api-client';
+import { ApiError, ErrorMessages, getErrorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
 import { useDiscountPreview } from '../api/discount-preview';
@@ -59,37 +60,52 @@ export function CollectionDetailSkeleton() {
   );
 }
 
-/** The page of a collection that cannot be shown: missing, unpublished, or the server unreachable. */
 /**
- * The page when the collection could not be shown. Only a 404 (or no error: an unknown id) reads
- * 'Collection not found'; any other failure (no answer, a 5xx, a refusal) says it could not be
- * loaded, with the error's text and, when `onRetry` is given, a Try again that asks again.
+ * Whether a failed collection call means the collection is not there (or not shown to this
+ * viewer): an HTTP 404 or a NOT_FOUND envelope, whatever status carried it.
  */
-export function CollectionNotFound({ error, onRetry }: { error?: unknown; onRetry?: () => void }) {
-  const missing = !error || (error instanceof ApiError && error.status === 404);
-  const unreachable = error instanceof ApiError && error.status === 0;
+export function isCollectionMissing(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.reason === ErrorReason.NOT_FOUND);
+}
+
+/**
+ * The page when the collection could not be shown. No error (an unknown id) or a not-found answer
+ * ({@link isCollectionMissing}) reads 'Collection not found'; any other failure (no answer, a 5xx,
+ * a refusal) is the shared load error: 'Could not load this collection', the error's text and a
+ * Try again that calls `onRetry` (the page shows its skeleton while it asks again).
+ */
+export function CollectionNotFound(props: { error?: undefined } | { error: unknown; onRetry: () => void } = {}) {
+  const browse = (
+    <Link to="/" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+      Browse collections
+    </Link>
+  );
   return (
     <PageContainer>
       <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Collection</h1>
-      <EmptyState
-        icon={missing ? <PackageOpen /> : <TriangleAlert />}
-        title={missing ? 'Collection not found' : 'Could not load this collection'}
-        description={
-          !error
-            ? 'It may have been removed, or it is not published yet.'
-            : unreachable
+      {props.error !== undefined && !isCollectionMissing(props.error) ? (
+        <LoadError
+          className="rounded-2xl border border-dashed border-slate-300 px-6 py-12 dark:border-slate-700"
+          message="Could not load this collection"
+          detail={
+            props.error instanceof ApiError && props.error.status === 0
               ? 'Check your connection and try again.'
-              : getErrorMessage(error)
-        }
-        action={
-          <div className="flex flex-wrap justify-center gap-3">
-            {!missing && onRetry ? <Button onClick={onRetry}>Try again</Button> : null}
-            <Link to="/" className={buttonVariants({ variant: 'outline' })}>
-              Browse collections
-            </Link>
-          </div>
-        }
-      />
+              : getErrorMessage(props.error)
+          }
+          onRetry={props.onRetry}
+        >
+          {browse}
+        </LoadError>
+      ) : (
+        <EmptyState
+          icon={<PackageOpen />}
+          title="Collection not found"
+          description={
+            props.error !== undefined ? ErrorMessages.notFound : 'It may have been removed, or it is not published yet.'
+          }
+          action={browse}
+        />
+      )}
     </PageContainer>
   );
 }

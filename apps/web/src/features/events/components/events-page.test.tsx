@@ -143,6 +143,35 @@ describe('Events & webhooks', () => {
     expect(rotations).toBe(1);
   });
 
+  it('the rotate confirmation works from the keyboard: Enter opens it, Escape cancels and gives focus back', async () => {
+    let rotations = 0;
+    server.use(
+      on('/events/list', () => ok({ events: [], next_cursor: 'c0', has_more: false })),
+      on('/webhook/get', () => ok({ endpoint: { url: 'https://example.com/h', has_secret: true, updated_at: 1 } })),
+      on('/webhook/secret/rotate', () => {
+        rotations += 1;
+        return ok({ secret: 'whsec_bmV3' });
+      }),
+    );
+    renderPage();
+    const user = userEvent.setup();
+    const rotate = await screen.findByRole('button', { name: EventTexts.rotate });
+    rotate.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: EventTexts.rotateConfirmTitle });
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(rotate).toHaveFocus();
+    expect(rotations).toBe(0);
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('dialog', { name: EventTexts.rotateConfirmTitle });
+    within(again).getByRole('button', { name: EventTexts.rotateConfirm }).focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByTestId('webhook-secret')).toHaveTextContent('whsec_bmV3');
+    expect(rotations).toBe(1);
+  });
+
   it('lists deliveries with their status and redelivers one', async () => {
     const redelivered: string[] = [];
     server.use(

@@ -12,7 +12,7 @@ import toast from 'react-hot-toast';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Dialog, DialogContent, DialogFooter } from '@/components/ui/lazy-dialog';
+import { Dialog, DialogContent, DialogFooter, useReturnFocus } from '@/components/ui/lazy-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { TextField } from '@/components/ui/input';
@@ -160,6 +160,8 @@ function WebhookSettings() {
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmRotate, setConfirmRotate] = useState(false);
+  // Opened without a trigger: focus goes back to 'Rotate secret' when it closes.
+  const returnFocus = useReturnFocus();
   if (webhook.isPending) return <RowsSkeleton />;
   if (webhook.isError)
     return <ErrorBlock error={webhook.error} fallback={EventTexts.feedError} retry={() => void webhook.refetch()} />;
@@ -241,7 +243,7 @@ function WebhookSettings() {
           </Button>
         ) : null}
         <Dialog open={confirmRotate} onOpenChange={(open) => !rotate.isPending && setConfirmRotate(open)}>
-          <DialogContent title={EventTexts.rotateConfirmTitle} description={EventTexts.rotateConfirmBody}>
+          <DialogContent {...returnFocus} title={EventTexts.rotateConfirmTitle} description={EventTexts.rotateConfirmBody}>
             <DialogFooter>
               <Button variant="outline" onClick={() => setConfirmRotate(false)} disabled={rotate.isPending}>
                 {EventTexts.cancel}

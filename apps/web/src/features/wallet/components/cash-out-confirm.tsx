@@ -7,7 +7,7 @@ import { Field, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { useTwoFactorStatus } from '@/hooks/use-two-factor-status';
 import { ApiError, toastError } from '@/lib/api-client';
-import { ErrorReason } from '@coffer/contract/constants';
+import { ErrorReason, WRONG_CODE_MESSAGE } from '@coffer/contract/constants';
 import { useConfirmWithdraw } from '../api/confirm-withdraw';
 import { currencyLabel, formatCrypto, formatUsd, netUsd } from '../utils/display';
 import { DetailList, DetailRow } from './detail-rows';
@@ -63,10 +63,16 @@ export function ConfirmStep({
             setCodeError(CashOutTexts.codeRequired);
             return;
           }
-          // A wrong password shows at its field too, focused to retype (the toast stays).
+          // A wrong password or code shows at its own field too, focused to retype (the toast stays).
+          // The password is checked first: 'Incorrect code' means the password was right.
           if (err instanceof ApiError && err.reason === ErrorReason.INVALID_CREDENTIALS) {
-            setError(err.message);
-            document.getElementById(passwordId)?.focus();
+            if (needsCode && err.msg === WRONG_CODE_MESSAGE) {
+              setCodeError(err.message);
+              document.getElementById(codeId)?.focus();
+            } else {
+              setError(err.message);
+              document.getElementById(passwordId)?.focus();
+            }
           }
           toastError(err, CashOutTexts.confirmFailed, 'server');
         },

@@ -197,8 +197,24 @@ describe('cash-out step 1', { timeout: 15_000 }, () => {
     await user.tab();
     await waitFor(() => expect(screen.getAllByText('Invalid address format')).toHaveLength(2));
     await user.clear(address);
-    await user.type(address, 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
-    await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0));
+    await user.paste('TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
+    // Well inside the toast's own 4 s: it leaves because the address changed.
+    await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0), { timeout: 1500 });
+  });
+
+  it("another network takes the stale 'Invalid address format' toast away (it was about the old network's format)", async () => {
+    mockWalletApi();
+    const { user } = renderCashOut();
+    await ready();
+    const bscAddress = `0x${'ab'.repeat(20)}`;
+    await user.click(screen.getByLabelText('USDT(TRX) address'));
+    await user.paste(bscAddress);
+    await user.tab();
+    expect(await screen.findAllByText('Invalid address format')).toHaveLength(2); // field + toast
+    await user.click(screen.getByRole('tab', { name: 'BSC' }));
+    expect(await screen.findByLabelText('USDT(BSC) address')).toHaveValue(bscAddress);
+    // Well inside the toast's own 4 s: it leaves because the network changed.
+    await waitFor(() => expect(screen.queryAllByText('Invalid address format')).toHaveLength(0), { timeout: 1500 });
   });
 
   it("toasts 'Exchange rate not available. Please try again.' and reloads the rate when it is missing", async () => {
@@ -372,6 +388,23 @@ describe('cash-out step 2', { timeout: 15_000 }, () => {
     expect(field).toHaveAccessibleDescription('Incorrect password');
     expect(field).toHaveFocus();
     await waitFor(() => expect(screen.getAllByText('Incorrect password')).toHaveLength(2));
+    expect(view.onOpenChange).not.toHaveBeenCalled();
+  });
+
+  it("a wrong two-factor code shows under the code field, focused, not under the (right) password", async () => {
+    const view = await toConfirm(undefined, { twoFactor: true });
+    server.use(on('/withdraw/confirm', () => fail('Incorrect code', 10003, 'INVALID_CREDENTIALS')));
+    await screen.findByText('Receive amount');
+    const password = screen.getByLabelText('Login password');
+    await view.user.type(password, 'Coffer#2026');
+    const code = await screen.findByLabelText('Two-factor code');
+    await view.user.type(code, '000000');
+    await view.user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(code).toHaveAttribute('aria-invalid', 'true'));
+    expect(code).toHaveAccessibleDescription('Incorrect code');
+    expect(code).toHaveFocus();
+    expect(password).not.toHaveAttribute('aria-invalid');
+    expect(await screen.findAllByText('Incorrect code')).toHaveLength(2);
     expect(view.onOpenChange).not.toHaveBeenCalled();
   });
 

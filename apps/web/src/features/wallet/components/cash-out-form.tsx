@@ -28,7 +28,7 @@ import {
   WalletMessages,
 } from '../utils/rules';
 import { NetworkTabs, networksOf } from './currency-pickers';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/ui/load-error';
 import { formatPoints } from '@/lib/points';
 import { CashOutTexts, USD_CRYPTO_RATE_TEXT, type CashOutDraft } from './cash-out-texts';
 
@@ -219,6 +219,9 @@ export function CashOutForm({ form, onSubmit }: { form: CashOutFormState; onSubm
           setNetwork(n);
           setMemo('');
           setTouched((t) => ({ ...t, address: false, memo: false }));
+          // The format toasts were about the old network's patterns: they go with it.
+          toast.dismiss('invalid-address');
+          toast.dismiss('invalid-memo');
           estimate.reset();
         }}
       >

@@ -15,7 +15,7 @@ import { usePublicConfig } from '../api/get-public-config';
 import { useWithdrawBill, WITHDRAW_DETAIL_FAILED } from '../api/get-withdraw-bill';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
 import { WithdrawDetail } from './withdraw-detail';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/ui/load-error';
 
 export const ORDER_DETAIL_FAILED = 'Unable to load order detail';
 

@@ -19,7 +19,7 @@ import { useRecords } from '../api/get-records';
 import { useScrollLoad } from '../hooks/use-scroll-load';
 import { recordStatusView } from '../utils/display';
 import { RecordRow } from './record-row';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/ui/load-error';
 
 /** product §2 list texts. */
 export const ListTexts = {
