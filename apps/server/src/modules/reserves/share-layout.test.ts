@@ -69,7 +69,7 @@ describe('share layout', () => {
         }
       }
     }
-  });
+  }, 300_000); // 1,000 seeds: about 10 s on a quiet 2-core machine, over 60 s under CI's load
 
   it('for random balance sets, every user has at least 3 shares adding up to the balance, and every proof verifies', () => {
     const users = fc.uniqueArray(
