@@ -233,7 +233,9 @@ describe('wallet', () => {
 
     // Status chips filter the list.
     await page.getByRole('button', { name: 'Refunded', exact: true }).click();
-    await page.getByText('No transactions yet').waitFor();
+    // The empty state names the filter rather than claiming there are no transactions at all.
+    await page.getByText('No matching transactions').waitFor();
+    await page.getByText(/^No refunded (outgoing |incoming )?transactions\.$/).waitFor();
     await page.getByRole('button', { name: 'All statuses' }).click();
     await row.waitFor();
 
