@@ -7,6 +7,7 @@
  * code mailed through the configured mail provider (reset-codes.ts, `sendResetCode`,
  * `resetPassword`). Rate limits of the calls are in account.limits.ts.
  */
+import { toPublicUser } from './public-user';
 import {
   STEP_UP_MINUTES_DEFAULT,
   LOGIN_CHALLENGE_TTL_SECONDS,
@@ -572,14 +573,7 @@ export function createAccountService(deps: AccountDeps) {
 
     /** Public profile of any live user. @throws NOT_FOUND */
     async profile(userId: string): Promise<PublicUser> {
-      const user = await liveUser(userId);
-      return {
-        id: user.id,
-        username: user.username,
-        nickname: user.nickname,
-        avatar: user.avatar ? avatarUrl(user.avatar) : '',
-        created_at: user.createdAt.getTime(),
-      };
+      return toPublicUser(await liveUser(userId), avatarUrl);
     },
 
     /** Public profiles of several users at once (sellers on lists). */

@@ -63,6 +63,7 @@ import { toResource, type ResourceRow } from '../uploads/uploads.service';
 import * as repo from './collections.repository';
 import { createReadCache } from '../../lib/read-cache';
 import { quoted } from '../mail/mail-text';
+import { toPublicUser } from '../account/public-user';
 
 /** What the collections service asks of the orders module (services.ts builds it from the orders repository). */
 export interface PurchaseLookup {
@@ -127,13 +128,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
   };
 
   function toSeller(s: repo.SellerColumns): PublicUser {
-    return {
-      id: s.id,
-      username: s.username,
-      nickname: s.nickname,
-      avatar: s.avatar ? deps.avatarUrl(s.avatar) : '',
-      created_at: s.createdAt.getTime(),
-    };
+    return toPublicUser(s, deps.avatarUrl);
   }
 
   /** The wire shape of a collection (product §3). */

@@ -15,6 +15,7 @@
 import type { CreatorDetail, PublicUser } from '@coffer/contract';
 import type { Db } from '../../db/client';
 import { errors } from '../../lib/errors';
+import { toPublicUser } from '../account/public-user';
 import type { CollectionsService } from '../collections/collections.service';
 import * as repo from './creators.repository';
 
@@ -29,15 +30,7 @@ export interface CreatorsDeps {
 export function createCreatorsService(deps: CreatorsDeps) {
   const { db, collections } = deps;
 
-  function toPublicUser(row: repo.CreatorRow): PublicUser {
-    return {
-      id: row.id,
-      username: row.username,
-      nickname: row.nickname,
-      avatar: row.avatar ? deps.avatarUrl(row.avatar) : '',
-      created_at: row.createdAt.getTime(),
-    };
-  }
+  const publicUser = (row: repo.CreatorRow): PublicUser => toPublicUser(row, deps.avatarUrl);
 
   return {
     /**
@@ -50,7 +43,7 @@ export function createCreatorsService(deps: CreatorsDeps) {
       const creator = await repo.findListableCreator(db, userId);
       if (!creator) throw errors.notFound('This creator does not exist');
       const [page, rating] = await Promise.all([collections.ofUser(userId, paginator), repo.ratingTotalsOf(db, userId)]);
-      return { ...page, creator: toPublicUser(creator), rating_sum: rating.sum, rating_count: rating.count };
+      return { ...page, creator: publicUser(creator), rating_sum: rating.sum, rating_count: rating.count };
     },
   };
 }
