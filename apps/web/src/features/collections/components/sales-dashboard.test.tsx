@@ -63,6 +63,9 @@ describe('Sales dashboard', () => {
     expect(rows[1]).toHaveTextContent('2026-03-10');
     expect(rows[1]).toHaveTextContent('36 Points');
     expect(rows[2]).toHaveTextContent('18 Points');
+    // On a phone each row stacks as a card whose cells name their column.
+    expect(table).toHaveClass('stack-table');
+    expect(Array.from(rows[1]!.querySelectorAll('td')).map((td) => td.dataset.label)).toEqual(['Sales', 'Earned', 'Refunds', 'Refunded']);
     expect(
       within(screen.getByRole('table', { name: /Top collections/ })).getByRole('link', { name: 'Brushes' }),
     ).toBeInTheDocument();

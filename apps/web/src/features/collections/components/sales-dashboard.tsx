@@ -8,12 +8,13 @@
  */
 import { SALES_DASHBOARD_DAYS, type SalesDashboardDays } from '@coffer/contract/constants';
 import { ChartNoAxesColumn, CircleAlert } from 'lucide-react';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
+import { STACK_TABLE_CLASS, useStackedLabels } from '@/components/ui/stacked-table';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
@@ -83,9 +84,11 @@ const tdNum = cn(td, 'text-right whitespace-nowrap tabular-nums');
 
 /** A table whose first column names the row (a `th`) and whose other columns are numbers. */
 function Table({ caption, columns, rows }: { caption: string; columns: string[]; rows: { key: string; cells: ReactNode[] }[] }) {
+  const ref = useRef<HTMLTableElement>(null);
+  useStackedLabels(ref, columns);
   return (
     <div className="overflow-x-auto">
-      <table className="w-full">
+      <table ref={ref} className={cn('w-full', STACK_TABLE_CLASS)}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-100 dark:border-slate-800">
           <tr>
