@@ -16,8 +16,9 @@
  * writer never holds the process open). Each file is created with the mode asked for; a missing
  * directory is created (recursively) and the write tried once more.
  */
-import { createRequire } from 'node:module';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerModule, workerUrl } from '../../lib/worker-module';
+import type { OutboxAnswer, OutboxJob } from './outbox-writer.worker';
 
 /** A plain-text mail as the outbox writes it (the From header included). */
 export interface OutboxMessage {
@@ -52,53 +53,6 @@ export interface OutboxWriter {
   close(): Promise<void>;
 }
 
-/**
- * The worker's whole program (CommonJS, run with `eval`, so it needs no file of its own in src/ or
- * dist/). `workerData.composer` is the resolved path of nodemailer's MailComposer.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const path = require('node:path');
-const MailComposer = require(workerData.composer);
-function write(f, data) {
-  try {
-    fs.writeFileSync(f.path, data, { mode: f.mode });
-  } catch (err) {
-    if (err.code !== 'ENOENT') throw err;
-    fs.mkdirSync(path.dirname(f.path), { recursive: true });
-    fs.writeFileSync(f.path, data, { mode: f.mode });
-  }
-}
-const failure = (err) => ({ error: { message: String(err && err.message), code: err && err.code } });
-async function compose(f) {
-  try {
-    // newline 'windows': CRLF, as RFC 5322 wants.
-    const mime = new MailComposer({ ...f.message, newline: 'windows' }).compile();
-    const messageId = mime.messageId();
-    return { messageId, data: await mime.build() };
-  } catch (err) {
-    return failure(err);
-  }
-}
-parentPort.on('message', async (job) => {
-  const built = await Promise.all(job.files.map(compose));
-  const results = built.map((b, i) => {
-    if (b.error) return b;
-    try {
-      write(job.files[i], b.data);
-      return { messageId: b.messageId };
-    } catch (err) {
-      return failure(err);
-    }
-  });
-  parentPort.postMessage({ id: job.id, results });
-});
-`;
-
-/** What the worker answers per file. */
-type WorkerResult = { messageId: string } | { error: { message: string; code?: string } };
-
 interface Pending {
   /** The worker the job was posted to. */
   worker: Worker;
@@ -106,8 +60,8 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-/** Starts the worker thread (tests pass a fake to make it answer twice, late or not at all). */
-export type SpawnWorker = (source: string, options: WorkerOptions) => Worker;
+/** Starts the worker thread, ./outbox-writer.worker.ts (tests pass a fake to make it answer twice, late or not at all). */
+export type SpawnWorker = () => Worker;
 
 /**
  * An {@link OutboxWriter} backed by one worker thread. Each job has its own id; an answer for an id
@@ -115,9 +69,8 @@ export type SpawnWorker = (source: string, options: WorkerOptions) => Worker;
  * ignored, so a job resolves exactly once.
  */
 export function createOutboxWriter({
-  spawn = (source, options) => new Worker(source, options),
+  spawn = () => startWorkerModule(workerUrl('outbox-writer.worker', import.meta.url)),
 }: { spawn?: SpawnWorker } = {}): OutboxWriter {
-  const composer = createRequire(import.meta.url).resolve('nodemailer/lib/mail-composer/index.js');
   let worker: Worker | null = null;
   let nextId = 1;
   const pending = new Map<number, Pending>();
@@ -132,9 +85,8 @@ export function createOutboxWriter({
   };
 
   function start(): Worker {
-    // No flags of this process (`--import`, `--input-type=module`, ...): the source is plain CommonJS.
-    const w = spawn(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { composer } });
-    w.on('message', (msg: { id: number; results: WorkerResult[] }) => {
+    const w = spawn();
+    w.on('message', (msg: OutboxAnswer) => {
       const p = pending.get(msg.id);
       if (!p) return;
       pending.delete(msg.id);
@@ -170,7 +122,7 @@ export function createOutboxWriter({
           worker ??= start();
           pending.set(id, { worker, resolve, reject });
           worker.ref();
-          worker.postMessage({ id, files });
+          worker.postMessage({ id, files } satisfies OutboxJob);
         } catch (err) {
           pending.delete(id);
           reject(err as Error);

@@ -18,7 +18,9 @@
  * with their ETags and sizes, and falls back to concatenating the parts otherwise (a part re-sent
  * with other bytes, parts received by another instance, a restart).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerModule, workerUrl } from '../../lib/worker-module';
+import type { AssemblerAnswer, AssemblerRequest } from './assembler.worker';
 
 /** A part written in place and announced. */
 export interface AnnouncedPart {
@@ -40,103 +42,15 @@ export interface Assembled {
   md5: string;
 }
 
-/** At most this many uploads are hashed at once; announcing another drops the least recent one. */
-export const MAX_ASSEMBLING = 64;
-
-// The worker's code (CommonJS, evaluated): synchronous positioned reads of up to 4 MiB, one Hash per upload.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-const { createHash } = require('node:crypto');
-const MAX = ${MAX_ASSEMBLING};
-const CHUNK = 4 * 1024 * 1024;
-const buf = Buffer.allocUnsafe(CHUNK);
-const uploads = new Map();
-// Below the event loop that receives the parts: the hashing catches up whenever that thread waits.
-// Linux only: there a priority belongs to the calling thread; elsewhere it would be the whole process's.
-if (process.platform === 'linux') {
-  try { require('node:os').setPriority(0, 10); } catch {}
-}
-
-function drop(dir) {
-  const u = uploads.get(dir);
-  if (!u) return;
-  uploads.delete(dir);
-  try { fs.closeSync(u.fd); } catch {}
-}
-
-function advance(dir, u) {
-  while (!u.ended) {
-    const want = u.pending.get(u.next);
-    if (!want) return;
-    try {
-      let pos = (u.next - 1) * u.partSize;
-      let left = want.size;
-      while (left > 0) {
-        const n = fs.readSync(u.fd, buf, 0, Math.min(CHUNK, left), pos);
-        if (n <= 0) throw new Error('the file ended early');
-        u.hash.update(buf.subarray(0, n));
-        pos += n;
-        left -= n;
-      }
-    } catch (err) {
-      // The hash no longer follows the parts: give up on this upload (completion falls back).
-      drop(dir);
-      return;
-    }
-    u.pending.delete(u.next);
-    u.parts.push({ partNumber: u.next, etag: want.etag, size: want.size });
-    u.size += want.size;
-    // After a short part the next one is not contiguous with it: only the last part may be short.
-    if (want.size !== u.partSize) u.ended = true;
-    u.next++;
-  }
-}
-
-parentPort.on('message', (m) => {
-  if (m.type === 'part') {
-    let u = uploads.get(m.dir);
-    if (!u) {
-      while (uploads.size >= MAX) drop(uploads.keys().next().value);
-      let fd;
-      try {
-        fd = fs.openSync(m.file, 'r');
-      } catch {
-        return;
-      }
-      u = { fd, file: m.file, partSize: m.partSize, hash: createHash('md5'), next: 1, size: 0, parts: [], pending: new Map(), ended: false };
-    } else {
-      uploads.delete(m.dir);
-    }
-    uploads.set(m.dir, u);
-    if (m.part.partNumber >= u.next) u.pending.set(m.part.partNumber, m.part);
-    advance(m.dir, u);
-  } else if (m.type === 'finish') {
-    const u = uploads.get(m.dir);
-    let result = null;
-    if (u) {
-      advance(m.dir, u);
-      if (uploads.get(m.dir) === u) {
-        result = { file: u.file, parts: u.parts, size: u.size, md5: u.hash.digest('hex') };
-        drop(m.dir);
-      }
-    }
-    parentPort.postMessage({ id: m.id, result });
-  } else if (m.type === 'drop') {
-    drop(m.dir);
-  }
-});
-`;
-
 let worker: Worker | null = null;
 let nextId = 1;
 const waiting = new Map<number, (result: Assembled | null) => void>();
 
 function thread(): Worker {
   if (worker) return worker;
-  const w = new Worker(WORKER_SOURCE, { eval: true });
+  const w = startWorkerModule(workerUrl('assembler.worker', import.meta.url));
   w.unref();
-  w.on('message', (m: { id: number; result: Assembled | null }) => {
+  w.on('message', (m: AssemblerAnswer) => {
     waiting.get(m.id)?.(m.result);
     waiting.delete(m.id);
   });
@@ -159,7 +73,7 @@ function thread(): Worker {
  * writes at that offset again.
  */
 export function announcePart(dir: string, file: string, partSize: number, part: AnnouncedPart): void {
-  thread().postMessage({ type: 'part', dir, file, partSize, part });
+  thread().postMessage({ type: 'part', dir, file, partSize, part } satisfies AssemblerRequest);
 }
 
 /**
@@ -174,7 +88,7 @@ export function finishAssembly(dir: string): Promise<Assembled | null> {
   return new Promise((resolve) => {
     waiting.set(id, resolve);
     w.ref();
-    w.postMessage({ type: 'finish', dir, id });
+    w.postMessage({ type: 'finish', dir, id } satisfies AssemblerRequest);
   }).finally(() => {
     if (!waiting.size) w.unref();
   }) as Promise<Assembled | null>;
@@ -182,5 +96,5 @@ export function finishAssembly(dir: string): Promise<Assembled | null> {
 
 /** Forgets the upload in `dir` (aborted); its directory is the caller's to delete. */
 export function dropAssembly(dir: string): void {
-  worker?.postMessage({ type: 'drop', dir });
+  worker?.postMessage({ type: 'drop', dir } satisfies AssemblerRequest);
 }
