@@ -37,7 +37,7 @@ import {
   startFakeNowPayments,
   type FakeFault,
   type FakeNowPayments,
-} from '../../providers/payments/nowpayments/fake-api';
+} from '../../test/nowpayments/fake-api';
 import { createNowPaymentsProvider, LOST_ANSWER_GRACE_MS } from '../../providers/payments/nowpayments/index';
 
 const RUNS = Number(process.env.NOWPAYMENTS_FAULT_RUNS ?? 200);

@@ -1,6 +1,6 @@
 /**
  * The `nowpayments` gateway adapter end to end: the real app (PAYMENTS=nowpayments) against a local
- * fake of the gateway's API (./fake-api.ts). IPNs are posted to the app as the gateway would,
+ * fake of the gateway's API (src/test/nowpayments/fake-api.ts). IPNs are posted to the app as the gateway would,
  * signed with the IPN secret (or not).
  */
 import { createHmac } from 'node:crypto';
@@ -19,7 +19,7 @@ import {
   FAKE_TOTP_SECRET,
   startFakeNowPayments,
   type FakeNowPayments,
-} from './fake-api';
+} from '../../../test/nowpayments/fake-api';
 import { IPN_PATH, mapPaymentStatus, mapPayoutStatus, type NowPaymentsProvider } from './index';
 import { mulberry32 } from '../../../test/simulation';
 

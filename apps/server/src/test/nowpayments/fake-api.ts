@@ -28,7 +28,7 @@ import {
   type GatewayPayment,
   type GatewayWithdrawal,
   type NowPaymentsApi,
-} from './api';
+} from '../../providers/payments/nowpayments/api';
 
 /** A withdrawal as the fake keeps it (`verified` is the fake's own flag, never sent). */
 export type FakeWithdrawal = GatewayWithdrawal & { verified: boolean; created_at: string };
