@@ -88,12 +88,18 @@ export default tseslint.config(
   },
   {
     // No import cycles (type-only imports aside) in the server, the contract and the web app.
-    // Resolution: Node's, with TypeScript's extensions (the code imports relative paths without extensions).
+    // Resolution: TypeScript's (eslint-import-resolver-typescript), with each package's tsconfig, so
+    // the web's `@/` paths and the workspace packages' exports are followed like relative imports.
     files: ['apps/server/**/*.ts', 'packages/contract/**/*.ts', 'apps/web/**/*.{ts,tsx}'],
     plugins: { import: importPlugin },
     settings: {
       'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      'import/resolver': {
+        typescript: {
+          noWarnOnMultipleProjects: true,
+          project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json', 'packages/contract/tsconfig.json'],
+        },
+      },
       // Packages are not parsed: a cycle through node_modules is not ours, and parsing them is slow.
       'import/ignore': ['node_modules'],
     },
@@ -130,10 +136,94 @@ export default tseslint.config(
     },
   },
   ...moduleBoundaries,
+  // The server's layers point one way (docs/decisions/0066-server-layers.md): lib <- db <- providers
+  // <- plugins <- modules <- the composition root (app.ts, services.ts, server.ts, worker-runner.ts).
+  // Tests may reach up (they build the app).
+  {
+    files: ['apps/server/src/lib/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/db/**',
+                '**/providers/**',
+                '**/plugins/**',
+                '**/modules/**',
+                '**/app',
+                '**/services',
+                '**/server',
+                '**/worker-runner',
+                '**/env',
+              ],
+              message: 'lib/ is the bottom layer: it imports nothing else of the server.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/db/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/db/scripts/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/providers/**',
+                '**/plugins/**',
+                '**/modules/**',
+                '**/app',
+                '**/services',
+                '**/server',
+                '**/worker-runner',
+              ],
+              message: 'db/ sits above lib/ only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['apps/server/src/providers/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/modules/**'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/modules/**', '**/plugins/**', '**/app', '**/services', '**/server', '**/worker-runner'],
+              message:
+                'providers/ talk to the outside world for the modules; they never import modules, plugins or the composition root.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/plugins/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/modules/**', '**/providers/**', '**/app', '**/services', '**/server', '**/worker-runner'],
+              message:
+                'plugins/ are HTTP machinery under the modules: what they need from a module or provider is passed in by app.ts.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -38,8 +38,9 @@ import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
 import { authPlugin } from './plugins/auth';
 import { textGuardPlugin } from './plugins/text-guard';
 import { errorHandlerPlugin } from './plugins/error-handler';
-import { filesPlugin } from './plugins/files';
+import { filesPlugin } from './modules/uploads/files.routes';
 import { metricsPlugin } from './plugins/metrics';
+import { addEvmMetrics } from './providers/payments/evm/metrics';
 import { probesPlugin } from './plugins/probes';
 import { openApiOptions } from './plugins/openapi';
 import { securityHeadersPlugin } from './plugins/security-headers';
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorHandlerPlugin);
   // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
   await app.register(metricsPlugin, { config, database, clock });
+  if (config.evm) addEvmMetrics(app.metrics, { settings: config.evm, db: database.db });
   await app.register(probesPlugin, { database, workersEnabled: config.WORKERS, workers: () => runner.state() });
   // Helmet's headers, computed once (plugins/security-headers.ts).
   await app.register(securityHeadersPlugin, {

@@ -13,7 +13,7 @@
 import { ENDPOINT_SCHEMAS, ENDPOINTS, ok, type EndpointKey, type EndpointSchemasOf } from '@coffer/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AuthContext } from '../plugins/auth';
+import type { AuthContext } from './auth-context';
 import { parseIdempotencyKey, requestFingerprint, type IdempotencyClaim } from './idempotency';
 
 /** The key each request of an idempotent call holds, from its claim to its answer. */

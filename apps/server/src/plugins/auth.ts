@@ -5,14 +5,10 @@
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { AuthContext } from '../lib/auth-context';
 import { errors } from '../lib/errors';
 
-export interface AuthContext {
-  userId: string;
-  sessionId: string;
-  /** When the holder last proved it is them on this session (ms; null: never), product.md "Step-up". */
-  steppedUpAt?: number | null;
-}
+export type { AuthContext } from '../lib/auth-context';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -13,11 +13,8 @@
  * - computed from the database at scrape time: `coffer_payout_queue_depth{provider,state}` (withdraw
  *   bills whose payout is queued, sending or sent), `coffer_payout_queue_oldest_age_seconds{provider}`
  *   (since confirmation, by the app clock), `coffer_deposit_bills_processing{provider}`,
- *   `coffer_ledger_postings{kind}` (ledger transactions so far), and, with `PAYMENTS=evm`,
- *   `coffer_evm_scanned_block` / `coffer_evm_head_block` / `coffer_evm_watcher_lag_blocks`
- *   `{chain_id,network}` (the head is asked of the network's RPC with a 3 s timeout; on failure the
- *   head and lag are left out and `coffer_evm_head_errors_total` counts it) and
- *   `coffer_evm_payouts_behind_gap` (payouts waiting behind an unfilled nonce, from the database);
+ *   `coffer_ledger_postings{kind}` (ledger transactions so far);
+ * - a payment rail's own gauges, added through `app.metrics` (the EVM rail's: providers/payments/evm/metrics.ts);
  * - Node's process metrics (`coffer_process_resident_memory_bytes`, event-loop lag, GC...).
  *
  * Other code adds its own scrape-time gauges through `app.metrics.addGauge` (see {@link MetricsRegistry}).
@@ -27,38 +24,13 @@ import { ERROR_TABLE } from '@coffer/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { countPayoutsBehindGap } from '../providers/payments/evm/payouts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client';
 import type { Config } from '../env';
 import type { Clock } from '../lib/clock';
+import type { MetricsRegistry } from '../lib/metrics';
 
-/** One sample of a scrape-time gauge. */
-export interface GaugeSample {
-  labels?: Record<string, string | number>;
-  value: number;
-}
-
-/** A gauge whose samples are computed when `/metrics` is scraped. */
-export interface GaugeDefinition {
-  /** Metric name; must start with `coffer_`. */
-  name: string;
-  help: string;
-  labelNames?: readonly string[];
-  /** Returns this scrape's samples; a throw leaves the gauge empty for this scrape (logged). */
-  collect(): Promise<GaugeSample[]> | GaugeSample[];
-}
-
-/** The app's metrics registry (`app.metrics`). */
-export interface MetricsRegistry {
-  /** The prom-client registry behind `/metrics` (for counters and histograms updated as things happen). */
-  registry: Registry;
-  /**
-   * Adds a gauge computed at scrape time.
-   * @throws Error when the name does not start with `coffer_` or is already registered
-   */
-  addGauge(definition: GaugeDefinition): void;
-}
+export type { GaugeDefinition, GaugeSample, MetricsRegistry } from '../lib/metrics';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,7 +39,7 @@ declare module 'fastify' {
 }
 
 export interface MetricsOptions {
-  config: Pick<Config, 'METRICS_TOKEN' | 'evm'>;
+  config: Pick<Config, 'METRICS_TOKEN'>;
   database: Database;
   clock: Clock;
 }
@@ -101,19 +73,6 @@ function routeLabel(req: FastifyRequest, statusCode: number): string {
 type Rows<T> = { rows: T[] };
 const rowsOf = async <T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> =>
   ((await database.db.execute(query)) as unknown as Rows<T>).rows;
-
-/** Asks an EVM node for its latest block number (JSON-RPC eth_blockNumber, 3 s timeout). */
-async function headBlock(rpcUrl: string): Promise<number> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-    signal: AbortSignal.timeout(3_000),
-  });
-  const body = (await res.json()) as { result?: unknown };
-  if (typeof body.result !== 'string' || !/^0x[0-9a-f]+$/i.test(body.result)) throw new Error('bad eth_blockNumber answer');
-  return Number(BigInt(body.result));
-}
 
 async function metricsPluginImpl(app: FastifyInstance, options: MetricsOptions): Promise<void> {
   const { config, database, clock } = options;
@@ -224,65 +183,6 @@ async function metricsPluginImpl(app: FastifyInstance, options: MetricsOptions):
         value: Number(r.n),
       })),
   });
-
-  const networks = config.evm?.networks ?? [];
-  if (networks.length) {
-    const headErrors = new Counter({
-      name: 'coffer_evm_head_errors_total',
-      help: 'Scrapes where a network RPC did not tell its head block in time.',
-      labelNames: ['chain_id', 'network'],
-      registers: [registry],
-    });
-    type ChainRow = { chain_id: number; last_block: string | number };
-    const chainState = async () => {
-      const scanned = new Map(
-        (await rowsOf<ChainRow>(database, sql`select chain_id, last_block from evm_scan_state`)).map((r) => [
-          Number(r.chain_id),
-          Number(r.last_block),
-        ]),
-      );
-      return Promise.all(
-        networks.map(async (n) => {
-          const labels = { chain_id: n.chainId, network: n.name };
-          const head = await headBlock(n.rpcUrl).catch(() => {
-            headErrors.inc(labels);
-            return undefined;
-          });
-          return { labels, scanned: scanned.get(n.chainId), head };
-        }),
-      );
-    };
-    let chainScrape: ReturnType<typeof chainState> | undefined;
-    const chains = () => (chainScrape ??= chainState().finally(() => setImmediate(() => (chainScrape = undefined))));
-    const labelNames = ['chain_id', 'network'];
-    metrics.addGauge({
-      name: 'coffer_evm_scanned_block',
-      help: 'Last block the deposit watcher has scanned, per chain.',
-      labelNames,
-      collect: async () =>
-        (await chains()).flatMap((c) => (c.scanned === undefined ? [] : [{ labels: c.labels, value: c.scanned }])),
-    });
-    metrics.addGauge({
-      name: 'coffer_evm_head_block',
-      help: "The chain's latest block as its RPC reports it.",
-      labelNames,
-      collect: async () => (await chains()).flatMap((c) => (c.head === undefined ? [] : [{ labels: c.labels, value: c.head }])),
-    });
-    metrics.addGauge({
-      name: 'coffer_evm_payouts_behind_gap',
-      help: 'EVM payouts waiting behind a nonce gap that a filler has not closed yet (docs/payments.md, EVM rail).',
-      collect: async () => [{ value: await countPayoutsBehindGap(database.db) }],
-    });
-    metrics.addGauge({
-      name: 'coffer_evm_watcher_lag_blocks',
-      help: 'Blocks between the chain head and the last block the deposit watcher scanned.',
-      labelNames,
-      collect: async () =>
-        (await chains()).flatMap((c) =>
-          c.head === undefined || c.scanned === undefined ? [] : [{ labels: c.labels, value: Math.max(0, c.head - c.scanned) }],
-        ),
-    });
-  }
 
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
     if (!fromLoopback(req) && !hasToken(req, config.METRICS_TOKEN)) {

@@ -9,13 +9,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { pendingMigrations, type Database } from '../db/client';
-import type { WorkerRunnerState } from '../worker-runner';
 
 export interface ProbesOptions {
   database: Database;
   /** Whether this process is meant to run the workers (`WORKERS`). */
   workersEnabled: boolean;
-  workers: () => WorkerRunnerState;
+  /** The worker runner's state (worker-runner.ts `WorkerRunner.state`, passed in by app.ts). */
+  workers: () => { running: boolean; stopping: boolean; busy: string[] };
   /** Milliseconds the database check may take before the probe answers 503 (default 3000). */
   databaseTimeoutMs?: number;
 }

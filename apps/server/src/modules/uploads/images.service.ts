@@ -4,7 +4,7 @@
  * (the `file-type` package) — never by the declared type — before it can be shown.
  *
  * The value handed to clients (`banner`, `avatar`) is the image's URL, `${PUBLIC_URL}/media/<id>`;
- * only verified images are served there (plugins/files.ts).
+ * only verified images are served there (modules/uploads/files.routes.ts).
  */
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, UPLOAD_URL_TTL_SECONDS, type ImageUploadRequest } from '@coffer/contract';
 import { fileTypeFromBuffer } from 'file-type';

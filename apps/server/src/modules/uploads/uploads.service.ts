@@ -30,7 +30,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { fromStorageError, isStorageError } from '../../lib/storage-errors';
+import { fromStorageError, isStorageError } from './storage-errors';
 import type { StorageProvider } from '../../providers/storage/index';
 import { isMediaType } from './media-type';
 import { wantsThumbnail, writeThumbnail } from './thumbnails';

@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { newId } from '../../lib/ids';
-import type { MailMessage, MailProvider, SentMail } from './index';
+import type { MailMessage, MailProvider, SentMail } from './types';
 import { createOutboxWriter, type OutboxWriter } from './outbox-writer';
 
 export interface OutboxOptions {

@@ -4,7 +4,7 @@
  * from the start; `?pool=true` keeps a connection pool). One transport per process.
  */
 import nodemailer from 'nodemailer';
-import type { MailMessage, MailProvider, SentMail } from './index';
+import type { MailMessage, MailProvider, SentMail } from './types';
 
 export interface SmtpOptions {
   /** `smtp://` or `smtps://` URL with optional credentials. */

@@ -1,7 +1,7 @@
 /**
  * `local` storage (product §11, embedded default): objects under `<root>/objects/<key>`, multipart
  * uploads under `<root>/multipart/<upload id>/`, and S3-style presigned URLs served by the app itself
- * (`/files/...`, see plugins/files.ts), signed with HMAC-SHA256 and expiring.
+ * (`/files/...`, see modules/uploads/files.routes.ts), signed with HMAC-SHA256 and expiring.
  *
  * Bodies are streamed (never a whole file in memory), hashed (MD5) and counted on the way, and a
  * part PUT answers the part's MD5 as its ETag, as S3 does.

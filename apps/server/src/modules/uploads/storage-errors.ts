@@ -3,8 +3,8 @@
  * errors (lib/errors.ts). Each caller names the codes it answers; the others pass through unchanged
  * (and end as INTERNAL in the error handler).
  */
-import { StorageError } from '../providers/storage/index';
-import { errors, type AppError } from './errors';
+import { StorageError } from '../../providers/storage/index';
+import { errors, type AppError } from '../../lib/errors';
 
 /** A StorageError code (S3's names, plus `Sealed` for a verified object's key). */
 export type StorageErrorCode = StorageError['code'];

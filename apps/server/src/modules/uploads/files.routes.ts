@@ -18,11 +18,11 @@ import type { Readable } from 'node:stream';
 import send from '@fastify/send';
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors } from '../lib/errors';
-import { fromStorageError } from '../lib/storage-errors';
-import type { ImagesService } from '../modules/uploads/images.service';
-import { isMediaType } from '../modules/uploads/media-type';
-import { LocalStorage, StorageError, type StorageProvider } from '../providers/storage/index';
+import { AppError, errors } from '../../lib/errors';
+import { fromStorageError } from './storage-errors';
+import type { ImagesService } from './images.service';
+import { isMediaType } from './media-type';
+import { LocalStorage, StorageError, type StorageProvider } from '../../providers/storage/index';
 
 const SANDBOX_CSP = "default-src 'none'; sandbox";
 
