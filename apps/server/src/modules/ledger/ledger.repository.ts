@@ -141,8 +141,8 @@ export async function userAccountIds(db: DbOrTx, userIds: string[]): Promise<Map
 type Delta = { accountId: string; amount: bigint };
 const deltasJson = (deltas: Delta[]) => JSON.stringify(deltas.map((d) => ({ id: d.accountId, amount: d.amount.toString() })));
 
-/** One posting of {@link postMany}: its transaction row and the user account it debits. */
-export interface DebitPosting {
+/** One ledger transaction of {@link postMany}: its transaction row and the user account it debits. */
+export interface DebitTransaction {
   /** The transaction id (UUIDv7). */
   id: string;
   idempotencyKey: string;
@@ -155,29 +155,29 @@ export interface DebitPosting {
 }
 
 /**
- * Posts many debit-led transactions in one statement (docs/decisions/0021-purchases-group-commit.md,
- * 0040-ledger-batch-in-one-statement.md):
- * 1. a posting whose key exists already is a replay: nothing is written for it;
- * 2. the other postings' debits, summed per account, are taken from each account only where its
- *    balance covers the sum (`FOR NO KEY UPDATE` locks in account-id order first, as
+ * Posts many debit-led transactions in one statement (docs/purchases.md "The pay batch",
+ * docs/decisions/0040-ledger-batch-in-one-statement.md):
+ * 1. a transaction whose key exists already is a replay: nothing is written for it;
+ * 2. the other transactions' debits, summed per account, are taken from each account only where
+ *    its balance covers the sum (`FOR NO KEY UPDATE` locks in account-id order first, as
  *    {@link creditMany}); an account that does not cover it is unchanged;
- * 3. the transaction rows and the `entries` of the postings whose account was debited.
+ * 3. the transaction rows and the `entries` of the transactions whose account was debited.
  * Each list is read by key (ADR 0037). A key inserted by a concurrent transaction after this
  * statement's snapshot makes the statement fail (unique violation): nothing of it is written.
- * @param entries every posting's entries (its debit included), by transaction id; those of postings
- *   that are not written are left out
- * @returns the keys posted now and the keys replayed; the other postings were refused (balance)
+ * @param entries every transaction's entries (its debit included), by transaction id; those of
+ *   transactions that are not written are left out
+ * @returns the keys posted now and the keys replayed; the other transactions were refused (balance)
  */
 export async function postMany(
   db: DbOrTx,
-  postings: DebitPosting[],
+  transactions: DebitTransaction[],
   entries: { transactionId: string; accountId: string; amount: bigint }[],
 ): Promise<{ posted: Set<string>; replayed: Set<string> }> {
   const posted = new Set<string>();
   const replayed = new Set<string>();
-  if (!postings.length) return { posted, replayed };
+  if (!transactions.length) return { posted, replayed };
   const p = JSON.stringify(
-    postings.map((x) => ({
+    transactions.map((x) => ({
       id: x.id,
       key: x.idempotencyKey,
       kind: x.kind,

@@ -52,11 +52,11 @@ export interface PostInput {
 }
 
 /**
- * One posting of a batch ({@link LedgerService.postBatch}): `debit` minor units leave the user's
- * `available` account and are spread over `credits` (user or platform accounts, each > 0, summing to
- * `debit`).
+ * One ledger transaction of a batch ({@link LedgerService.postBatch}): `debit` minor units leave the
+ * user's `available` account and are spread over `credits` (user or platform accounts, each > 0,
+ * summing to `debit`).
  */
-export interface BatchPosting {
+export interface BatchTransaction {
   key: string;
   kind: string;
   bizId: string;
@@ -65,7 +65,7 @@ export interface BatchPosting {
   credits: Posting[];
 }
 
-/** What became of one posting of a batch. */
+/** What became of one ledger transaction of a batch. */
 export type BatchOutcome = 'posted' | 'replayed' | 'insufficient';
 
 /** User accounts cached at most (ids never change once created; the cache is dropped when full). */
@@ -207,26 +207,26 @@ export function createLedgerService(deps: { db: Db }) {
     },
 
     /**
-     * Posts many transactions in the caller's transaction with a fixed number of statements (group
-     * commit, docs/decisions/0021-purchases-group-commit.md), each all-or-nothing on its own:
+     * Posts many ledger transactions in the caller's database transaction with a fixed number of
+     * statements (group commit, docs/purchases.md), each all-or-nothing on its own:
      * 1-3. one statement ({@link repo.postMany}, docs/decisions/0040-ledger-batch-in-one-statement.md):
      *    a key posted before is a replay (nothing is written for it); one conditional debit of every
      *    other payer's `available` (locks in account-id order): a payer whose balance does not cover
-     *    the debit is left unchanged and its posting is `insufficient`; the transaction rows and
+     *    the debit is left unchanged and its transaction is `insufficient`; the transaction rows and
      *    entries of the debited ones;
      * 4. `beforeLast(outcomes)` (the caller's own writes, its hot rows last);
      * 5. the credits of user accounts summed per account (locks in account-id order) — the last
      *    statement, so a hot seller row is locked once per batch and only until COMMIT. Platform
      *    accounts get entries only (0002-ledger.md).
-     * Two postings debiting the same user are all-or-nothing together (callers put at most one
+     * Two transactions debiting the same user are all-or-nothing together (callers put at most one
      * per user in a batch).
-     * @returns one outcome per posting, in input order
-     * @throws Error when a posting is not balanced or a key repeats (before any SQL); database errors (the caller's
+     * @returns one outcome per transaction, in input order
+     * @throws Error when a transaction is not balanced or a key repeats (before any SQL); database errors (the caller's
      * transaction must roll back, e.g. a deadlock to retry)
      */
     async postBatch(
       tx: Tx,
-      items: BatchPosting[],
+      items: BatchTransaction[],
       beforeLast?: (outcomes: BatchOutcome[]) => Promise<void>,
     ): Promise<BatchOutcome[]> {
       for (const it of items) {
