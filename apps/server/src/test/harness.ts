@@ -106,7 +106,7 @@ export async function fund(t: TestApp, userId: string, points: string, key = `te
     key,
     kind: 'deposit',
     bizId: key,
-    postings: [
+    entries: [
       { account: { platform: 'deposits' }, amount: -minor },
       { account: { userId, kind: 'available' }, amount: minor },
     ],

@@ -907,7 +907,7 @@ describe('fault injector', () => {
           key: `${key}:${suffix}`,
           kind: 'test',
           bizId: key,
-          postings: [
+          entries: [
             { account: { platform: 'deposits' }, amount: -1n },
             { account: { userId: user.id, kind: 'available' }, amount: 1n },
           ],

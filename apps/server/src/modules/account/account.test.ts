@@ -418,7 +418,7 @@ describe('delete (more)', () => {
       key: `test-freeze:${uniq()}`,
       kind: 'withdraw_freeze',
       bizId: 'test',
-      postings: [
+      entries: [
         { account: { userId: user.id, kind: 'available' }, amount: -200n },
         { account: { userId: user.id, kind: 'frozen' }, amount: 200n },
       ],

@@ -320,7 +320,7 @@ export function createDepositsService(deps: DepositsDeps) {
               key: `deposit:${paymentRef}`,
               kind: 'deposit',
               bizId: bill.id,
-              postings: [
+              entries: [
                 { account: { platform: 'deposits' }, amount: -credited },
                 { account: { userId: bill.userId, kind: 'available' }, amount: credited },
               ],

@@ -201,7 +201,7 @@ describe('discount codes', () => {
       key: `drain:${poor.id}`,
       kind: 'deposit',
       bizId: poor.id,
-      postings: [
+      entries: [
         { account: { userId: poor.id, kind: 'available' }, amount: -500n },
         { account: { platform: 'deposits' }, amount: 500n },
       ],

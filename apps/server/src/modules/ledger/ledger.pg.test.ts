@@ -35,7 +35,7 @@ describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
           key: `test-spend:${run}:${i}`,
           kind: 'test',
           bizId: `${run}:${i}`,
-          postings: [
+          entries: [
             { account: { userId: user.id, kind: 'available' }, amount: -1_000n },
             { account: { platform: 'fees' }, amount: 1_000n },
           ],
@@ -74,7 +74,7 @@ describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
             key,
             kind: 'deposit',
             bizId: key,
-            postings: [
+            entries: [
               { account: { platform: 'deposits' }, amount: -700n },
               { account: { userId: user.id, kind: 'available' }, amount: 700n },
             ],

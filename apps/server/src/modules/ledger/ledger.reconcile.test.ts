@@ -174,7 +174,7 @@ describe('verifyLedger reconciliation', () => {
           key: `purchase:${w.pending}`,
           kind: 'purchase',
           bizId: w.pending,
-          postings: [
+          entries: [
             { account: { userId: w.buyer.id, kind: 'available' }, amount: -2400n },
             { account: { userId: w.seller.id, kind: 'available' }, amount: 2400n },
           ],
@@ -289,7 +289,7 @@ describe('verifyLedger reconciliation', () => {
           key: 'deposit:sandbox:nobody:1',
           kind: 'deposit',
           bizId: w.depositBill,
-          postings: [
+          entries: [
             { account: { platform: 'deposits' }, amount: -5n },
             { account: { userId: w.buyer.id, kind: 'available' }, amount: 5n },
           ],
@@ -304,7 +304,7 @@ describe('verifyLedger reconciliation', () => {
     );
   });
 
-  it('cash-outs: each status has exactly its postings', async () => {
+  it('cash-outs: each status has exactly its ledger transactions', async () => {
     const reopened = await corrupted((tx) =>
       tx.execute(sql`update withdraw_bills set status = 'WithdrawStatusProcessing' where id = ${w.settledBill}`),
     );

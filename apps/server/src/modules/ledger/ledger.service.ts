@@ -4,12 +4,16 @@
  * Every points movement calls {@link LedgerService.post} inside the same database transaction as the
  * state change it pays for. Amounts are bigint minor units (hundredths of a point).
  *
+ * Words (docs/architecture.md "Glossary"): a ledger transaction is one business event under one
+ * idempotency key; its entries ({@link LedgerEntry}: an account and a signed amount) sum to zero; to
+ * post is to write a ledger transaction with its entries and balance updates.
+ *
  * Rules:
- * - a posting's entries sum to zero, each is non-zero, at least two (else `Error` before any SQL);
+ * - a ledger transaction's entries sum to zero, each is non-zero, at least two (else `Error` before any SQL);
  * - the idempotency key is unique: the same key again returns the first transaction and changes nothing,
  *   also when posted concurrently from many connections (the unique index arbitrates);
  * - user accounts (available, frozen, pending) are updated in a fixed order (by account id) so concurrent
- *   postings cannot deadlock, and a database CHECK keeps them >= 0: a debit beyond the balance throws
+ *   ledger transactions cannot deadlock, and a database CHECK keeps them >= 0: a debit beyond the balance throws
  *   `AppError(INSUFFICIENT_BALANCE)` and the caller's transaction rolls back;
  * - platform accounts (deposits, withdrawals, fees) keep no stored balance row updates — their balance
  *   is the sum of their entries — so they never become a lock hot spot.
@@ -23,12 +27,14 @@ import type { PlatformAccountKind, UserAccountKind } from './ledger.repository';
 
 export type AccountRef = { userId: string; kind: UserAccountKind } | { platform: PlatformAccountKind };
 
-export interface Posting {
+/** One entry of a ledger transaction: an account and the amount it moves (a row of `ledger_entries`). */
+export interface LedgerEntry {
   account: AccountRef;
   /** Signed minor units: + credits the account, - debits it. */
   amount: bigint;
 }
 
+/** One ledger transaction to post ({@link LedgerService.post}). */
 export interface PostInput {
   /** Idempotency key, e.g. `deposit:<bill id>`, `purchase:<order id>`. */
   key: string;
@@ -36,11 +42,12 @@ export interface PostInput {
   kind: string;
   /** The bill or order id the event belongs to. */
   bizId: string;
-  postings: Posting[];
+  /** At least two, non-zero, summing to zero; entries of one account are merged. */
+  entries: LedgerEntry[];
   /**
    * A hot user account (e.g. a seller's `available`) to update after every other balance and after
    * the entries, so its row lock is held only until the caller commits (it must be the account of one
-   * of the postings; otherwise it is ignored). Breaks the id order for that
+   * of the entries; otherwise it is ignored). Breaks the id order for that
    * one account: callers that use it retry on a deadlock (see docs/decisions/0004-purchase-order.md).
    */
   applyLast?: AccountRef;
@@ -62,7 +69,7 @@ export interface BatchTransaction {
   bizId: string;
   /** The user whose `available` account pays, and the positive minor units it pays. */
   debit: { userId: string; amount: bigint };
-  credits: Posting[];
+  credits: LedgerEntry[];
 }
 
 /** What became of one ledger transaction of a batch. */
@@ -77,11 +84,11 @@ export interface PostResult {
   replayed: boolean;
 }
 
-/** Throws unless the postings are a valid double entry. */
-export function assertBalanced(postings: Posting[]): void {
-  if (postings.length < 2) throw new Error('A ledger transaction needs at least two entries');
+/** Throws unless the entries are a valid double entry. */
+export function assertBalanced(entries: LedgerEntry[]): void {
+  if (entries.length < 2) throw new Error('A ledger transaction needs at least two entries');
   let sum = 0n;
-  for (const p of postings) {
+  for (const p of entries) {
     if (typeof p.amount !== 'bigint') throw new Error('Ledger amounts must be bigint minor units');
     if (p.amount === 0n) throw new Error('A ledger entry cannot be zero');
     sum += p.amount;
@@ -92,7 +99,7 @@ export function assertBalanced(postings: Posting[]): void {
 export function createLedgerService(deps: { db: Db }) {
   const platformIds = new Map<PlatformAccountKind, string>();
   // Ledger accounts are never deleted and their ids never change, so a user's ids are cached after
-  // the first read (a posting then resolves them without a statement).
+  // the first read (a ledger transaction then resolves them without a statement).
   const userIds = new Map<string, Record<UserAccountKind, string>>();
   const remember = (userId: string, ids: Record<UserAccountKind, string>) => {
     if (userIds.size >= ACCOUNT_CACHE_MAX) userIds.clear();
@@ -156,9 +163,9 @@ export function createLedgerService(deps: { db: Db }) {
       if (!existing) throw new Error(`ledger key ${input.key} vanished`);
       return { transactionId: existing.id, replayed: true };
     }
-    // Merge postings per account, resolve ids, then touch user balances in id order.
+    // Merge entries per account, resolve ids, then touch user balances in id order.
     const resolved: { accountId: string; amount: bigint; isUser: boolean }[] = [];
-    for (const p of input.postings) {
+    for (const p of input.entries) {
       resolved.push({ accountId: await accountId(tx, p.account), amount: p.amount, isUser: !('platform' in p.account) });
     }
     const perAccount = new Map<string, { amount: bigint; isUser: boolean }>();
@@ -170,7 +177,7 @@ export function createLedgerService(deps: { db: Db }) {
     const last = input.applyLast;
     const lastIdx =
       last && !('platform' in last)
-        ? input.postings.findIndex(
+        ? input.entries.findIndex(
             (p) => !('platform' in p.account) && p.account.userId === last.userId && p.account.kind === last.kind,
           )
         : -1;
@@ -195,13 +202,14 @@ export function createLedgerService(deps: { db: Db }) {
   return {
     /**
      * Posts one balanced ledger transaction.
-     * @param input key, kind, bizId and postings (bigint minor units summing to zero)
-     * @param tx the caller's open transaction; without it the posting runs in its own
-     * @throws Error when the postings are not balanced (before any SQL)
+     * @param input key, kind, bizId and entries (bigint minor units summing to zero)
+     * @param tx the caller's open transaction; without it the ledger transaction runs in a database
+     *   transaction of its own
+     * @throws Error when the entries are not balanced (before any SQL)
      * @throws AppError INSUFFICIENT_BALANCE when a user account would go below zero
      */
     async post(input: PostInput, tx?: Tx): Promise<PostResult> {
-      assertBalanced(input.postings);
+      assertBalanced(input.entries);
       if (tx) return postIn(tx, input);
       return deps.db.transaction((t) => postIn(t, input));
     },
@@ -290,7 +298,7 @@ export function createLedgerService(deps: { db: Db }) {
           key,
           kind: 'freeze',
           bizId,
-          postings: [
+          entries: [
             { account: { userId, kind: 'available' }, amount: -amount },
             { account: { userId, kind: 'frozen' }, amount },
           ],
@@ -306,7 +314,7 @@ export function createLedgerService(deps: { db: Db }) {
           key,
           kind: 'unfreeze',
           bizId,
-          postings: [
+          entries: [
             { account: { userId, kind: 'frozen' }, amount: -amount },
             { account: { userId, kind: 'available' }, amount },
           ],

@@ -27,7 +27,7 @@ async function txCountByKey(key: string): Promise<number> {
 }
 
 describe('ledger.post', () => {
-  it('refuses postings that do not sum to zero before touching the database', async () => {
+  it('refuses entries that do not sum to zero before touching the database', async () => {
     const untouchable = new Proxy({} as Db, {
       get() {
         throw new Error('the database was touched');
@@ -40,21 +40,21 @@ describe('ledger.post', () => {
         key: 'k',
         kind: 'test',
         bizId: 'b',
-        postings: [
+        entries: [
           { account: { platform: 'deposits' }, amount: -100n },
           { account: { userId, kind: 'available' }, amount: 99n },
         ],
       }),
     ).rejects.toThrow('Ledger entries must sum to zero (sum -1)');
     await expect(
-      isolated.post({ key: 'k', kind: 'test', bizId: 'b', postings: [{ account: { userId, kind: 'available' }, amount: 1n }] }),
+      isolated.post({ key: 'k', kind: 'test', bizId: 'b', entries: [{ account: { userId, kind: 'available' }, amount: 1n }] }),
     ).rejects.toThrow('at least two entries');
     await expect(
       isolated.post({
         key: 'k',
         kind: 'test',
         bizId: 'b',
-        postings: [
+        entries: [
           { account: { platform: 'deposits' }, amount: 0n },
           { account: { userId, kind: 'available' }, amount: 0n },
         ],
@@ -69,7 +69,7 @@ describe('ledger.post', () => {
       key,
       kind: 'deposit',
       bizId: key,
-      postings: [
+      entries: [
         { account: { platform: 'deposits' as const }, amount: -2_500n },
         { account: { userId: user.id, kind: 'available' as const }, amount: 2_500n },
       ],
@@ -96,7 +96,7 @@ describe('ledger.post', () => {
         key,
         kind: 'test',
         bizId: key,
-        postings: [
+        entries: [
           { account: { userId: user.id, kind: 'available' }, amount: -1_001n },
           { account: { platform: 'fees' }, amount: 1_001n },
         ],
@@ -118,7 +118,7 @@ describe('ledger.postBatch', () => {
       key: done,
       kind: 'test',
       bizId: done,
-      postings: [
+      entries: [
         { account: { userId: a.id, kind: 'available' }, amount: -100n },
         { account: { userId: seller.id, kind: 'available' }, amount: 100n },
       ],
@@ -209,7 +209,7 @@ describe('verifyLedger', () => {
     return report!;
   }
 
-  it('passes on the postings made through the service and counts what it checked', async () => {
+  it('passes on the ledger transactions posted through the service and counts what it checked', async () => {
     const user = await createUser(t);
     await fund(t, user.id, '5.00');
     const report = await verifyLedger(db);

@@ -550,7 +550,7 @@ export function createOrdersService(deps: OrdersDeps) {
           key: `refund:${row.id}`,
           kind: 'refund',
           bizId: row.id,
-          postings: [
+          entries: [
             { account: { userId: row.buyerId, kind: 'available' }, amount: price },
             ...(sellerGave > 0n ? [{ account: { userId: row.sellerId, kind: from }, amount: -sellerGave }] : []),
             ...(fee > 0n ? [{ account: { platform: 'fees' as const }, amount: -fee }] : []),
@@ -927,7 +927,7 @@ export function createOrdersService(deps: OrdersDeps) {
                 key: `clear:${row.id}`,
                 kind: 'clear',
                 bizId: row.id,
-                postings: [
+                entries: [
                   { account: { userId: row.sellerId, kind: 'pending' }, amount: -earned },
                   { account: { userId: row.sellerId, kind: 'available' }, amount: earned },
                 ],

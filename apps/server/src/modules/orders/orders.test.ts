@@ -145,7 +145,7 @@ describe('collection/buy and order/pay', () => {
       key: `test-spend:${buyer.id}`,
       kind: 'test',
       bizId: buyer.id,
-      postings: [
+      entries: [
         { account: { userId: buyer.id, kind: 'available' }, amount: -2000n },
         { account: { platform: 'withdrawals' }, amount: 2000n },
       ],
@@ -240,7 +240,7 @@ describe('platform fee', () => {
         key: `test-spend:${early.id}`,
         kind: 'test',
         bizId: early.id,
-        postings: [
+        entries: [
           { account: { userId: early.id, kind: 'available' }, amount: -100n },
           { account: { platform: 'withdrawals' }, amount: 100n },
         ],

@@ -196,7 +196,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
           key: `withdraw-settle:${bill.id}`,
           kind: 'withdraw_settle',
           bizId: bill.id,
-          postings: [
+          entries: [
             { account: { userId: bill.userId, kind: 'frozen' }, amount: -bill.amount },
             { account: { platform: 'withdrawals' }, amount: bill.amount - fee },
             ...(fee > 0n ? [{ account: { platform: 'fees' as const }, amount: fee }] : []),
