@@ -905,7 +905,7 @@ describe('fault injector', () => {
       t.app.ctx.services.ledger.post(
         {
           key: `${key}:${suffix}`,
-          kind: 'test',
+          kind: 'deposit',
           bizId: key,
           entries: [
             { account: { platform: 'deposits' }, amount: -1n },

@@ -35,7 +35,7 @@ export const ledgerTransactions = pgTable(
   {
     id: text().primaryKey(),
     idempotencyKey: text().notNull(),
-    /** e.g. 'deposit', 'withdraw_freeze', 'withdraw_settle', 'withdraw_refund', 'purchase' */
+    /** The business event, one of `LedgerTransactionKind` (modules/ledger/ledger.repository.ts). */
     kind: text().notNull(),
     bizId: text().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -416,7 +416,7 @@ describe('delete (more)', () => {
     await fund(t, user.id, '2');
     await t.app.ctx.services.ledger.post({
       key: `test-freeze:${uniq()}`,
-      kind: 'withdraw_freeze',
+      kind: 'freeze',
       bizId: 'test',
       entries: [
         { account: { userId: user.id, kind: 'available' }, amount: -200n },

@@ -38,7 +38,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { ReceivedPayment, SandboxProvider } from '../../providers/payments/index';
-import type { LedgerService } from '../ledger/ledger.service';
+import { LedgerTransactionKind, type LedgerService } from '../ledger/ledger.service';
 import type { PaymentsService } from '../payments/payments.service';
 import type { RecordsService } from '../records/records.service';
 import * as repo from './deposits.repository';
@@ -318,7 +318,7 @@ export function createDepositsService(deps: DepositsDeps) {
           const posted = await ledger.post(
             {
               key: `deposit:${paymentRef}`,
-              kind: 'deposit',
+              kind: LedgerTransactionKind.Deposit,
               bizId: bill.id,
               entries: [
                 { account: { platform: 'deposits' }, amount: -credited },

@@ -33,7 +33,7 @@ describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
       Array.from({ length: 200 }, (_, i) =>
         ledger.post({
           key: `test-spend:${run}:${i}`,
-          kind: 'test',
+          kind: 'purchase',
           bizId: `${run}:${i}`,
           entries: [
             { account: { userId: user.id, kind: 'available' }, amount: -1_000n },
@@ -106,7 +106,7 @@ describe.skipIf(!onPostgres)('ledger on PostgreSQL under concurrency', () => {
       await fund(t, b.id, '10');
       const item = (key: string, payer: string) => ({
         key,
-        kind: 'test',
+        kind: 'purchase' as const,
         bizId: key,
         debit: { userId: payer, amount: 100n },
         credits: [{ account: { userId: seller.id, kind: 'available' as const }, amount: 100n }],

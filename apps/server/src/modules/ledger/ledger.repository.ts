@@ -17,6 +17,29 @@ const complete = (ids: Partial<Record<UserAccountKind, string>>): ids is Record<
 export type PlatformAccountKind = 'deposits' | 'withdrawals' | 'fees';
 
 /**
+ * The kinds of ledger transaction: one per business event, stored in `ledger_transactions.kind`
+ * (docs/architecture.md "Glossary"). Every caller names its kind from here, so a kind that is not
+ * on the list fails typecheck. Each line gives the event's entries and its idempotency key.
+ */
+export const LedgerTransactionKind = {
+  /** A received payment credited: platform `deposits` -> the user's `available`. Key `deposit:<payment ref>`. */
+  Deposit: 'deposit',
+  /** An order paid: buyer `available` -> seller `pending` (or `available`) and platform `fees`. Key `purchase:<order id>`. */
+  Purchase: 'purchase',
+  /** An order refunded: seller `pending` or `available` and platform `fees` -> buyer `available`. Key `refund:<order id>`. */
+  Refund: 'refund',
+  /** A sale's proceeds cleared: seller `pending` -> `available`. Key `clear:<order id>`. */
+  Clear: 'clear',
+  /** A cash-out confirmed: `available` -> `frozen`. Key `withdraw-freeze:<bill id>`. */
+  Freeze: 'freeze',
+  /** A cash-out refunded: `frozen` -> `available`. Key `withdraw-refund:<bill id>`. */
+  Unfreeze: 'unfreeze',
+  /** A cash-out paid out: `frozen` -> platform `withdrawals` (net) and `fees` (network fee). Key `withdraw-settle:<bill id>`. */
+  WithdrawSettle: 'withdraw_settle',
+} as const;
+export type LedgerTransactionKind = (typeof LedgerTransactionKind)[keyof typeof LedgerTransactionKind];
+
+/**
  * The user's available and frozen account ids, creating them if missing. Reads first: the accounts
  * are opened at registration, and an `INSERT ... ON CONFLICT` on a row another transaction is
  * updating would wait for that transaction, serializing concurrent postings for no reason.
@@ -54,7 +77,7 @@ export async function ensurePlatformAccount(db: DbOrTx, kind: PlatformAccountKin
 /** Inserts the transaction row unless its key exists. @returns the new id, or null on a replay. */
 export async function insertTransaction(
   db: DbOrTx,
-  row: { id: string; idempotencyKey: string; kind: string; bizId: string },
+  row: { id: string; idempotencyKey: string; kind: LedgerTransactionKind; bizId: string },
 ): Promise<string | null> {
   const inserted = await db
     .insert(ledgerTransactions)
@@ -146,7 +169,7 @@ export interface DebitTransaction {
   /** The transaction id (UUIDv7). */
   id: string;
   idempotencyKey: string;
-  kind: string;
+  kind: LedgerTransactionKind;
   bizId: string;
   /** The ledger account debited (a user's `available`). */
   accountId: string;

@@ -23,7 +23,9 @@ import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { findPgError, PG } from '../../lib/pg-errors';
 import * as repo from './ledger.repository';
-import type { PlatformAccountKind, UserAccountKind } from './ledger.repository';
+import { LedgerTransactionKind, type PlatformAccountKind, type UserAccountKind } from './ledger.repository';
+
+export { LedgerTransactionKind } from './ledger.repository';
 
 export type AccountRef = { userId: string; kind: UserAccountKind } | { platform: PlatformAccountKind };
 
@@ -38,8 +40,8 @@ export interface LedgerEntry {
 export interface PostInput {
   /** Idempotency key, e.g. `deposit:<bill id>`, `purchase:<order id>`. */
   key: string;
-  /** Event kind, e.g. 'deposit', 'withdraw_freeze', 'purchase'. */
-  kind: string;
+  /** Which business event: one of {@link LedgerTransactionKind}. */
+  kind: LedgerTransactionKind;
   /** The bill or order id the event belongs to. */
   bizId: string;
   /** At least two, non-zero, summing to zero; entries of one account are merged. */
@@ -65,7 +67,7 @@ export interface PostInput {
  */
 export interface BatchTransaction {
   key: string;
-  kind: string;
+  kind: LedgerTransactionKind;
   bizId: string;
   /** The user whose `available` account pays, and the positive minor units it pays. */
   debit: { userId: string; amount: bigint };
@@ -296,7 +298,7 @@ export function createLedgerService(deps: { db: Db }) {
       return this.post(
         {
           key,
-          kind: 'freeze',
+          kind: LedgerTransactionKind.Freeze,
           bizId,
           entries: [
             { account: { userId, kind: 'available' }, amount: -amount },
@@ -312,7 +314,7 @@ export function createLedgerService(deps: { db: Db }) {
       return this.post(
         {
           key,
-          kind: 'unfreeze',
+          kind: LedgerTransactionKind.Unfreeze,
           bizId,
           entries: [
             { account: { userId, kind: 'frozen' }, amount: -amount },

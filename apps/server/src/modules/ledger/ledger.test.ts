@@ -38,7 +38,7 @@ describe('ledger.post', () => {
     await expect(
       isolated.post({
         key: 'k',
-        kind: 'test',
+        kind: 'deposit',
         bizId: 'b',
         entries: [
           { account: { platform: 'deposits' }, amount: -100n },
@@ -47,12 +47,12 @@ describe('ledger.post', () => {
       }),
     ).rejects.toThrow('Ledger entries must sum to zero (sum -1)');
     await expect(
-      isolated.post({ key: 'k', kind: 'test', bizId: 'b', entries: [{ account: { userId, kind: 'available' }, amount: 1n }] }),
+      isolated.post({ key: 'k', kind: 'deposit', bizId: 'b', entries: [{ account: { userId, kind: 'available' }, amount: 1n }] }),
     ).rejects.toThrow('at least two entries');
     await expect(
       isolated.post({
         key: 'k',
-        kind: 'test',
+        kind: 'deposit',
         bizId: 'b',
         entries: [
           { account: { platform: 'deposits' }, amount: 0n },
@@ -67,7 +67,7 @@ describe('ledger.post', () => {
     const key = `test-replay:${uniq()}`;
     const input = {
       key,
-      kind: 'deposit',
+      kind: 'deposit' as const,
       bizId: key,
       entries: [
         { account: { platform: 'deposits' as const }, amount: -2_500n },
@@ -94,7 +94,7 @@ describe('ledger.post', () => {
     const err = await ledger
       .post({
         key,
-        kind: 'test',
+        kind: 'purchase',
         bizId: key,
         entries: [
           { account: { userId: user.id, kind: 'available' }, amount: -1_001n },
@@ -116,7 +116,7 @@ describe('ledger.postBatch', () => {
     const done = `batch:${uniq()}`;
     await ledger.post({
       key: done,
-      kind: 'test',
+      kind: 'purchase',
       bizId: done,
       entries: [
         { account: { userId: a.id, kind: 'available' }, amount: -100n },
@@ -125,7 +125,7 @@ describe('ledger.postBatch', () => {
     });
     const item = (key: string, payer: string, amount: bigint) => ({
       key,
-      kind: 'test',
+      kind: 'purchase' as const,
       bizId: key,
       debit: { userId: payer, amount },
       credits: [
@@ -160,7 +160,7 @@ describe('ledger.postBatch', () => {
     const isolated = createLedgerService({ db: untouchable });
     const p = {
       key: 'same',
-      kind: 'test',
+      kind: 'purchase' as const,
       bizId: 'x',
       debit: { userId: 'u', amount: 5n },
       credits: [{ account: { platform: 'fees' as const }, amount: 5n }],

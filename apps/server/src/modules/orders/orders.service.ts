@@ -72,7 +72,7 @@ import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
 import type { DiscountsService } from '../discounts/discounts.service';
 import { refundEvent, saleClearedEvent, saleEvent, type EventWriter } from '../events/events.service';
-import type { LedgerService } from '../ledger/ledger.service';
+import { LedgerTransactionKind, type LedgerService } from '../ledger/ledger.service';
 import type { LicencesService } from '../licences/licences.service';
 import type { RecordsService } from '../records/records.service';
 import * as repo from './orders.repository';
@@ -469,7 +469,7 @@ export function createOrdersService(deps: OrdersDeps) {
       tx,
       priced.map((p) => ({
         key: `purchase:${p.order.id}`,
-        kind: 'purchase',
+        kind: LedgerTransactionKind.Purchase,
         bizId: p.order.id,
         debit: { userId: p.order.buyerId, amount: p.price },
         credits: [
@@ -548,7 +548,7 @@ export function createOrdersService(deps: OrdersDeps) {
       await ledger.post(
         {
           key: `refund:${row.id}`,
-          kind: 'refund',
+          kind: LedgerTransactionKind.Refund,
           bizId: row.id,
           entries: [
             { account: { userId: row.buyerId, kind: 'available' }, amount: price },
@@ -925,7 +925,7 @@ export function createOrdersService(deps: OrdersDeps) {
             await ledger.post(
               {
                 key: `clear:${row.id}`,
-                kind: 'clear',
+                kind: LedgerTransactionKind.Clear,
                 bizId: row.id,
                 entries: [
                   { account: { userId: row.sellerId, kind: 'pending' }, amount: -earned },

@@ -143,7 +143,7 @@ describe('collection/buy and order/pay', () => {
     // The balance drops below the price between buy and pay: the pay is refused and nothing moves.
     await t.app.ctx.services.ledger.post({
       key: `test-spend:${buyer.id}`,
-      kind: 'test',
+      kind: 'withdraw_settle',
       bizId: buyer.id,
       entries: [
         { account: { userId: buyer.id, kind: 'available' }, amount: -2000n },
@@ -238,7 +238,7 @@ describe('platform fee', () => {
       const order = await ok(f, '/sl/v1/collection/buy', { collection_id: c.id }, early.token);
       await f.app.ctx.services.ledger.post({
         key: `test-spend:${early.id}`,
-        kind: 'test',
+        kind: 'withdraw_settle',
         bizId: early.id,
         entries: [
           { account: { userId: early.id, kind: 'available' }, amount: -100n },

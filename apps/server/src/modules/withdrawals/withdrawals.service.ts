@@ -47,7 +47,7 @@ import { newId } from '../../lib/ids';
 import type { PayoutOutcome, ProviderCurrency } from '../../providers/payments/index';
 import type { AccountService } from '../account/account.service';
 import { payoutStatusEvent, type EventWriter } from '../events/events.service';
-import type { LedgerService } from '../ledger/ledger.service';
+import { LedgerTransactionKind, type LedgerService } from '../ledger/ledger.service';
 import { matchesPattern, type PaymentsService } from '../payments/payments.service';
 import type { RecordsService } from '../records/records.service';
 import * as repo from './withdrawals.repository';
@@ -194,7 +194,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       await ledger.post(
         {
           key: `withdraw-settle:${bill.id}`,
-          kind: 'withdraw_settle',
+          kind: LedgerTransactionKind.WithdrawSettle,
           bizId: bill.id,
           entries: [
             { account: { userId: bill.userId, kind: 'frozen' }, amount: -bill.amount },
