@@ -46,18 +46,6 @@ export interface PostInput {
   bizId: string;
   /** At least two, non-zero, summing to zero; entries of one account are merged. */
   entries: LedgerEntry[];
-  /**
-   * A hot user account (e.g. a seller's `available`) to update after every other balance and after
-   * the entries, so its row lock is held only until the caller commits (it must be the account of one
-   * of the entries; otherwise it is ignored). Breaks the id order for that
-   * one account: callers that use it retry on a deadlock (see docs/decisions/0004-purchase-order.md).
-   */
-  applyLast?: AccountRef;
-  /**
-   * Runs in the transaction after the entries and just before the `applyLast` update, so that the
-   * caller's own hot rows (e.g. a collection's sales counters) are locked as late as possible too.
-   */
-  beforeLast?: () => Promise<void>;
 }
 
 /**
@@ -176,28 +164,15 @@ export function createLedgerService(deps: { db: Db }) {
       perAccount.set(r.accountId, { amount: (cur?.amount ?? 0n) + r.amount, isUser: r.isUser });
     }
     const ordered = [...perAccount.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const last = input.applyLast;
-    const lastIdx =
-      last && !('platform' in last)
-        ? input.entries.findIndex(
-            (p) => !('platform' in p.account) && p.account.userId === last.userId && p.account.kind === last.kind,
-          )
-        : -1;
-    const lastId = lastIdx >= 0 ? resolved[lastIdx]!.accountId : null;
-    const apply = async (ids: typeof ordered) => {
-      try {
-        for (const [id, { amount, isUser }] of ids) {
-          if (isUser && amount !== 0n) await repo.applyToBalance(tx, id, amount);
-        }
-      } catch (err) {
-        if (findPgError(err, [PG.CHECK_VIOLATION])) throw errors.insufficientBalance();
-        throw err;
+    try {
+      for (const [id, { amount, isUser }] of ordered) {
+        if (isUser && amount !== 0n) await repo.applyToBalance(tx, id, amount);
       }
-    };
-    await apply(ordered.filter(([id]) => id !== lastId));
+    } catch (err) {
+      if (findPgError(err, [PG.CHECK_VIOLATION])) throw errors.insufficientBalance();
+      throw err;
+    }
     await repo.insertEntries(tx, transactionId, resolved);
-    if (input.beforeLast) await input.beforeLast();
-    await apply(ordered.filter(([id]) => id === lastId));
     return { transactionId, replayed: false };
   }
 
