@@ -16,7 +16,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import archiver from 'archiver';
+import { ZipArchive } from 'archiver';
 import { DOWNLOAD_URL_TTL_SECONDS, ONE_LINE_FORBIDDEN } from '@coffer/contract';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
@@ -180,7 +180,7 @@ export function createDownloadsService(deps: DownloadsDeps) {
       };
 
       // Stored entries (no deflate): the files are mostly compressed already and the CPU is shared.
-      const archive = archiver('zip', { store: true });
+      const archive = new ZipArchive({ store: true });
       let stopped = false;
       // The object being copied, closed at once when the client goes away.
       let current: Readable | null = null;

@@ -157,12 +157,13 @@ describe('outbox writer lifetime', () => {
     });`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
-      timeout: 30_000,
+      // Generous: under a loaded CI machine the child's TypeScript start-up alone takes seconds.
+      timeout: 240_000,
     });
     expect(child.status, child.stderr).toBe(0);
     expect(readdirSync(dir)).toHaveLength(2001);
     expect(readFileSync(path.join(dir, '1999.eml'), 'utf8')).toContain('\r\n\r\nmail 1999');
-  });
+  }, 300_000);
 });
 
 describe('smtp', () => {
