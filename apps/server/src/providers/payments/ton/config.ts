@@ -61,7 +61,7 @@ export const TON_ENV = {
   TON_LATE_PAYMENT_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(168),
 };
 
-const TonEnvSchema = z.object(TON_ENV);
+export const TonEnvSchema = z.object(TON_ENV);
 /** The validated variables {@link loadTonSettings} reads. */
 export type TonEnv = z.infer<typeof TonEnvSchema>;
 

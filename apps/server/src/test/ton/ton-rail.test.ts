@@ -12,16 +12,16 @@ import { Address, beginCell, toNano } from '@ton/core';
 import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tonBatches, tonPayouts, tonScanState, tonTransfers } from '../../../db/schema/index';
-import { ConfigError, loadConfig } from '../../../env';
-import { verifyLedger } from '../../../modules/ledger/ledger.verify';
-import { seeded, startTestTon, type TestTon, type TonFault, type TonFaultPlan } from '../../../test/ton/chain';
-import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
-import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database';
-import { Secret } from './config';
-import { EXPIRY_MARGIN_S } from './payouts';
-import { hotWalletKeyPair, TON_USDT_CODE, type TonProvider } from './index';
-import { OP_INTERNAL_TRANSFER, parseInternalTransfer } from './jetton';
+import { tonBatches, tonPayouts, tonScanState, tonTransfers } from '../../db/schema/index';
+import { ConfigError, loadConfig } from '../../env';
+import { verifyLedger } from '../../modules/ledger/ledger.verify';
+import { seeded, startTestTon, type TestTon, type TonFault, type TonFaultPlan } from './chain';
+import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../harness';
+import { createScratchDatabase, type ScratchDatabase } from '../scratch-database';
+import { Secret } from '../../providers/payments/ton/config';
+import { EXPIRY_MARGIN_S } from '../../providers/payments/ton/payouts';
+import { hotWalletKeyPair, TON_USDT_CODE, type TonProvider } from '../../providers/payments/ton/index';
+import { OP_INTERNAL_TRANSFER, parseInternalTransfer } from '../../providers/payments/ton/jetton';
 
 const uc = (p: string) => `/api/uc/v1/account${p}`;
 /** Whole USDT (up to 8 decimals) to base units, rounded down as the rail sends them. */
@@ -221,9 +221,10 @@ describe('currencies and deposits', () => {
   });
 });
 
-async function confirmedWithdrawal(points: string, address: Address, memo = 'memo123') {
-  const user = await createUser(t);
-  await fund(t, user.id, points);
+/** A confirmed withdrawal of `points` to `address` by a new user (or by `by`, whose balance must cover it). */
+async function confirmedWithdrawal(points: string, address: Address, memo = 'memo123', by?: TestUser) {
+  const user = by ?? (await createUser(t));
+  if (!by) await fund(t, user.id, points);
   const w = services().withdrawals;
   const { bill } = await w.create(user.id, {
     user_id: user.id,
@@ -347,6 +348,10 @@ describe('random fault schedules', () => {
 
   it(`pays every payout once, credits every deposit once, refunds nothing and keeps the ledger whole over ${SCHEDULES} seeded fault schedules`, async () => {
     const started = Date.now();
+    // One payer and one depositor for every schedule (registration hashes a password: slow on purpose).
+    const payer = await createUser(t);
+    await fund(t, payer.id, '100000000');
+    const depositor = await createUser(t);
     for (let seed = 1; seed <= SCHEDULES; seed++) {
       const rng = seeded(seed);
       const rate = 0.2 + rng() * 0.5;
@@ -356,9 +361,8 @@ describe('random fault schedules', () => {
       const payouts = [];
       for (let i = 0; i < n; i++) {
         const to = randomOwner();
-        payouts.push({ to, ...(await confirmedWithdrawal(String(1000 + Math.floor(rng() * 2000)), to)) });
+        payouts.push({ to, ...(await confirmedWithdrawal(String(1000 + Math.floor(rng() * 2000)), to, 'memo123', payer)) });
       }
-      const depositor = await createUser(t);
       const bill = rng() < 0.5 ? await depositBill(depositor, '700') : null;
       if (bill) {
         await pay(usdt('7'), bill.extra_id);
