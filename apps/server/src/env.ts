@@ -158,7 +158,7 @@ export const ConfigSchema = z.object({
     .default(10 * 1024 * 1024 * 1024),
   /** Accounts one client address may register per hour (docs/abuse.md). */
   REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
-  /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4; docs/payments.md). */
+  /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4, ton 4; docs/payments.md). */
   PAYOUT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /**
    * The addresses that hold the reserves (proof of liabilities, product §22): comma-separated

@@ -318,6 +318,33 @@ describe('payouts from the hot wallet', () => {
     expect(await chain.usdt.balanceOf(to)).toBe(usdt(bill.currency_amount));
   });
 
+  it('pays 50 payouts asked for at once in at most two batches, each once', async () => {
+    const run = randomBytes(4).toString('hex');
+    const requests = Array.from({ length: 50 }, (_, i) => ({
+      payoutId: `many-${run}-${i}`,
+      currency: TON_USDT_CODE,
+      network: 'TON',
+      address: randomOwner().toString(),
+      memo: i % 2 ? `M${i}` : '',
+      currencyAmount: `${1 + i}.5`,
+    }));
+    const started = performance.now();
+    await Promise.all(requests.map((r) => provider().sendPayout(r)));
+    for (let i = 0; i < 4; i++) {
+      await mine();
+      await provider().payouts.progress();
+    }
+    const outcomes = await Promise.all(requests.map((r) => provider().payoutStatus(r.payoutId)));
+    const elapsed = performance.now() - started;
+    expect(outcomes.map((o) => o.status)).toEqual(requests.map(() => 'success'));
+    for (const r of requests) expect(await chain.usdt.balanceOf(Address.parse(r.address))).toBe(usdt(r.currencyAmount));
+    const rows = await db().select().from(tonPayouts).where(eq(tonPayouts.wallet, provider().hotWallet!.toRawString()));
+    const mine50 = rows.filter((r) => r.payoutId.startsWith(`many-${run}-`));
+    expect(new Set(mine50.map((r) => r.batchId)).size).toBeLessThanOrEqual(2);
+    expect(mine50.every((r) => r.batches === 1)).toBe(true);
+    console.info(`ton: 50 payouts signed, landed and settled on the test chain in ${Math.round(elapsed)} ms`);
+  });
+
   it('refunds a payout the hot wallet cannot cover, before signing anything', async () => {
     const to = randomOwner();
     const balance = await chain.usdt.balanceOf(provider().hotWallet!);
