@@ -45,7 +45,7 @@ import { jettonTransferBody, jettonWalletOf, messageHash, OP_INTERNAL_TRANSFER, 
 export const EXPIRY_MARGIN_S = 60;
 /** Transactions per page when the wallet's history is read. */
 const PAGE = 50;
-/** Most pages read back looking for a batch's transaction in one pass. */
+/** Most pages read back looking for a batch's transaction in one pass (the wallet's own history since signing). */
 const MAX_PAGES = 40;
 /** TON kept on the hot wallet beyond the transfers' own: the external message's fees and storage. */
 const WALLET_RESERVE = toNano('0.05');
@@ -83,8 +83,9 @@ export const hashBytes = (h: bigint): Buffer => Buffer.from(h.toString(16).padSt
  * Finds, in `address`'s transactions from `from` (the newest to read, included) back to those with
  * lt <= `afterLt` (excluded), the first one `match` accepts. Follows each transaction's
  * `prevTransaction` pointers, so an answer with repeated or missing entries is caught.
+ * @param maxPages pages of {@link PAGE} transactions read at most
  * @returns the transaction, or null after a complete read without a match
- * @throws when an answer does not continue the chain (try again later), or past {@link MAX_PAGES}
+ * @throws when an answer does not continue the chain (try again later), or past `maxPages`
  */
 export async function findBack(
   api: TonApi,
@@ -92,10 +93,11 @@ export async function findBack(
   from: { lt: bigint; hash: Buffer },
   afterLt: bigint,
   match: (tx: Transaction) => boolean,
+  maxPages = MAX_PAGES,
 ): Promise<Transaction | null> {
   let next: { lt: bigint; hash: Buffer } | null = from;
   for (let page = 0; next && next.lt > afterLt; page++) {
-    if (page >= MAX_PAGES) throw new Error(`ton: more than ${MAX_PAGES * PAGE} transactions to read back; retried later`);
+    if (page >= maxPages) throw new Error(`ton: more than ${maxPages * PAGE} transactions to read back; retried later`);
     const txs = await api.getTransactions(address, { limit: PAGE, lt: next.lt, hash: next.hash });
     if (!txs.length) throw new Error('ton: the API answered no transactions where the chain has some');
     let expected: { lt: bigint; hash: Buffer } | null = next;

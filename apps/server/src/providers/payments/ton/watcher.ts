@@ -119,10 +119,18 @@ export function createTonWatcher(deps: TonWatcherDeps): TonWatcher {
     const lastLt = stored.lastLt;
     if (!newest || newest.lt <= lastLt) return;
     const txs: Transaction[] = [];
-    await findBack(api, jw, newest, lastLt, (tx) => {
-      txs.push(tx);
-      return false;
-    });
+    // Up to 50 000 transactions since the last pass (a day of heavy deposits after an outage).
+    await findBack(
+      api,
+      jw,
+      newest,
+      lastLt,
+      (tx) => {
+        txs.push(tx);
+        return false;
+      },
+      1_000,
+    );
     txs.reverse();
     const rows: (typeof tonTransfers.$inferInsert)[] = [];
     const memos = new Map<string, string>();
