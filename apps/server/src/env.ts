@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadEvmSettings, type EvmSettings } from './providers/payments/evm/config';
 import { loadNowPaymentsSettings, type NowPaymentsSettings } from './providers/payments/nowpayments/config';
+import { loadTonSettings, TON_ENV, type TonSettings } from './providers/payments/ton/config';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -33,7 +34,7 @@ export const ConfigSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   /** Unset: `sandbox`, except with NODE_ENV=production, where it must be set (see {@link loadConfig}). */
-  PAYMENTS: z.enum(['sandbox', 'evm', 'nowpayments']).optional(),
+  PAYMENTS: z.enum(['sandbox', 'evm', 'nowpayments', 'ton']).optional(),
   /** Explicit opt-in to run PAYMENTS=sandbox (anyone can mint points) with NODE_ENV=production. */
   ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
   /** Sandbox payments: USD price of each non-stable coin, `SYMBOL=price` pairs (USDT is always 1). */
@@ -88,6 +89,8 @@ export const ConfigSchema = z.object({
     .default('10'),
   /** Milliseconds between polls of open gateway payments (IPNs can be lost). */
   NOWPAYMENTS_POLL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  /** PAYMENTS=ton (docs/payments.md "ton — USDT on TON"): the TON_* variables of providers/payments/ton/config.ts. */
+  ...TON_ENV,
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -155,7 +158,7 @@ export const ConfigSchema = z.object({
     .default(10 * 1024 * 1024 * 1024),
   /** Accounts one client address may register per hour (docs/abuse.md). */
   REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
-  /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4; docs/payments.md). */
+  /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4, ton 4; docs/payments.md). */
   PAYOUT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /**
    * The addresses that hold the reserves (proof of liabilities, product §22): comma-separated
@@ -198,17 +201,21 @@ const SECRET_VARS = [
   'NOWPAYMENTS_IPN_SECRET',
   'NOWPAYMENTS_PASSWORD',
   'NOWPAYMENTS_2FA_SECRET',
+  'TON_API_KEY',
+  'TON_HOT_WALLET_MNEMONIC',
 ] as const;
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, (typeof SECRET_VARS)[number] | 'PAYMENTS'> & {
   /** The payments rail; `sandbox` when unset outside production. */
-  PAYMENTS: 'sandbox' | 'evm' | 'nowpayments';
+  PAYMENTS: 'sandbox' | 'evm' | 'nowpayments' | 'ton';
   dataDir: string;
   publicUrl: string;
   /** Set when PAYMENTS=evm. */
   evm?: EvmSettings;
   /** Set when PAYMENTS=nowpayments. */
   nowpayments?: NowPaymentsSettings;
+  /** Set when PAYMENTS=ton. */
+  ton?: TonSettings;
 };
 
 export class ConfigError extends Error {
@@ -246,7 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const dataDir = path.resolve(c.DATA_DIR);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
-  const payments: Pick<Config, 'evm' | 'nowpayments'> = {};
+  const payments: Pick<Config, 'evm' | 'nowpayments' | 'ton'> = {};
   if (c.PAYMENTS === 'evm') {
     const { settings, problems } = loadEvmSettings(c);
     if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
@@ -256,6 +263,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const { settings, problems } = loadNowPaymentsSettings(c, publicUrl);
     if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
     payments.nowpayments = settings!;
+  }
+  if (c.PAYMENTS === 'ton') {
+    const { settings, problems } = loadTonSettings(c);
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+    payments.ton = settings!;
   }
   const rest: Record<string, unknown> = { ...c };
   for (const k of SECRET_VARS) delete rest[k];

@@ -121,6 +121,11 @@ export const DepositBillSchema = z.object({
   network: z.string(),
   /** Deposit address for this bill. */
   address: z.string(),
+  /**
+   * The memo (transfer comment) the payment must carry, or null when the rail needs none (TON: one
+   * deposit wallet for every bill, told apart by memo; a transfer without it cannot be matched).
+   */
+  extra_id: z.string().nullable().optional(),
   status: z.enum(DEPOSIT_STATUSES),
   /** Creation time, milliseconds since the epoch, as a digit string (product §3). */
   created: z.string(),
@@ -253,7 +258,7 @@ export const WithdrawBillDetailRequestSchema = BillDetailRequestSchema;
 export const WithdrawBillDetailDataSchema = z.object({ bill: WithdrawBillSchema });
 
 /** The payment providers `PAYMENTS` can select (product §18). */
-export const PAYMENT_PROVIDERS = ['sandbox', 'evm', 'nowpayments'] as const;
+export const PAYMENT_PROVIDERS = ['sandbox', 'evm', 'nowpayments', 'ton'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 /** POST /api/uc/v1/config — public settings the web app reads at start (no session needed). */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
-import { loadConfig } from '../env';
+import { loadConfig, type Config } from '../env';
 import { ManualClock } from '../lib/clock';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
 
@@ -32,7 +32,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { logStream?: NodeJS.WritableStream; checkPaymentsMode?: boolean } = {},
+  options: { logStream?: NodeJS.WritableStream; checkPaymentsMode?: boolean; adjust?: (config: Config) => void } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-test-'));
   const config = loadConfig({
@@ -47,6 +47,8 @@ export async function createTestApp(
     REGISTRATIONS_PER_IP_PER_HOUR: '100000',
     ...env,
   });
+  // What no variable can say, e.g. the TON rail's offline chain (`config.ton.api`).
+  options.adjust?.(config);
   const clock = new ManualClock(Date.now());
   // Test files share one PostgreSQL database across payments modes: the mode check is opt-in here.
   const app = await buildApp({ config, clock, checkPaymentsMode: options.checkPaymentsMode ?? false, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });

@@ -85,6 +85,7 @@ export function toDepositBill(row: repo.DepositBillRow): DepositBill {
     pay_currency: row.payCurrency,
     network: row.network,
     address: row.address,
+    extra_id: row.extraId ?? null,
     status: row.status as DepositStatus,
     created: String(row.createdAt.getTime()),
     expires_at: row.expiresAt.getTime(),

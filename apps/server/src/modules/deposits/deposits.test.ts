@@ -127,6 +127,7 @@ describe('deposit', () => {
       pay_currency: 'usdttrc20',
       network: 'TRX',
       address: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
+      extra_id: null,
       status: 'DepositStatusProcessing',
       created: String(before),
       expires_at: before + 1_800_000,

@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/clock';
 import { createEvmProvider } from './evm/index';
 import { createNowPaymentsProvider } from './nowpayments/index';
 import { createSandboxProvider } from './sandbox';
+import { createTonProvider } from './ton/index';
 import type { PaymentProvider } from './types';
 
 export type {
@@ -40,6 +41,9 @@ export function createPaymentProvider(config: Config, deps: { db: Db; clock: Clo
     case 'nowpayments':
       if (!config.nowpayments) throw new ConfigError('Invalid configuration:\nNOWPAYMENTS_API_KEY: required when PAYMENTS=nowpayments');
       return createNowPaymentsProvider(config.nowpayments, { db: deps.db, clock: deps.clock, log: deps.log ?? silentLog });
+    case 'ton':
+      if (!config.ton) throw new ConfigError('Invalid configuration:\nTON_HOT_WALLET_MNEMONIC: required when PAYMENTS=ton');
+      return createTonProvider(config.ton, { db: deps.db, clock: deps.clock, log: deps.log ?? silentLog, databaseUrl: config.DATABASE_URL });
     default:
       throw new ConfigError(`Invalid configuration:\nPAYMENTS: the ${config.PAYMENTS} provider is not available yet (use sandbox)`);
   }

@@ -1,6 +1,6 @@
 /**
  * The payment provider interface (product §11, §14, §15): the one seam between Coffer's top-up and
- * cash-out rules and a payment rail. `PAYMENTS=sandbox|evm|nowpayments` picks one at boot
+ * cash-out rules and a payment rail. `PAYMENTS=sandbox|evm|nowpayments|ton` picks one at boot
  * (see ./index.ts). Coffer's modules never talk to a rail in any other way.
  *
  * Units: every amount is a decimal string — crypto in whole units of the currency (e.g. "25.5" USDT,
@@ -84,7 +84,7 @@ export interface PayoutRequest {
 }
 
 export interface PaymentProvider {
-  readonly name: 'sandbox' | 'evm' | 'nowpayments';
+  readonly name: 'sandbox' | 'evm' | 'nowpayments' | 'ton';
   /** True only for the sandbox: enables `/api/dev/sandbox/pay` and the web's 'Simulate payment'. */
   readonly sandbox: boolean;
   /**

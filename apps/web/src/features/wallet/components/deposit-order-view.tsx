@@ -4,7 +4,8 @@
  * - Order Details: amount in USD, P-coin, pay amount in crypto (8 decimals), status, time left
  *   (1800 s countdown), network, date, order id and Proceed to Pay (only while processing).
  * - Scan to Pay: pay amount, a 160 px QR code of the deposit address, the address with a copy
- *   button, the network label, the send-only warning, the order id and Check Payment Status (only
+ *   button, the memo with a copy button and the warning that a transfer without it cannot be
+ *   matched (rails that need one: TON), the network label, the send-only warning, the order id and Check Payment Status (only
  *   while processing); in sandbox mode also 'Simulate payment'.
  *
  * A check that finds DepositStatusSuccess turns the button green ('Payment Confirmed'), toasts
@@ -49,6 +50,10 @@ export const DepositTexts = {
   confirmed: 'Payment confirmed',
   addressCopied: 'Address copied to clipboard',
   copyFailed: 'Failed to copy address',
+  memoCopied: 'Memo copied to clipboard',
+  memoCopyFailed: 'Failed to copy memo',
+  /** Rails that tell orders apart by memo (TON): one deposit address for everyone. */
+  memoWarning: 'Enter this memo as the comment of your transfer. A transfer without it cannot be matched to your order and will not be credited.',
 } as const;
 
 export type DepositPage = 'details' | 'pay';
@@ -234,6 +239,33 @@ export function DepositOrderView({
           />
         </div>
       </div>
+      {bill.extra_id ? (
+        <div>
+          <p className="mb-1 text-xs font-medium text-slate-500 dark:text-slate-400">Memo (comment)</p>
+          <div className="flex items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 dark:border-slate-700 dark:bg-slate-800/50">
+            <code
+              className="min-w-0 flex-1 font-mono text-[13px] break-all text-slate-900 dark:text-slate-100"
+              data-testid="deposit-memo"
+            >
+              {bill.extra_id}
+            </code>
+            <CopyButton
+              value={bill.extra_id}
+              label="Copy memo"
+              successMessage={DepositTexts.memoCopied}
+              errorMessage={DepositTexts.memoCopyFailed}
+            />
+          </div>
+          <p
+            className="mt-2 flex gap-2 rounded-lg bg-red-50 px-3 py-2 text-xs text-red-900 dark:bg-red-500/10 dark:text-red-200"
+            role="note"
+            data-testid="deposit-memo-warning"
+          >
+            <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <span>{DepositTexts.memoWarning}</span>
+          </p>
+        </div>
+      ) : null}
       <p className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:bg-amber-500/10 dark:text-amber-200">
         <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>

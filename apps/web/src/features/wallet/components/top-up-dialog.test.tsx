@@ -216,6 +216,29 @@ describe('top-up step 2', () => {
     expect(within(pay).getByRole('button', { name: 'Copy address' })).toBeInTheDocument();
   });
 
+  it('shows no memo for a rail without one', async () => {
+    await toScanToPay();
+    const pay = screen.getByRole('dialog', { name: 'Scan to Pay' });
+    expect(within(pay).queryByTestId('deposit-memo')).toBeNull();
+    expect(within(pay).queryByText(/cannot be matched/)).toBeNull();
+  });
+
+  it('shows the memo with a copy button and warns that a transfer without it cannot be matched (TON)', async () => {
+    const bill = depositBill({ pay_currency: 'usdtton', network: 'TON', address: 'UQATsyHghvwwHUcuMQmy6xyMpRxFrUcPyibB4t9_VObGXBR5', extra_id: 'K7QX3MPA' });
+    const { user } = await toScanToPay(bill);
+    const pay = screen.getByRole('dialog', { name: 'Scan to Pay' });
+    expect(within(pay).getByTestId('deposit-memo')).toHaveTextContent('K7QX3MPA');
+    expect(within(pay).getByTestId('deposit-memo-warning')).toHaveTextContent(
+      'Enter this memo as the comment of your transfer. A transfer without it cannot be matched to your order and will not be credited.',
+    );
+    expect(within(pay).getByText(/Send only USDT on the TON network to this address/)).toBeInTheDocument();
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await user.click(within(pay).getByRole('button', { name: 'Copy memo' }));
+    expect(await screen.findByText('Memo copied to clipboard')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith('K7QX3MPA');
+  });
+
   it("toasts 'Address copied to clipboard', or 'Failed to copy address'", async () => {
     const { user } = await toScanToPay();
     const writeText = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('denied'));
