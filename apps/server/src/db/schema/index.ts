@@ -4,6 +4,7 @@ export * from './ledger';
 export * from './collections';
 export * from './payments';
 export * from './evm';
+export * from './tron';
 export * from './nowpayments';
 export * from './settings';
 export * from './reserves';
