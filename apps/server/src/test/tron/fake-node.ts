@@ -182,7 +182,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     payToken(from, to, amount) {
       const s = tip().state;
       const f = h41(from);
-      if ((s.token.get(f) ?? 0n) < amount) s.token.set(f, amount);
+      s.token.set(f, (s.token.get(f) ?? 0n) + amount);
       if (!s.exists.has(f)) {
         s.exists.add(f);
         s.trx.set(f, 1_000_000_000n);
@@ -293,7 +293,6 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     const number = parent.number + 1;
     const timestamp = parent.timestamp + BLOCK_MS;
     const txs: Included[] = [];
-    const keep: FakeTx[] = [];
     for (const tx of pending) {
       if (tx.expiration <= parent.timestamp) {
         expired.add(tx.txID);
@@ -302,7 +301,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
       if (!refOk(tx.ref) || self.included(tx.txID) || txs.some((t) => t.tx.txID === tx.txID)) continue;
       txs.push({ tx, info: apply(state, tx, number, timestamp) });
     }
-    pending = keep;
+    pending = [];
     blocks.push({ number, hash: makeHash(number, parent.hash), parentHash: parent.hash, timestamp, txs, state });
   }
 

@@ -44,8 +44,8 @@ export interface TronSettings {
   };
   /** USD per TRX (fee estimates, the sweep report). */
   trxUsdPrice: string;
-  /** Highest fee_limit of one token transfer, in sun (1 TRX = 1,000,000 sun). */
-  maxFeeLimitSun: bigint;
+  /** Highest fee_limit of one token transfer, TRX (decimal string; {@link trxToSun} gives sun). */
+  maxFeeLimitTrx: string;
   /** Energy of one token transfer assumed by fee estimates (the real payout estimates its own). */
   payoutEnergy: number;
   /** Sweeps leave deposit balances below this (whole tokens). */
@@ -155,7 +155,7 @@ export function loadTronSettings(env: TronEnv): { settings: TronSettings | null;
         payoutMinUsd: env.TRON_PAYOUT_MIN_USD,
       },
       trxUsdPrice: env.TRON_TRX_USD_PRICE!,
-      maxFeeLimitSun,
+      maxFeeLimitTrx: env.TRON_MAX_FEE_LIMIT_TRX,
       payoutEnergy: env.TRON_PAYOUT_ENERGY,
       sweepMinTokens: env.TRON_SWEEP_MIN_USDT,
       txExpirationSeconds: env.TRON_TX_EXPIRATION_SECONDS,

@@ -28,7 +28,7 @@ import { tronPayouts, tronTxs } from '../../../db/schema/index';
 import type { Clock } from '../../../lib/clock';
 import type { PayoutOutcome, PayoutRequest } from '../types';
 import { isTronAddress } from './address';
-import type { TronSettings } from './config';
+import { trxToSun, type TronSettings } from './config';
 import type { SignedTx, TronNode } from './node';
 import { buildTokenTransfer, signTx, transferData } from './tx';
 import { TRON_USDT_CODE } from './watcher';
@@ -149,7 +149,7 @@ export function createTronPayouts(deps: {
       bandwidthSun: fees.bandwidthSun,
       stakedEnergy: resources.energy,
       bandwidth: resources.bandwidth,
-      maxSun: settings.maxFeeLimitSun,
+      maxSun: trxToSun(settings.maxFeeLimitTrx),
       factor,
     });
     if (!plan) return { refused: `The transfer needs more energy than TRON_MAX_FEE_LIMIT_TRX pays for (${sim.energyUsed} energy)` };
