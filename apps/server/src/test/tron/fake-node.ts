@@ -78,7 +78,8 @@ interface Block {
   parentHash: string;
   timestamp: number;
   txs: Included[];
-  state: State;
+  /** The state after this block; forgotten for solidified blocks (no reorg reaches them). */
+  state: State | undefined;
 }
 
 const clone = (s: State): State => ({
@@ -141,6 +142,8 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
   const genesisHash = makeHash(0, '');
   blocks.push({ number: 0, hash: genesisHash, parentHash: '0'.repeat(64), timestamp: options.startTime ?? Date.now(), txs: [], state: genesisState });
   let pending: FakeTx[] = [];
+  /** txid -> the number of the block holding it. */
+  const where = new Map<string, number>();
   const expired = new Set<string>();
   let plan: FakePlan | null = null;
   const injected: Record<string, number> = {};
@@ -166,6 +169,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     reorg(depth, drop) {
       if (depth < 1 || tip().number - depth < self.solidHead() + 0 || depth >= blocks.length) throw new Error('reorg reaches solidified blocks');
       const removed = blocks.splice(blocks.length - depth, depth);
+      for (const b of removed) for (const t of b.txs) where.delete(t.tx.txID);
       const back = removed.flatMap((b) => b.txs.map((t) => t.tx)).filter((t) => !drop?.(t.txID));
       pending = [...back, ...pending];
       for (let i = 0; i <= depth; i++) produceOne();
@@ -176,11 +180,11 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
       return tx.txID;
     },
     mint(to, amount) {
-      const s = tip().state;
+      const s = tip().state!;
       s.token.set(h41(to), (s.token.get(h41(to)) ?? 0n) + amount);
     },
     payToken(from, to, amount) {
-      const s = tip().state;
+      const s = tip().state!;
       const f = h41(from);
       s.token.set(f, (s.token.get(f) ?? 0n) + amount);
       if (!s.exists.has(f)) {
@@ -194,9 +198,9 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     stake(address, energy) {
       staked.set(h41(address), energy);
     },
-    tokenBalance: (a) => tip().state.token.get(h41(a)) ?? 0n,
-    trxBalance: (a) => tip().state.trx.get(h41(a)) ?? 0n,
-    included: (txid) => blocks.some((b) => b.txs.some((t) => t.tx.txID === txid)),
+    tokenBalance: (a) => tip().state!.token.get(h41(a)) ?? 0n,
+    trxBalance: (a) => tip().state!.trx.get(h41(a)) ?? 0n,
+    included: (txid) => where.has(txid),
     pool: () => pending.map((t) => t.txID),
     close: async () => {},
   };
@@ -289,7 +293,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
 
   function produceOne() {
     const parent = tip();
-    const state = clone(parent.state);
+    const state = clone(parent.state!);
     const number = parent.number + 1;
     const timestamp = parent.timestamp + BLOCK_MS;
     const txs: Included[] = [];
@@ -303,6 +307,9 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     }
     pending = [];
     blocks.push({ number, hash: makeHash(number, parent.hash), parentHash: parent.hash, timestamp, txs, state });
+    for (const t of txs) where.set(t.tx.txID, number);
+    const old = blocks[number - self.solidLag - 2];
+    if (old && old.number > 0) old.state = undefined;
   }
 
   const blockAt = (num: number, solid: boolean): Block | undefined => {
@@ -318,12 +325,9 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     ...(detail && b.txs.length ? { transactions: b.txs.map((t) => ({ ...t.tx.json, ret: [{ contractRet: String((t.info.receipt as { result?: string }).result ?? 'SUCCESS') }] })) } : {}),
   });
   const findTx = (txid: string, solid: boolean): Included | undefined => {
-    for (const b of blocks) {
-      if (solid && b.number > self.solidHead()) break;
-      const t = b.txs.find((x) => x.tx.txID === txid);
-      if (t) return t;
-    }
-    return undefined;
+    const n = where.get(txid);
+    if (n === undefined || (solid && n > self.solidHead())) return undefined;
+    return blocks[n]!.txs.find((x) => x.tx.txID === txid);
   };
 
   function broadcast(body: Record<string, unknown>): Record<string, unknown> {
@@ -352,7 +356,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     if (expiration <= tip().timestamp) return fail('TRANSACTION_EXPIRATION_ERROR', 'Transaction expired', txID);
     const ref = { bytes: String(raw.ref_block_bytes), hash: String(raw.ref_block_hash) };
     if (!refOk(ref)) return fail('TAPOS_ERROR', 'Tapos check error', txID);
-    const s = tip().state;
+    const s = tip().state!;
     if (!s.exists.has(owner)) return fail('CONTRACT_VALIDATE_ERROR', 'Validate TransferContract error, no OwnerAccount.', txID);
     let op: Op;
     if (c.type === 'TransferContract') {
@@ -406,12 +410,12 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
       }
       case 'getaccount': {
         const a = String(body.address).toLowerCase();
-        const s = tip().state;
+        const s = tip().state!;
         return s.exists.has(a) ? { address: a, balance: Number(s.trx.get(a) ?? 0n), create_time: 0 } : {};
       }
       case 'getaccountresource': {
         const a = String(body.address).toLowerCase();
-        const s = tip().state;
+        const s = tip().state!;
         return {
           freeNetLimit: Number(FREE_NET),
           freeNetUsed: Number(s.netUsed.get(a) ?? 0n),
@@ -431,7 +435,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
       case 'triggerconstantcontract': {
         const owner = String(body.owner_address).toLowerCase();
         const data = String(body.data ?? '');
-        const s = tip().state;
+        const s = tip().state!;
         if (String(body.contract_address).toLowerCase() !== contract41) return { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hex('No contract or not a smart contract') } };
         if (data.startsWith('70a08231')) {
           const who = `41${data.slice(8 + 24, 8 + 64)}`;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import utils from 'tronweb/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tronDepositAddresses, tronPayouts, tronTransfers, tronTxs } from '../../../db/schema/index';
+import { tronDepositAddresses, tronPayouts, tronSweeps, tronTransfers, tronTxs } from '../../../db/schema/index';
 import { ConfigError, loadConfig } from '../../../env';
 import { verifyLedger } from '../../../modules/ledger/ledger.verify';
 import { startFakeTronNode, type FakeTronNode } from '../../../test/tron/fake-node';
@@ -14,6 +14,7 @@ import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type Test
 import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database';
 import { addressOfKey, tronDepositPath } from './address';
 import type { TronProvider } from './index';
+import { sweepTron, trxPerTokenSwept } from './sweep';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const SOLID_LAG = 3;
@@ -293,6 +294,41 @@ describe('payouts from the hot wallet', () => {
       await poor.close();
     }
     expect((await verifyLedger(db())).violations).toEqual([]);
+  });
+});
+
+describe('sweeping', () => {
+  it('funds an address only with the TRX its energy needs, moves balances from the minimum up, and records the fee', async () => {
+    const user = await createUser(t);
+    const a = await deposit(user, '1200');
+    const b = await deposit(user, '300');
+    fake.payToken(payer, a.address, usdt('12'));
+    fake.payToken(payer, b.address, usdt('3'));
+    fake.produce(1 + SOLID_LAG);
+    await tick();
+    const before = fake.tokenBalance(hot);
+    const deps = { db: db(), node: provider().node, settings: provider().settings, keys: provider().keys, now: () => t.clock.now(), sleep: async () => fake.produce(1) };
+    const dry = await sweepTron(deps, { dryRun: true });
+    expect(dry.filter((r) => r.address === a.address)).toMatchObject([{ amount: '12', sweepTxid: null }]);
+    expect(dry.some((r) => r.address === b.address)).toBe(false); // 3 USDT: below the 5 USDT minimum
+    const swept = await sweepTron(deps, {});
+    const mine = swept.find((r) => r.address === a.address)!;
+    expect(mine).toMatchObject({ amount: '12', sweepTxid: expect.stringMatching(/^[0-9a-f]{64}$/), fundTxid: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(fake.tokenBalance(a.address)).toBe(0n);
+    expect(fake.tokenBalance(b.address)).toBe(usdt('3'));
+    expect(fake.tokenBalance(hot) - before).toBe(swept.reduce((sum, r) => sum + usdt(r.amount), 0n));
+    // The address got the TRX its transfer burns (31895 energy x 100 sun x 1.2, and 350 bytes of
+    // bandwidth at 1000 sun, since a new address has none yet), not a flat amount.
+    const [sweep] = await db().select().from(tronSweeps).where(eq(tronSweeps.address, a.address));
+    expect(sweep).toMatchObject({ status: 'done', fundSun: 4_177_400n });
+    expect(sweep!.feeSun).toBeGreaterThan(0n);
+    expect(await trxPerTokenSwept(db(), 6)).toMatch(/^\d+\.\d{6}$/);
+    // The sweep's transfer out of the address is no payment: the deposit stays credited once.
+    fake.produce(1 + SOLID_LAG);
+    await tick();
+    expect(await services().deposits.payments(a.id)).toHaveLength(1);
+    // Run again: nothing is left above the minimum.
+    expect((await sweepTron(deps, {})).filter((r) => r.address === a.address)).toEqual([]);
   });
 });
 
