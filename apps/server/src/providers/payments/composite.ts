@@ -19,13 +19,15 @@ function limiter(limit: number | undefined) {
   const waiting: (() => void)[] = [];
   return async <T>(fn: () => Promise<T>): Promise<T> => {
     if (limit === undefined) return fn();
+    // A waiter is handed the finishing call's slot, so no newcomer slips in between.
     if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
+    else running++;
     try {
       return await fn();
     } finally {
-      running--;
-      waiting.shift()?.();
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
     }
   };
 }
