@@ -109,7 +109,7 @@ async function main() {
         key: `bench-fund:${id}`,
         kind: 'deposit',
         bizId: `bench-fund:${id}`,
-        postings: [
+        entries: [
           { account: { platform: 'deposits' }, amount: -minor },
           { account: { userId: id, kind: 'available' }, amount: minor },
         ],

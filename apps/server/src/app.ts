@@ -41,6 +41,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { filesPlugin } from './modules/uploads/files.routes';
 import { metricsPlugin } from './plugins/metrics';
 import { addEvmMetrics } from './providers/payments/evm/metrics';
+import { addTronMetrics } from './providers/payments/tron/metrics';
 import { probesPlugin } from './plugins/probes';
 import { openApiOptions } from './plugins/openapi';
 import { securityHeadersPlugin } from './plugins/security-headers';
@@ -159,6 +160,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
   await app.register(metricsPlugin, { config, database, clock });
   if (config.evm) addEvmMetrics(app.metrics, { settings: config.evm, db: database.db });
+  if (config.tron) addTronMetrics(app.metrics, { settings: config.tron, db: database.db });
   await app.register(probesPlugin, { database, workersEnabled: config.WORKERS, workers: () => runner.state() });
   // Helmet's headers, computed once (plugins/security-headers.ts).
   await app.register(securityHeadersPlugin, {

@@ -9,6 +9,11 @@ import { z } from 'zod';
 import { loadEvmSettings, type EvmSettings } from './providers/payments/evm/config';
 import { loadNowPaymentsSettings, type NowPaymentsSettings } from './providers/payments/nowpayments/config';
 import { loadTonSettings, TON_ENV, type TonSettings } from './providers/payments/ton/config';
+import { loadTronSettings, MAINNET_USDT, type TronSettings } from './providers/payments/tron/config';
+
+/** The payment rails `PAYMENTS` may name (docs/payments.md "Providers"); real rails combine, e.g. `evm,tron`. */
+export const PAYMENT_RAILS = ['sandbox', 'evm', 'tron', 'ton', 'nowpayments'] as const;
+export type PaymentRail = (typeof PAYMENT_RAILS)[number];
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -33,8 +38,21 @@ export const ConfigSchema = z.object({
   S3_ENDPOINT: z.url().optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  /** Unset: `sandbox`, except with NODE_ENV=production, where it must be set (see {@link loadConfig}). */
-  PAYMENTS: z.enum(['sandbox', 'evm', 'nowpayments', 'ton']).optional(),
+  /**
+   * One rail, or several real rails separated by commas (`evm,tron`): each currency is served by the
+   * rail that lists it. Unset: `sandbox`, except with NODE_ENV=production, where it must be set (see {@link loadConfig}).
+   */
+  PAYMENTS: z
+    .string()
+    .transform((v) => v.split(',').map((r) => r.trim().toLowerCase()))
+    .superRefine((rails, ctx) => {
+      for (const r of rails)
+        if (!(PAYMENT_RAILS as readonly string[]).includes(r)) ctx.addIssue({ code: 'custom', message: `unknown rail "${r}" (use ${PAYMENT_RAILS.join(', ')})` });
+      if (new Set(rails).size !== rails.length) ctx.addIssue({ code: 'custom', message: 'names a rail twice' });
+      if (rails.length > 1 && rails.includes('sandbox')) ctx.addIssue({ code: 'custom', message: 'sandbox cannot be combined with real rails' });
+    })
+    .transform((rails) => rails as PaymentRail[])
+    .optional(),
   /** Explicit opt-in to run PAYMENTS=sandbox (anyone can mint points) with NODE_ENV=production. */
   ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
   /** Sandbox payments: USD price of each non-stable coin, `SYMBOL=price` pairs (USDT is always 1). */
@@ -68,6 +86,39 @@ export const ConfigSchema = z.object({
     .default(168),
   /** Days after a bill's creation during which its address is watched. */
   EVM_WATCH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** PAYMENTS lists tron (docs/payments.md, "tron — USDT on TRON"): the node's /wallet and /walletsolidity APIs, API key, keys. */
+  TRON_NODE_URL: z.url().default('https://api.trongrid.io'),
+  TRON_SOLIDITY_URL: z.url().optional(),
+  TRON_API_KEY: z.string().optional(),
+  TRON_SEED: z.string().optional(),
+  TRON_SEED_FILE: z.string().optional(),
+  TRON_HOT_WALLET_KEY: z.string().optional(),
+  TRON_HOT_WALLET_KEY_FILE: z.string().optional(),
+  /** The USDT TRC-20 contract (default: mainnet's) and its decimals. */
+  TRON_USDT_CONTRACT: z.string().default(MAINNET_USDT),
+  TRON_USDT_DECIMALS: z.coerce.number().int().min(0).max(36).default(6),
+  /** Smallest deposit and dust threshold (whole USDT), cash-out minimum (USD). */
+  TRON_MIN_DEPOSIT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 1').default('1'),
+  TRON_DUST: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 0.01').default('0.01'),
+  TRON_PAYOUT_MIN_USD: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a USD amount such as 10').default('10'),
+  /** USD per TRX, for fee estimates (required with tron). */
+  TRON_TRX_USD_PRICE: z.string().regex(/^\d{1,9}(\.\d{1,8})?$/, 'must be a USD price such as 0.25').optional(),
+  /** Highest fee_limit of one token transfer, TRX (the network allows 15000; a payout sets it from its energy estimate). */
+  TRON_MAX_FEE_LIMIT_TRX: z.string().regex(/^\d{1,5}(\.\d{1,6})?$/, 'must be a TRX amount such as 50').default('50'),
+  /** Energy of one USDT transfer assumed by cash-out fee estimates (65000: a transfer to an address that holds none). */
+  TRON_PAYOUT_ENERGY: z.coerce.number().int().min(1).max(10_000_000).default(65_000),
+  /** Sweeps move a deposit address's USDT only from this balance up (whole USDT). */
+  TRON_SWEEP_MIN_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 5').default('5'),
+  /** Seconds a signed transaction stays valid after its (solidified) reference block. */
+  TRON_TX_EXPIRATION_SECONDS: z.coerce.number().int().min(30).max(86_000).default(300),
+  /** Milliseconds one call to the node may take. */
+  TRON_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  /** Milliseconds between TRON watcher passes (a block every 3 s). */
+  TRON_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(3_000),
+  TRON_LATE_PAYMENT_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(168),
+  TRON_WATCH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** First block to scan on a fresh database; default: the solidified head when the first bill is made. */
+  TRON_START_BLOCK: z.coerce.number().int().min(0).optional(),
   /** PAYMENTS=nowpayments (docs/payments.md): API key, IPN secret, payout login and 2FA secret, API base URL. */
   NOWPAYMENTS_API_KEY: z.string().optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().optional(),
@@ -197,6 +248,9 @@ export const ConfigSchema = z.object({
 const SECRET_VARS = [
   'EVM_SEED',
   'EVM_HOT_WALLET_KEY',
+  'TRON_SEED',
+  'TRON_HOT_WALLET_KEY',
+  'TRON_API_KEY',
   'NOWPAYMENTS_API_KEY',
   'NOWPAYMENTS_IPN_SECRET',
   'NOWPAYMENTS_PASSWORD',
@@ -206,12 +260,16 @@ const SECRET_VARS = [
 ] as const;
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, (typeof SECRET_VARS)[number] | 'PAYMENTS'> & {
-  /** The payments rail; `sandbox` when unset outside production. */
-  PAYMENTS: 'sandbox' | 'evm' | 'nowpayments' | 'ton';
+  /** The payments rails as `PAYMENTS` names them, comma-separated (`evm`, `evm,tron`); `sandbox` when unset outside production. */
+  PAYMENTS: string;
+  /** The rails of `PAYMENTS`, in its order. */
+  rails: PaymentRail[];
   dataDir: string;
   publicUrl: string;
-  /** Set when PAYMENTS=evm. */
+  /** Set when PAYMENTS lists evm. */
   evm?: EvmSettings;
+  /** Set when PAYMENTS lists tron. */
+  tron?: TronSettings;
   /** Set when PAYMENTS=nowpayments. */
   nowpayments?: NowPaymentsSettings;
   /** Set when PAYMENTS=ton. */
@@ -240,12 +298,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\nPAYMENTS: required when NODE_ENV=production (evm or nowpayments; sandbox also needs ALLOW_SANDBOX_IN_PRODUCTION=true)',
     );
   }
-  if (parsedData.NODE_ENV === 'production' && parsedData.PAYMENTS === 'sandbox' && !parsedData.ALLOW_SANDBOX_IN_PRODUCTION) {
+  if (parsedData.NODE_ENV === 'production' && parsedData.PAYMENTS?.[0] === 'sandbox' && !parsedData.ALLOW_SANDBOX_IN_PRODUCTION) {
     throw new ConfigError(
       'Invalid configuration:\nPAYMENTS: sandbox lets anyone mint points; with NODE_ENV=production set ALLOW_SANDBOX_IN_PRODUCTION=true to run it anyway',
     );
   }
-  const c = { ...parsedData, PAYMENTS: parsedData.PAYMENTS ?? ('sandbox' as const) };
+  const rails: PaymentRail[] = parsedData.PAYMENTS ?? ['sandbox'];
+  const c = { ...parsedData, PAYMENTS: rails.join(','), rails };
   if (c.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !c[k]);
     if (missing.length)
@@ -253,22 +312,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const dataDir = path.resolve(c.DATA_DIR);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
-  const payments: Pick<Config, 'evm' | 'nowpayments' | 'ton'> = {};
-  if (c.PAYMENTS === 'evm') {
-    const { settings, problems } = loadEvmSettings(c);
-    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-    payments.evm = settings!;
+  const payments: Pick<Config, 'evm' | 'tron' | 'nowpayments' | 'ton'> = {};
+  const problems: string[] = [];
+  if (rails.includes('evm')) {
+    const loaded = loadEvmSettings(c);
+    problems.push(...loaded.problems);
+    if (loaded.settings) payments.evm = loaded.settings;
   }
-  if (c.PAYMENTS === 'nowpayments') {
-    const { settings, problems } = loadNowPaymentsSettings(c, publicUrl);
-    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-    payments.nowpayments = settings!;
+  if (rails.includes('tron')) {
+    const loaded = loadTronSettings(c);
+    problems.push(...loaded.problems);
+    if (loaded.settings) payments.tron = loaded.settings;
   }
-  if (c.PAYMENTS === 'ton') {
-    const { settings, problems } = loadTonSettings(c);
-    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-    payments.ton = settings!;
+  if (rails.includes('ton')) {
+    const loaded = loadTonSettings(c);
+    problems.push(...loaded.problems);
+    if (loaded.settings) payments.ton = loaded.settings;
   }
+  if (rails.includes('nowpayments')) {
+    const loaded = loadNowPaymentsSettings(c, publicUrl);
+    problems.push(...loaded.problems);
+    if (loaded.settings) payments.nowpayments = loaded.settings;
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const rest: Record<string, unknown> = { ...c };
   for (const k of SECRET_VARS) delete rest[k];
   return { ...(rest as Omit<typeof c, (typeof SECRET_VARS)[number]>), dataDir, publicUrl, ...payments };

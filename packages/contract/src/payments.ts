@@ -257,15 +257,16 @@ export const WithdrawConfirmDataSchema = z.object({ bill: WithdrawBillSchema });
 export const WithdrawBillDetailRequestSchema = BillDetailRequestSchema;
 export const WithdrawBillDetailDataSchema = z.object({ bill: WithdrawBillSchema });
 
-/** The payment providers `PAYMENTS` can select (product §18). */
-export const PAYMENT_PROVIDERS = ['sandbox', 'evm', 'nowpayments', 'ton'] as const;
+/** The payment rails `PAYMENTS` can select (product §18); real rails combine, e.g. `evm,tron`. */
+export const PAYMENT_PROVIDERS = ['sandbox', 'evm', 'tron', 'ton', 'nowpayments'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+const RAIL = `(${PAYMENT_PROVIDERS.join('|')})`;
 
 /** POST /api/uc/v1/config — public settings the web app reads at start (no session needed). */
 export const PublicConfigRequestSchema = EmptyRequestSchema;
 export const PublicConfigDataSchema = z.object({
-  /** The active payment provider. */
-  payments: z.enum(PAYMENT_PROVIDERS),
+  /** The active payment rail, or the active rails joined by commas (`evm,tron`); each currency names its network. */
+  payments: z.string().regex(new RegExp(`^${RAIL}(,${RAIL})*$`)),
   /** True when PAYMENTS=sandbox: the web shows 'Simulate payment' and `/api/dev/sandbox/pay` exists. */
   sandbox: z.boolean(),
   /** Points per USD (decimal string, default '100'). */

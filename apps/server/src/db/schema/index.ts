@@ -5,6 +5,7 @@ export * from './collections';
 export * from './payments';
 export * from './evm';
 export * from './ton';
+export * from './tron';
 export * from './nowpayments';
 export * from './settings';
 export * from './reserves';

@@ -213,7 +213,7 @@ export function createDepositsService(deps: DepositsDeps) {
           usdPrice: price,
           pointsPerUsd: rate,
           status: DepositStatus.Processing,
-          provider: provider.name,
+          provider: provider.railOf?.(currency.code) ?? provider.name,
           providerRef: deposit.providerRef,
           createdAt: new Date(createdAt),
           expiresAt: new Date(expiresAt),

@@ -3,15 +3,16 @@
  *
  * Points minted by the sandbox (`/api/dev/sandbox/pay`) are not backed by money, so they must never
  * become cashable through a real rail. The first start records `PAYMENTS` in the `database_facts`
- * table; a later start with a real provider (`evm`, `nowpayments`, `ton`) on a database recorded as
+ * table; a later start with real rails (`evm`, `tron`, `ton`, `nowpayments` or a list of them) on a database recorded as
  * `sandbox` — or the sandbox on a database recorded as real — is refused with one line saying why
- * and how to start fresh. Switching between the two real rails is allowed.
+ * and how to start fresh. Switching between real rails, or adding one, is allowed.
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { databaseFacts } from '../../db/schema/index';
 
-export type PaymentsMode = 'sandbox' | 'evm' | 'nowpayments' | 'ton';
+/** `PAYMENTS` as configured: `sandbox`, or real rails (`evm`, `tron`, `ton`, `nowpayments`, or a list such as `evm,tron`). */
+export type PaymentsMode = string;
 
 /** A start refused because of what the database holds; `message` is one line for the operator. */
 export class StartupRefusal extends Error {

@@ -41,13 +41,13 @@ export async function updateProcessingBill(db: DbOrTx, id: string, patch: Partia
 }
 
 /**
- * Claims up to `limit` payouts of `provider` to work on: processing bills that are queued, or whose previous
+ * Claims up to `limit` payouts of the rails `providers` (a bill records the rail of its currency) to work on: processing bills that are queued, or whose previous
  * claim's lease ran out (a crashed or slow worker). `FOR UPDATE SKIP LOCKED` lets several instances
  * claim at once without taking the same bill; the lease then keeps the claim after the commit.
  */
 export async function claimPayouts(
   db: DbOrTx,
-  provider: string,
+  providers: readonly string[],
   now: Date,
   leaseUntil: Date,
   limit: number,
@@ -58,7 +58,7 @@ export async function claimPayouts(
     .where(
       and(
         eq(withdrawBills.status, WithdrawStatus.Processing),
-        eq(withdrawBills.provider, provider),
+        inArray(withdrawBills.provider, [...providers]),
         or(
           eq(withdrawBills.payoutState, 'queued'),
           and(

@@ -318,7 +318,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
         memo,
         currencyAmount: q.net.toFixed(8),
         status: WithdrawStatus.Pending,
-        provider: provider.name,
+        provider: provider.railOf?.(currency.code) ?? provider.name,
         createdAt: new Date(now),
         expiresAt: new Date(now + WITHDRAW_CONFIRM_WINDOW_SECONDS * 1000),
         updatedAt: new Date(now),
@@ -391,7 +391,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
     /** Claims this provider's payouts to work on (saved before any provider call). Exposed for the crash-recovery tests. */
     async claimPayouts(limit = 10): Promise<repo.WithdrawBillRow[]> {
       const now = clock.now();
-      return db.transaction((tx) => repo.claimPayouts(tx, provider.name, new Date(now), new Date(now + PAYOUT_LEASE_MS), limit));
+      return db.transaction((tx) => repo.claimPayouts(tx, provider.rails ?? [provider.name], new Date(now), new Date(now + PAYOUT_LEASE_MS), limit));
     },
 
     /** Sends (or resumes) one claimed payout and applies the outcome. */

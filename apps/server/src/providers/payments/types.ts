@@ -1,7 +1,8 @@
 /**
  * The payment provider interface (product §11, §14, §15): the one seam between Coffer's top-up and
- * cash-out rules and a payment rail. `PAYMENTS=sandbox|evm|nowpayments|ton` picks one at boot
- * (see ./index.ts). Coffer's modules never talk to a rail in any other way.
+ * cash-out rules and a payment rail. `PAYMENTS=sandbox|evm|tron|ton|nowpayments` picks one at boot, or
+ * several real rails (`evm,tron`) joined by the composite provider (./composite.ts), which routes each
+ * call by currency code (see ./index.ts). Coffer's modules never talk to a rail in any other way.
  *
  * Units: every amount is a decimal string — crypto in whole units of the currency (e.g. "25.5" USDT,
  * "0.0001" BTC; at most 18 decimals), USD with at most 2 decimals. Never floats.
@@ -84,13 +85,22 @@ export interface PayoutRequest {
 }
 
 export interface PaymentProvider {
-  readonly name: 'sandbox' | 'evm' | 'nowpayments' | 'ton';
+  /** The rail's name (`sandbox`, `evm`, `tron`, `ton`, `nowpayments`), or the composite's `PAYMENTS` list (`evm,tron`). */
+  readonly name: string;
+  /**
+   * The rail names whose bills this provider serves (bills record the rail of their currency);
+   * unset: `[name]`. The composite lists its rails.
+   */
+  readonly rails?: readonly string[];
+  /** The rail that serves `code` (recorded on the bill); unset: `name`. */
+  railOf?(code: string): string;
   /** True only for the sandbox: enables `/api/dev/sandbox/pay` and the web's 'Simulate payment'. */
   readonly sandbox: boolean;
   /**
    * The most payouts this rail may have in flight at once from one worker pass (`PAYOUT_CONCURRENCY`
    * is capped by it); unset: no limit of its own. `evm` says 1 (its nonces are allocated serially
-   * per signer), `nowpayments` a few (one gateway account, rate-limited).
+   * per signer), `tron` 8 (no nonces; one node), `nowpayments` a few (one gateway account,
+   * rate-limited); the composite the sum of its rails', each rail held to its own.
    */
   readonly maxPayoutConcurrency?: number;
   /** The enabled currencies. Coffer caches the answer for 5 minutes (product §9). */
