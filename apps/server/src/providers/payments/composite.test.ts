@@ -87,7 +87,9 @@ describe('the composite provider', () => {
   it('refuses the sandbox among real rails, in the configuration and in the composite', () => {
     expect(() => loadConfig({ PAYMENTS: 'sandbox,evm' })).toThrow(/sandbox cannot be combined/);
     expect(() => loadConfig({ PAYMENTS: 'evm,evm' })).toThrow(/names a rail twice/);
-    expect(() => loadConfig({ PAYMENTS: 'ton' })).toThrow(/unknown rail "ton"/);
+    expect(() => loadConfig({ PAYMENTS: 'btc' })).toThrow(/unknown rail "btc"/);
+    // ton is a rail: it asks for its own settings.
+    expect(() => loadConfig({ PAYMENTS: 'evm,ton', EVM_NETWORKS: '[]' })).toThrow(/TON_HOT_WALLET_MNEMONIC/);
     expect(() => createCompositeProvider([{ ...rail('evm', [], 1).provider, sandbox: true }])).toThrow(/sandbox/);
   });
 });
