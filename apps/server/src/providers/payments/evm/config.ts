@@ -10,13 +10,13 @@
  * {@link loadEvmSettings} is called by `loadConfig` when `PAYMENTS=evm` and throws one message line
  * per problem (`EVM_NETWORKS: 0.tokens.0.address: ...`), so the server refuses to start.
  */
-import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { isAddress } from 'viem';
 import { z } from 'zod';
+import { fromEnvOrFile } from '../env-file';
 
 /** A secret value: `reveal()` gives it; logging, JSON and inspection show `[secret]`. */
 export class Secret {
@@ -41,13 +41,34 @@ export class Secret {
 const decimalString = z.string().regex(/^\d{1,18}(\.\d{1,18})?$/, 'must be a decimal number such as "1" or "2500.5"');
 
 /** NOWPayments-style code suffix per well-known network name (usdterc20, usdtbsc, usdtmatic...). */
-const CODE_SUFFIX: Record<string, string> = { ETH: 'erc20', BSC: 'bsc', MATIC: 'matic', POLYGON: 'matic', ARB: 'arb', BASE: 'base', OP: 'op', AVAX: 'avaxc' };
+const CODE_SUFFIX: Record<string, string> = {
+  ETH: 'erc20',
+  BSC: 'bsc',
+  MATIC: 'matic',
+  POLYGON: 'matic',
+  ARB: 'arb',
+  BASE: 'base',
+  OP: 'op',
+  AVAX: 'avaxc',
+};
 const TOKEN_NAME: Record<string, string> = { USDT: 'Tether USD', USDC: 'USD Coin', DAI: 'Dai' };
-const NETWORK_LABEL: Record<string, string> = { ETH: 'ERC-20', BSC: 'BEP-20', MATIC: 'Polygon', POLYGON: 'Polygon', ARB: 'Arbitrum', BASE: 'Base', OP: 'Optimism', AVAX: 'Avalanche C-Chain' };
+const NETWORK_LABEL: Record<string, string> = {
+  ETH: 'ERC-20',
+  BSC: 'BEP-20',
+  MATIC: 'Polygon',
+  POLYGON: 'Polygon',
+  ARB: 'Arbitrum',
+  BASE: 'Base',
+  OP: 'Optimism',
+  AVAX: 'Avalanche C-Chain',
+};
 
 const TokenSchema = z.object({
   /** Ticker, e.g. USDT, USDC. */
-  symbol: z.string().regex(/^[A-Za-z0-9]{2,10}$/, 'must be 2-10 letters or digits').transform((s) => s.toUpperCase()),
+  symbol: z
+    .string()
+    .regex(/^[A-Za-z0-9]{2,10}$/, 'must be 2-10 letters or digits')
+    .transform((s) => s.toUpperCase()),
   /** The ERC-20 contract. */
   address: z.string().refine((a) => isAddress(a, { strict: false }), 'must be a 0x address of 40 hex digits'),
   /** The token's decimals (USDT: 6 on Ethereum, 18 on BSC). */
@@ -73,7 +94,10 @@ const TokenSchema = z.object({
   /** Offer cash-out in this token (default: USDT only, product §9). */
   payout: z.boolean().optional(),
   /** Logo file name under the app's currency logos (default: the symbol, lower case). */
-  logo: z.string().regex(/^[a-z0-9_-]{1,40}$/).optional(),
+  logo: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/)
+    .optional(),
 });
 
 const NetworkSchema = z.object({
@@ -92,7 +116,10 @@ const NetworkSchema = z.object({
   /** First block to scan on a fresh database; default: the chain head at the first scan. */
   startBlock: z.number().int().min(0).optional(),
   /** Native coin ticker, for fee display and sweeping (ETH, BNB, POL...). */
-  nativeSymbol: z.string().regex(/^[A-Za-z0-9]{2,10}$/).default('ETH'),
+  nativeSymbol: z
+    .string()
+    .regex(/^[A-Za-z0-9]{2,10}$/)
+    .default('ETH'),
   /** USD per native coin: payout fee estimates convert gas cost with it. */
   nativeUsdPrice: decimalString,
   /** Gas limit of one ERC-20 transfer (payouts and sweeps). */
@@ -115,12 +142,14 @@ export const EvmNetworksSchema = z
     const codes = new Set<string>();
     nets.forEach((n, i) => {
       if (names.has(n.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate network ${n.name}` });
-      if (chains.has(n.chainId)) ctx.addIssue({ code: 'custom', path: [i, 'chainId'], message: `duplicate chain id ${n.chainId}` });
+      if (chains.has(n.chainId))
+        ctx.addIssue({ code: 'custom', path: [i, 'chainId'], message: `duplicate chain id ${n.chainId}` });
       names.add(n.name);
       chains.add(n.chainId);
       n.tokens.forEach((t, j) => {
         const code = tokenCode(n.name, t.symbol, t.code);
-        if (codes.has(code)) ctx.addIssue({ code: 'custom', path: [i, 'tokens', j, 'code'], message: `duplicate currency code ${code}` });
+        if (codes.has(code))
+          ctx.addIssue({ code: 'custom', path: [i, 'tokens', j, 'code'], message: `duplicate currency code ${code}` });
         codes.add(code);
       });
     });
@@ -175,24 +204,6 @@ export interface EvmEnv {
   EVM_WATCH_DAYS: number;
 }
 
-/** Reads a value from `NAME` or from the file named by `NAME_FILE` (trimmed). */
-function fromEnvOrFile(env: EvmEnv, name: 'EVM_NETWORKS' | 'EVM_SEED' | 'EVM_HOT_WALLET_KEY', problems: string[]): string | undefined {
-  const direct = env[name];
-  const file = env[`${name}_FILE`];
-  if (direct && file) {
-    problems.push(`${name}: set either ${name} or ${name}_FILE, not both`);
-    return undefined;
-  }
-  if (direct) return direct.trim();
-  if (!file) return undefined;
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    problems.push(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    return undefined;
-  }
-}
-
 /** True for a BIP-39 English mnemonic or a master (depth 0) xprv. Never echoes the value. */
 export function isValidSeed(seed: string): boolean {
   if (seed.startsWith('xprv')) {
@@ -225,7 +236,8 @@ export function loadEvmSettings(env: EvmEnv): { settings: EvmSettings | null; pr
 
   let networks: EvmNetwork[] | null = null;
   if (!networksText) {
-    if (!problems.some((p) => p.startsWith('EVM_NETWORKS'))) problems.push('EVM_NETWORKS: required when PAYMENTS=evm (JSON, or a file path in EVM_NETWORKS_FILE)');
+    if (!problems.some((p) => p.startsWith('EVM_NETWORKS')))
+      problems.push('EVM_NETWORKS: required when PAYMENTS=evm (JSON, or a file path in EVM_NETWORKS_FILE)');
   } else {
     let json: unknown;
     try {
@@ -236,7 +248,8 @@ export function loadEvmSettings(env: EvmEnv): { settings: EvmSettings | null; pr
     if (json !== undefined) {
       const parsed = EvmNetworksSchema.safeParse(json);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) problems.push(`EVM_NETWORKS: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+        for (const issue of parsed.error.issues)
+          problems.push(`EVM_NETWORKS: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
       } else {
         networks = parsed.data.map((n) => ({
           ...n,
@@ -254,12 +267,14 @@ export function loadEvmSettings(env: EvmEnv): { settings: EvmSettings | null; pr
   }
 
   if (!seedText) {
-    if (!problems.some((p) => p.startsWith('EVM_SEED'))) problems.push('EVM_SEED: required when PAYMENTS=evm (a BIP-39 mnemonic or xprv, or a file path in EVM_SEED_FILE)');
+    if (!problems.some((p) => p.startsWith('EVM_SEED')))
+      problems.push('EVM_SEED: required when PAYMENTS=evm (a BIP-39 mnemonic or xprv, or a file path in EVM_SEED_FILE)');
   } else if (!isValidSeed(seedText)) {
     problems.push('EVM_SEED: not a valid BIP-39 English mnemonic or master xprv');
   }
 
-  if (hotText && !/^0x[0-9a-fA-F]{64}$/.test(hotText)) problems.push('EVM_HOT_WALLET_KEY: must be a 0x-prefixed 32-byte hex private key');
+  if (hotText && !/^0x[0-9a-fA-F]{64}$/.test(hotText))
+    problems.push('EVM_HOT_WALLET_KEY: must be a 0x-prefixed 32-byte hex private key');
 
   if (problems.length || !networks || !seedText) return { settings: null, problems };
   return {

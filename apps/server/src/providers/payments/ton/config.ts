@@ -9,12 +9,12 @@
  * each also from a file named by `NAME_FILE`) are wrapped in {@link Secret} and never printed.
  */
 import { createHmac, pbkdf2Sync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
 import { mnemonicWordList } from '@ton/crypto';
 import { z } from 'zod';
 import { Secret } from '../evm/config';
 import type { TonApi } from './api';
+import { fromEnvOrFile } from '../env-file';
 
 export { Secret };
 
@@ -58,7 +58,12 @@ export const TON_ENV = {
   /** Milliseconds between watcher passes. */
   TON_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   /** Hours after a bill's expiry during which a payment with its memo is still credited. */
-  TON_LATE_PAYMENT_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(168),
+  TON_LATE_PAYMENT_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 365)
+    .default(168),
 };
 
 export const TonEnvSchema = z.object(TON_ENV);
@@ -89,23 +94,6 @@ export interface TonSettings {
   latePaymentHours: number;
   /** A client to use instead of toncenter (set by tests: the offline chain); never from a variable. */
   api?: TonApi;
-}
-
-function fromEnvOrFile(env: TonEnv, name: 'TON_API_KEY' | 'TON_HOT_WALLET_MNEMONIC', problems: string[]): string | undefined {
-  const direct = env[name];
-  const file = env[`${name}_FILE`];
-  if (direct && file) {
-    problems.push(`${name}: set either ${name} or ${name}_FILE, not both`);
-    return undefined;
-  }
-  if (direct) return direct.trim();
-  if (!file) return undefined;
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    problems.push(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    return undefined;
-  }
 }
 
 /** Parses a TON address in any form (raw `0:<hex>`, or user-friendly). @returns null when it is none */
@@ -139,8 +127,7 @@ export function loadTonSettings(env: TonEnv): { settings: TonSettings | null; pr
   const apiKey = fromEnvOrFile(env, 'TON_API_KEY', problems);
   const mnemonic = fromEnvOrFile(env, 'TON_HOT_WALLET_MNEMONIC', problems);
   const words = mnemonic?.toLowerCase().split(/\s+/) ?? [];
-  if (mnemonic && !isTonMnemonic(words))
-    problems.push('TON_HOT_WALLET_MNEMONIC: not a valid 24-word TON mnemonic');
+  if (mnemonic && !isTonMnemonic(words)) problems.push('TON_HOT_WALLET_MNEMONIC: not a valid 24-word TON mnemonic');
   const master = parseTonAddress(env.TON_USDT_MASTER);
   if (!master) problems.push('TON_USDT_MASTER: not a TON address');
   const deposit = env.TON_DEPOSIT_ADDRESS ? parseTonAddress(env.TON_DEPOSIT_ADDRESS) : null;

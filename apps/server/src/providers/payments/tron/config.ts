@@ -13,9 +13,9 @@
  *   USD: decimal strings), and timing (ms, s, hours, days as named).
  * Secrets are {@link Secret}s and never printed.
  */
-import { readFileSync } from 'node:fs';
 import { isValidSeed, Secret } from '../evm/config';
 import { isTronAddress } from './address';
+import { fromEnvOrFile } from '../env-file';
 
 /** USDT's TRC-20 contract on TRON mainnet (Tether's published address). */
 export const MAINNET_USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -90,26 +90,6 @@ export interface TronEnv {
   TRON_START_BLOCK?: number | undefined;
 }
 
-function fromEnvOrFile(
-  direct: string | undefined,
-  file: string | undefined,
-  name: string,
-  problems: string[],
-): string | undefined {
-  if (direct && file) {
-    problems.push(`${name}: set either ${name} or ${name}_FILE, not both`);
-    return undefined;
-  }
-  if (direct) return direct.trim();
-  if (!file) return undefined;
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    problems.push(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    return undefined;
-  }
-}
-
 /** TRX amount (decimal string, at most 6 decimals) in sun. */
 export function trxToSun(trx: string): bigint {
   const [whole, frac = ''] = trx.split('.');
@@ -122,19 +102,22 @@ export function trxToSun(trx: string): bigint {
  */
 export function loadTronSettings(env: TronEnv): { settings: TronSettings | null; problems: string[] } {
   const problems: string[] = [];
-  let seedText = fromEnvOrFile(env.TRON_SEED, env.TRON_SEED_FILE, 'TRON_SEED', problems);
+  let seedText = fromEnvOrFile(env, 'TRON_SEED', problems);
   if (!seedText && !problems.some((p) => p.startsWith('TRON_SEED'))) {
     // The same seed as the EVM rail may serve: coin type 195 gives other keys than 60.
-    seedText = fromEnvOrFile(env.EVM_SEED, env.EVM_SEED_FILE, 'EVM_SEED', problems);
+    seedText = fromEnvOrFile(env, 'EVM_SEED', problems);
     if (!seedText && !problems.some((p) => p.startsWith('EVM_SEED')))
-      problems.push('TRON_SEED: required when PAYMENTS lists tron (a BIP-39 mnemonic or xprv, or a file path in TRON_SEED_FILE; default: EVM_SEED)');
+      problems.push(
+        'TRON_SEED: required when PAYMENTS lists tron (a BIP-39 mnemonic or xprv, or a file path in TRON_SEED_FILE; default: EVM_SEED)',
+      );
   }
   if (seedText && !isValidSeed(seedText)) problems.push('TRON_SEED: not a valid BIP-39 English mnemonic or master xprv');
-  const hotText = fromEnvOrFile(env.TRON_HOT_WALLET_KEY, env.TRON_HOT_WALLET_KEY_FILE, 'TRON_HOT_WALLET_KEY', problems);
+  const hotText = fromEnvOrFile(env, 'TRON_HOT_WALLET_KEY', problems);
   if (hotText && !/^(0x)?[0-9a-fA-F]{64}$/.test(hotText))
     problems.push('TRON_HOT_WALLET_KEY: must be a 32-byte hex private key (64 hex digits, 0x optional)');
   if (!isTronAddress(env.TRON_USDT_CONTRACT)) problems.push('TRON_USDT_CONTRACT: must be a base58 TRON address (T...)');
-  if (!env.TRON_TRX_USD_PRICE) problems.push('TRON_TRX_USD_PRICE: required when PAYMENTS lists tron (USD per TRX, for fee estimates)');
+  if (!env.TRON_TRX_USD_PRICE)
+    problems.push('TRON_TRX_USD_PRICE: required when PAYMENTS lists tron (USD per TRX, for fee estimates)');
   const maxFeeLimitSun = trxToSun(env.TRON_MAX_FEE_LIMIT_TRX);
   if (maxFeeLimitSun > 15_000n * 1_000_000n) problems.push('TRON_MAX_FEE_LIMIT_TRX: at most 15000 (the network maximum)');
   if (maxFeeLimitSun < 1_000_000n) problems.push('TRON_MAX_FEE_LIMIT_TRX: at least 1');
