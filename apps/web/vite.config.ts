@@ -17,11 +17,14 @@ export const srcAlias = { find: /^@\//, replacement: `${fileURLToPath(new URL('.
 export const ROUTE_MODULES: Record<string, string> = {
   '/': 'src/app/routes/home.tsx',
   '/collection/:id': 'src/app/routes/collection.tsx',
+  // The first screens (bench:web's pages) before the rest: a route's group holds only what no earlier
+  // group holds, so a later page (the creator page shares the pager with My Collections) must not
+  // make a first screen load its group.
+  '/mycollections': 'src/app/routes/my-collections.tsx',
   '/creator/:id': 'src/app/routes/creator.tsx',
   '/resource/:id': 'src/app/routes/resource.tsx',
   '/login': 'src/app/routes/auth/login.tsx',
   '/register': 'src/app/routes/auth/register.tsx',
-  '/mycollections': 'src/app/routes/my-collections.tsx',
   '/upload': 'src/app/routes/upload.tsx',
   '/transactions': 'src/app/routes/transactions.tsx',
 };

@@ -54,7 +54,12 @@ describe('date formatting (product §3)', () => {
     const now = new Date(MS);
     expect(formatRelative(MS - 3 * 60_000, now)).toBe('3 minutes ago');
     expect(formatRelative(String((MS - 2 * 86_400_000) / 1000), now)).toBe('2 days ago');
-    expect(formatRelative(MS + 3_600_000, now)).toBe('in about 1 hour');
+    expect(formatRelative(MS + 3_600_000, now)).toBe('in 1 hour');
+    expect(formatRelative(MS - 86_400_000, now)).toBe('yesterday');
+    expect(formatRelative(MS - 20_000, now)).toBe('20 seconds ago');
+    expect(formatRelative(MS - 59 * 60_000, now)).toBe('59 minutes ago');
+    expect(formatRelative(MS - 45 * 86_400_000, now)).toBe('last month');
+    expect(formatRelative(MS - 3 * 365 * 86_400_000, now)).toBe('3 years ago');
   });
 });
 

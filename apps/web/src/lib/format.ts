@@ -1,7 +1,6 @@
 /**
  * Display formatting of product §3 ("Formats") and product §9 ("Timestamps", "File size base"); points
- * are formatted in points.ts, relative time in format-relative.ts (date-fns, which only the pages
- * that show relative times load: docs/decisions/0044-first-screen-before-the-font.md).
+ * are formatted in points.ts, relative time in format-relative.ts (Intl.RelativeTimeFormat).
  *
  * The fixed patterns ('MMM dd, yyyy', 'MMM dd, yyyy HH:mm', 'MM/dd/yyyy', in the reader's time zone)
  * take the month's English abbreviation from the browser's Intl (en-US) and the numbers from the
@@ -34,7 +33,7 @@ export function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** 'Mar' for March: the en-US abbreviation of date-fns' 'MMM'. */
+/** 'Mar' for March: the en-US short month ('MMM'). */
 const MONTH = new Intl.DateTimeFormat('en-US', { month: 'short' });
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
