@@ -52,6 +52,12 @@ after(async () => {
   if (fixtures) await rm(fixtures.dir, { recursive: true, force: true });
 });
 
+/** Polls `check` every 50 ms until it holds (at most 10 s). */
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(check(), 'waited 10 s');
+}
+
 const logIn = (page: Page, user: TestUser) => logInAs(page, user.username, user.password);
 
 /** Top-up through the sandbox API: a deposit bill for `points`, then the simulated payment. */
@@ -339,6 +345,21 @@ describe('marketplace', () => {
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    // Back with files not yet in a collection asks first; staying keeps the page and its files.
+    const asked: string[] = [];
+    const onDialog = (d: import('playwright-core').Dialog) => {
+      asked.push(d.message());
+      void d.dismiss();
+    };
+    s.page.on('dialog', onDialog);
+    await s.page.evaluate(() => window.history.back());
+    await s.page.waitForFunction(() => (window.history.state as Record<string, unknown> | null)?.cofferLeaveGuard === true);
+    await waitUntil(() => asked.length === 1);
+    s.page.off('dialog', onDialog);
+    assert.match(asked[0]!, /lose/i);
+    assert.equal(new URL(s.page.url()).pathname, '/upload');
+    assert.equal(await s.page.getByTestId('upload-row').count(), 7);
+
     await s.page.getByRole('button', { name: 'Publish', exact: true }).click();
     await s.page.getByText('1 file did not upload. Remove it, or go on without it.').waitFor();
     await shoot(s.page, 'upload-skip-offer');
@@ -351,6 +372,10 @@ describe('marketplace', () => {
     await s.page.waitForTimeout(500);
     const toasts = (await s.page.evaluate(() => (window as any).__toasts)) as string[];
     assert.deepEqual(toasts, ['Collection created successfully!'], 'one outcome');
+    // The collection page replaced the guard entry: one Back returns to the upload page.
+    await s.page.goBack();
+    await s.page.waitForURL(/\/upload$/);
+    await s.page.getByLabel('Title').waitFor();
 
     const detail = await call<{ collection: { status: string }; resources: { name: string }[] }>(
       server.url,

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useRef } from 'react';
 import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { useLeaveWarning } from './use-leave-warning';
+import { LEAVE_GUARD_STATE, leaveGuardOptions, useLeaveWarning } from './use-leave-warning';
 
 const MESSAGE = 'Your files are not saved yet. Leave?';
 
@@ -75,4 +75,71 @@ describe('useLeaveWarning', () => {
     expect(confirm).not.toHaveBeenCalled();
     expect(screen.getByText('Inside page')).toBeInTheDocument();
   });
+
+  describe('the Back button', () => {
+    const popped = () => new Promise<void>((resolve) => window.addEventListener('popstate', () => resolve(), { once: true }));
+    const guarded = () => Boolean((window.history.state as Record<string, unknown> | null)?.[LEAVE_GUARD_STATE]);
+
+    test('while active, a guard entry of the same page is pushed; Back asks, and staying pushes it again', async () => {
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+      const before = window.history.length;
+      const { unmount } = renderPage(true);
+      expect(window.history.length).toBe(before + 1);
+      expect(guarded()).toBe(true);
+      expect(leaveGuardOptions()).toEqual({ replace: true });
+
+      const back = popped();
+      window.history.back();
+      await back;
+      expect(confirm).toHaveBeenCalledWith(MESSAGE);
+      // Stayed: on a guard entry again, the page still shown.
+      expect(guarded()).toBe(true);
+      expect(screen.getByRole('link', { name: 'Elsewhere' })).toBeInTheDocument();
+      unmount();
+    });
+
+    test('leaving goes back once more, past the page', async () => {
+      window.history.pushState({ page: 'before' }, '', '/before');
+      window.history.pushState(null, '', '/upload');
+      vi.spyOn(window, 'confirm').mockReturnValue(true);
+      const { unmount } = renderPage(true);
+      expect(guarded()).toBe(true);
+      const first = popped();
+      window.history.back();
+      await first;
+      // The listener asked and went back again: the page before.
+      await popped();
+      expect(window.location.pathname).toBe('/before');
+      unmount();
+    });
+
+    test('when the work is saved on the page, the guard entry becomes a plain copy (nothing asked on Back)', async () => {
+      const confirm = vi.spyOn(window, 'confirm');
+      const { rerender } = render(
+        <MemoryRouter>
+          <Page active />
+        </MemoryRouter>,
+      );
+      expect(guarded()).toBe(true);
+      rerender(
+        <MemoryRouter>
+          <Page active={false} />
+        </MemoryRouter>,
+      );
+      expect(guarded()).toBe(false);
+      expect(leaveGuardOptions()).toEqual({ replace: false });
+      const back = popped();
+      window.history.back();
+      await back;
+      expect(confirm).not.toHaveBeenCalled();
+    });
+
+    test('inactive: no entry is pushed', () => {
+      const before = window.history.length;
+      renderPage(false);
+      expect(window.history.length).toBe(before);
+      expect(guarded()).toBe(false);
+    });
+  });
 });
+

@@ -30,7 +30,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Send, Save } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { focusFirstError } from '@/lib/focus-first-error';
-import { useLeaveWarning } from '@/lib/use-leave-warning';
+import { leaveGuardOptions, useLeaveWarning } from '@/lib/use-leave-warning';
 import { Link, useNavigate } from 'react-router';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -208,7 +208,7 @@ export function CreateCollectionForm({
         bannerFile: banner,
       });
       await saveLicence(current.id);
-      void navigate(`/collection/${current.id}`);
+      void navigate(`/collection/${current.id}`, leaveGuardOptions());
     } catch (err) {
       toastError(err, 'Failed to update the collection');
       setFormError(getErrorMessage(err));
@@ -316,7 +316,7 @@ export function CreateCollectionForm({
       }
       toast.success(UploadTexts.created);
       finished.current = true;
-      void navigate(`/collection/${collection.id}`);
+      void navigate(`/collection/${collection.id}`, leaveGuardOptions());
     } catch (err) {
       // The publish mutation toasts its own failure; the others are toasted here.
       if ((step as Phase) !== 'publishing') toastError(err, 'Failed to create the collection');
