@@ -18,7 +18,8 @@
  *
  * Calls: `get/me` signed in, and the hot public reads `/sl/v1/collection/detail` (as a visitor) and
  * `/sl/v1/market/collections` (page 0, size 20) when the app has them (skipped with a note when they
- * answer 404). `BENCH_ONLY=get/me` (a substring) loads only the matching calls;
+ * answer 404). `BENCH_ONLY=get/me` (a substring) loads only the matching calls; `BENCH_LOG_LEVEL=warn`
+ * starts the server with request logs off (their cost is the difference from the default run);
  * `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles the server. Figures depend on the machine (the header prints its CPUs and load average);
  * bench/README.md records measured ones.
  */
@@ -252,8 +253,10 @@ async function main() {
         WORKERS: 'false',
         SERVE_WEB: 'false',
         ...(benchUrl ? { DATABASE_URL: benchUrl } : {}),
+        // BENCH_LOG_LEVEL=warn measures what request logging costs (npm start's default is info).
+        ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
       },
-      // Log lines (level info, as npm start) are written and dropped.
+      // Log lines (level info, as npm start, unless BENCH_LOG_LEVEL) are written and dropped.
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(server);
@@ -312,7 +315,7 @@ async function main() {
 
     console.log(
       `Coffer bench:api — ${CONNECTIONS} connections, ${SECONDS} s per call, database ${benchUrl ? 'postgres' : 'pglite'}, ` +
-        `compiled server (log level info), node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+        `compiled server (log level ${process.env.BENCH_LOG_LEVEL ?? 'info'}), node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' ')}`,
     );

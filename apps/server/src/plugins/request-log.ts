@@ -23,7 +23,12 @@ export class RequestLogController extends LogController {
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     // `req` and `res` go through Fastify's own serializers (method, url, host, remoteAddress,
     // remotePort; statusCode), so the line has the shape log tools already parse.
-    const line = { req: request, res: reply, route: request.routeOptions.url, responseTime: Math.round(reply.elapsedTime * 100) / 100 };
+    const line = {
+      req: request,
+      res: reply,
+      route: request.routeOptions.url,
+      responseTime: Math.round(reply.elapsedTime * 100) / 100,
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }

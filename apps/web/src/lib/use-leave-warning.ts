@@ -27,7 +27,11 @@ function onGuardEntry(): boolean {
 }
 
 function pushGuard(): void {
-  window.history.pushState({ ...((window.history.state as GuardState) ?? {}), [LEAVE_GUARD_STATE]: true }, '', window.location.href);
+  window.history.pushState(
+    { ...((window.history.state as GuardState) ?? {}), [LEAVE_GUARD_STATE]: true },
+    '',
+    window.location.href,
+  );
 }
 
 /**
@@ -56,7 +60,11 @@ export function useLeaveWarning(active: boolean, message: string, scope?: RefObj
       if (!(link instanceof HTMLAnchorElement) || link.target === '_blank' || link.hasAttribute('download')) return;
       if (scope?.current?.contains(link)) return;
       const to = new URL(link.href, window.location.href);
-      if (to.origin !== window.location.origin || (to.pathname === window.location.pathname && to.search === window.location.search)) return;
+      if (
+        to.origin !== window.location.origin ||
+        (to.pathname === window.location.pathname && to.search === window.location.search)
+      )
+        return;
       if (window.confirm(message)) {
         leaving = true;
         return;
