@@ -76,7 +76,7 @@ const moduleBoundaries = serverModules.map((name) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', '**/migrations/**', 'e2e/screenshots/**', '**/*.d.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', '**/migrations/**', 'e2e/screenshots/**', '**/*.d.ts', 'packages/sdk/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -232,6 +232,8 @@ export async function buildServices(deps: ServicesDeps) {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     mailQueue,
     publicUrl: config.publicUrl,
+    // Ed25519 webhook signing keys are sealed like two-factor secrets (ADR 0061).
+    sealKey: twoFactorKey(config),
   });
   const discounts = createDiscountsService({ db, clock, collections });
   const licences = createLicencesService({ db, clock, collections, mailQueue });

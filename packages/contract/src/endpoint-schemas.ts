@@ -160,6 +160,8 @@ import {
   WebhookRedeliverRequestSchema,
   WebhookSecretRotateDataSchema,
   WebhookSecretRotateRequestSchema,
+  WebhookSigningKeyRotateDataSchema,
+  WebhookSigningKeyRotateRequestSchema,
   WebhookSetDataSchema,
   WebhookSetRequestSchema,
 } from './events';
@@ -288,6 +290,7 @@ export const ENDPOINT_SCHEMAS = {
   webhookGet: { body: WebhookGetRequestSchema, data: WebhookGetDataSchema },
   webhookSet: { body: WebhookSetRequestSchema, data: WebhookSetDataSchema },
   webhookSecretRotate: { body: WebhookSecretRotateRequestSchema, data: WebhookSecretRotateDataSchema },
+  webhookSigningKeyRotate: { body: WebhookSigningKeyRotateRequestSchema, data: WebhookSigningKeyRotateDataSchema },
   webhookDeliveries: { body: WebhookDeliveriesRequestSchema, data: WebhookDeliveriesDataSchema },
   webhookRedeliver: { body: WebhookRedeliverRequestSchema, data: WebhookRedeliverDataSchema },
 } as const satisfies { readonly [K in EndpointKey]: EndpointSchemas };

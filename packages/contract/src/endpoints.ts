@@ -453,6 +453,12 @@ export const ENDPOINTS = {
     tags: events,
     summary: 'A new webhook signing secret (shown once)',
   },
+  webhookSigningKeyRotate: {
+    paths: uc('/webhook/signing-key/rotate'),
+    auth: 'required',
+    tags: events,
+    summary: 'A new Ed25519 webhook signing key pair (answers the public key)',
+  },
   webhookDeliveries: {
     paths: uc('/webhook/deliveries'),
     auth: 'required',

@@ -81,7 +81,14 @@ export const SaleClearedEventDataSchema = z.object({
 });
 export type SaleClearedEventData = z.infer<typeof SaleClearedEventDataSchema>;
 
-/** `data` of a `payout.status` event: the cash-out bill and its new status. */
+/**
+ * `data` of a `payout.status` event: the cash-out bill, its status and where its chain transaction
+ * stands (ADR 0060). One event per step, each written once with the change it reports: the bill
+ * confirmed (`WithdrawStatusProcessing`, no hash yet), the transaction broadcast
+ * (`WithdrawStatusProcessing`, `tx_status` `broadcast`), then paid (`WithdrawStatusSuccess`,
+ * `tx_status` `final`) or refunded (`WithdrawStatusRefunded`; `tx_status` `failed` when a
+ * transaction had been sent, null when none was).
+ */
 export const PayoutStatusEventDataSchema = z.object({
   bill_id: z.string(),
   /** 'WithdrawStatusProcessing' | 'WithdrawStatusSuccess' | 'WithdrawStatusRefunded' */
@@ -89,8 +96,16 @@ export const PayoutStatusEventDataSchema = z.object({
   /** Points of the bill, 2 decimals. */
   amount: z.string(),
   currency: z.string(),
-  /** The chain transaction id when paid. */
+  /** The bill's network code, as in the currency list: 'TRX', 'ETH', 'BSC', 'TON'... Optional for events written before it. */
+  network: z.string().optional(),
+  /** The chain transaction id once known (same value as `tx_hash`; kept for older receivers). */
   txid: z.string().nullable(),
+  /** The transaction hash as the network's explorers show it; null before broadcast. */
+  tx_hash: z.string().nullable().optional(),
+  /** 'broadcast' (sent, not final), 'final' (paid at the rail's finality depth), 'failed' (sent, then refunded); null without a transaction. */
+  tx_status: z.enum(['broadcast', 'final', 'failed']).nullable().optional(),
+  /** 0 at broadcast; when final, the confirmations the rail waited for (null when the rail does not count them). */
+  confirmations: z.number().int().min(0).nullable().optional(),
   /** Why the payout failed (refunded), else null. */
   failure_reason: z.string().nullable(),
 });
@@ -129,6 +144,14 @@ export const EventsListDataSchema = z.object({
 export const WebhookDeliveryStatus = { Pending: 'pending', Delivered: 'delivered', Failed: 'failed' } as const;
 export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[keyof typeof WebhookDeliveryStatus];
 
+/**
+ * How deliveries are signed (Standard Webhooks, ADR 0061): `hmac` (`v1,` HMAC-SHA256 with the
+ * `whsec_` secret), `ed25519` (`v1a,` Ed25519 signature, verified with the `whpk_` public key), or
+ * `both` (the two signatures, space-separated, in one `webhook-signature` header).
+ */
+export const WEBHOOK_SIGNING_SCHEMES = ['hmac', 'ed25519', 'both'] as const;
+export type WebhookSigningScheme = (typeof WEBHOOK_SIGNING_SCHEMES)[number];
+
 /** The caller's webhook endpoint; `url` null when none is set. The secret is never shown again. */
 export const WebhookEndpointSchema = z.object({
   url: z.string().nullable(),
@@ -140,19 +163,39 @@ export const WebhookEndpointSchema = z.object({
    * on. Saving the URL again (webhook/set) turns it on. Optional for clients written before it.
    */
   disabled_at: z.number().int().nullable().optional(),
+  /** How deliveries are signed; `hmac` unless changed. Optional for clients written before it. */
+  signing: z.enum(WEBHOOK_SIGNING_SCHEMES).optional(),
+  /**
+   * The Ed25519 public key receivers verify `v1a` signatures with: `whpk_` + base64 of the 32-byte
+   * key; null until the scheme is `ed25519` or `both` (it stays after switching back, for rotation).
+   */
+  public_key: z.string().nullable().optional(),
 });
 
 export const WebhookGetRequestSchema = EmptyRequestSchema;
 export const WebhookGetDataSchema = z.object({ endpoint: WebhookEndpointSchema });
 
-/** webhook/set: `url` sets (https; http://localhost outside production), null clears. */
-export const WebhookSetRequestSchema = z.object({ url: z.string().trim().max(2000).nullable() });
+/**
+ * webhook/set: `url` sets (https; http://localhost outside production), null clears. `signing`
+ * (optional) chooses the scheme; choosing `ed25519` or `both` makes a key pair when there is none.
+ */
+export const WebhookSetRequestSchema = z.object({
+  url: z.string().trim().max(2000).nullable(),
+  signing: z.enum(WEBHOOK_SIGNING_SCHEMES).optional(),
+});
 /** `secret` is present only when this call created the first secret (shown once). */
 export const WebhookSetDataSchema = z.object({ endpoint: WebhookEndpointSchema, secret: z.string().optional() });
 
 export const WebhookSecretRotateRequestSchema = EmptyRequestSchema;
 /** The new `whsec_<base64>` secret, shown once; the old one stops signing at once. */
 export const WebhookSecretRotateDataSchema = z.object({ secret: z.string() });
+
+export const WebhookSigningKeyRotateRequestSchema = EmptyRequestSchema;
+/**
+ * webhook/signing-key/rotate: a new Ed25519 key pair; the old private key stops signing at once and
+ * the new `whpk_` public key is answered (it is also shown by webhook/get).
+ */
+export const WebhookSigningKeyRotateDataSchema = z.object({ endpoint: WebhookEndpointSchema });
 
 /** One delivery of an event to the webhook URL. */
 export const WebhookDeliverySchema = z.object({

@@ -48,6 +48,12 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
     .references(() => users.id),
   url: text(),
   secret: text().notNull(),
+  /** How deliveries are signed (ADR 0061): 'hmac' (v1), 'ed25519' (v1a) or 'both'. */
+  signing: text().notNull().default('hmac'),
+  /** The Ed25519 private key (`whsk_...`), sealed with the two-factor key for this user (two-factor.ts `seal`); null until made. */
+  signingKeySealed: text(),
+  /** Its public key as receivers get it: `whpk_` + base64 of the 32 raw bytes. */
+  publicKey: text(),
   /** The user's events up to this `seq` have a delivery row (or predate the URL). */
   enqueuedSeq: bigint({ mode: 'bigint' })
     .notNull()

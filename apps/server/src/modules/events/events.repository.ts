@@ -143,8 +143,19 @@ export async function ownerEmail(db: DbOrTx, userId: string): Promise<string | n
 /** Inserts or updates the user's endpoint with the given fields. */
 export async function upsertEndpoint(
   db: DbOrTx,
-  row: { userId: string; url: string | null; secret: string; enqueuedSeq: bigint; now: Date },
-  update: Partial<Pick<WebhookEndpointRow, 'url' | 'secret' | 'enqueuedSeq' | 'failingSince' | 'disabledAt'>>,
+  row: {
+    userId: string;
+    url: string | null;
+    secret: string;
+    enqueuedSeq: bigint;
+    now: Date;
+    signing?: string;
+    signingKeySealed?: string | null;
+    publicKey?: string | null;
+  },
+  update: Partial<
+    Pick<WebhookEndpointRow, 'url' | 'secret' | 'enqueuedSeq' | 'failingSince' | 'disabledAt' | 'signing' | 'signingKeySealed' | 'publicKey'>
+  >,
 ): Promise<WebhookEndpointRow> {
   const [out] = await db
     .insert(webhookEndpoints)
@@ -153,6 +164,9 @@ export async function upsertEndpoint(
       url: row.url,
       secret: row.secret,
       enqueuedSeq: row.enqueuedSeq,
+      ...(row.signing ? { signing: row.signing } : {}),
+      signingKeySealed: row.signingKeySealed ?? null,
+      publicKey: row.publicKey ?? null,
       createdAt: row.now,
       updatedAt: row.now,
     })
@@ -201,7 +215,7 @@ export async function enqueueNew(db: DbOrTx, now: Date, windowMs: number, limit 
  * none of the sellers in `busy` (this instance is sending to them), the seller due longest first, up
  * to `limit`. Each claimed row counts its attempt and is leased until `leaseUntil` (it is
  * sent at once, so the lease covers it); rows another instance holds are skipped.
- * @returns the claimed deliveries with their event and the seller's URL and secret
+ * @returns the claimed deliveries with their event and the seller's URL, secret, scheme and sealed Ed25519 key
  */
 export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, busy: readonly string[] = []) {
   // Each seller's (not busy) due delivery of the lowest seq, then the sellers due longest first.
@@ -243,7 +257,13 @@ export async function claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: n
     .where(inArray(webhookDeliveries.eventId, ids))
     .returning();
   const rows = await db
-    .select({ event: sellerEvents, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
+    .select({
+      event: sellerEvents,
+      url: webhookEndpoints.url,
+      secret: webhookEndpoints.secret,
+      signing: webhookEndpoints.signing,
+      signingKeySealed: webhookEndpoints.signingKeySealed,
+    })
     .from(sellerEvents)
     .leftJoin(webhookEndpoints, eq(webhookEndpoints.userId, sellerEvents.userId))
     .where(inArray(sellerEvents.id, ids));

@@ -12,8 +12,9 @@ export const REDELIVER_WINDOW_MS = 10 * 60_000;
 export function eventsRoutes(app: FastifyInstance, events: EventsService) {
   defineEndpoint(app, 'eventsList', {}, ({ auth, body }) => events.list(auth.userId, body));
   defineEndpoint(app, 'webhookGet', {}, ({ auth }) => events.getEndpoint(auth.userId));
-  defineEndpoint(app, 'webhookSet', {}, ({ auth, body }) => events.setEndpoint(auth.userId, body.url));
+  defineEndpoint(app, 'webhookSet', {}, ({ auth, body }) => events.setEndpoint(auth.userId, body.url, body.signing));
   defineEndpoint(app, 'webhookSecretRotate', {}, ({ auth }) => events.rotateSecret(auth.userId));
+  defineEndpoint(app, 'webhookSigningKeyRotate', {}, ({ auth }) => events.rotateSigningKey(auth.userId));
   defineEndpoint(app, 'webhookDeliveries', {}, ({ auth, body }) => events.deliveries(auth.userId, body.paginator));
   defineEndpoint(
     app,

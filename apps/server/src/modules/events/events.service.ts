@@ -11,6 +11,8 @@
  *   ({@link EventsService.deliverDue}) gives each new event a delivery row, then POSTs due ones
  *   signed per Standard Webhooks (webhook-id = event id on every attempt, webhook-timestamp in
  *   seconds, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`), with a timeout.
+ *   An endpoint may sign with Ed25519 instead or as well (ADR 0061): `v1a,<base64 signature>`,
+ *   verified with the `whpk_` public key; the private key is stored sealed with the two-factor key.
  *   2xx: delivered; otherwise retried after {@link RETRY_DELAYS_MS} until 24 h after the event
  *   (a last attempt at that deadline), then failed. Redeliver makes it pending again for 24 h.
  * - Fairness and abuse (docs/abuse.md "Webhook delivery", ADR 0046): concurrent across sellers, one
@@ -18,13 +20,20 @@
  *
  * Times come from the injected clock (ms).
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import { minorToPoints, type SellerEvent, type SellerEventType, type WebhookDelivery } from '@coffer/contract';
+import { createHmac, createPrivateKey, generateKeyPairSync, randomBytes, sign as signBytes } from 'node:crypto';
+import {
+  minorToPoints,
+  type SellerEvent,
+  type SellerEventType,
+  type WebhookDelivery,
+  type WebhookSigningScheme,
+} from '@coffer/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { seal, unseal } from '../account/two-factor';
 import type { MailQueue } from '../mail/mail-queue.service';
 import { quoted } from '../mail/mail-text';
 import * as repo from './events.repository';
@@ -78,6 +87,11 @@ export interface EventsDeps {
   mailQueue?: MailQueue;
   /** The app's public origin, for the link in that mail. */
   publicUrl?: string;
+  /**
+   * The 32-byte key Ed25519 signing keys are sealed with (the two-factor key, two-factor.ts). Without
+   * it (tools that never sign) Ed25519 endpoints cannot be set up or signed for.
+   */
+  sealKey?: Buffer;
 }
 
 /** The order a sale or refund event is about (`fee`, `earned` minor units; `amount` whole points). */
@@ -134,26 +148,49 @@ export function saleClearedEvent(o: { orderId: string; sellerId: string; collect
   };
 }
 
-/** The `payout.status` event of a cash-out bill entering `status` (amount in minor units). */
-export function payoutStatusEvent(b: {
-  id: string;
-  userId: string;
-  status: string;
-  amount: bigint;
-  currency: string;
-  txid: string | null;
-  failureReason: string | null;
-}): NewEvent {
+/**
+ * Where a payout's chain transaction stands in a `payout.status` event (ADR 0060): `broadcast` (the
+ * rail handed it to the network; not final), `final` (the rail counts it paid, at its finality
+ * depth), `failed` (a transaction existed but the payout was refunded: reverted or replaced).
+ */
+export type PayoutTxStatus = 'broadcast' | 'final' | 'failed';
+
+/**
+ * The `payout.status` event of a cash-out bill (amount in minor units), keyed
+ * `payout:<bill>:<status>`, or `payout:<bill>:broadcast` for the broadcast step, so each step is
+ * written at most once (ADR 0060). `tx_hash` is the rail's transaction id as its explorers show it
+ * (null before broadcast), `network` the bill's network code (`TRX`, `ETH`, `BSC`, `TON`...),
+ * `confirmations` 0 at broadcast and, when final, the depth the rail waited for (null when the rail
+ * does not say, or before broadcast).
+ */
+export function payoutStatusEvent(
+  b: {
+    id: string;
+    userId: string;
+    status: string;
+    amount: bigint;
+    currency: string;
+    network: string;
+    txid: string | null;
+    failureReason: string | null;
+  },
+  tx: { status: PayoutTxStatus | null; confirmations?: number | null } = { status: null },
+): NewEvent {
+  const txHash = b.txid || null;
   return {
     userId: b.userId,
     type: 'payout.status',
-    key: `payout:${b.id}:${b.status}`,
+    key: tx.status === 'broadcast' ? `payout:${b.id}:broadcast` : `payout:${b.id}:${b.status}`,
     data: {
       bill_id: b.id,
       status: b.status,
       amount: minorToPoints(b.amount),
       currency: b.currency,
-      txid: b.txid,
+      network: b.network,
+      txid: txHash,
+      tx_hash: txHash,
+      tx_status: txHash ? tx.status : null,
+      confirmations: txHash ? (tx.confirmations ?? (tx.status === 'broadcast' ? 0 : null)) : null,
       failure_reason: b.failureReason,
     },
   };
@@ -203,6 +240,38 @@ export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64
 export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
+}
+
+/** An Ed25519 key pair in Standard Webhooks' text form. */
+export interface SigningKeyPair {
+  /** `whsk_` + base64 of the 32-byte seed followed by the 32-byte public key (libsodium's 64-byte secret key). */
+  secretKey: string;
+  /** `whpk_` + base64 of the 32-byte public key. */
+  publicKey: string;
+}
+
+/** A fresh Ed25519 key pair (node:crypto). */
+export function newSigningKeyPair(): SigningKeyPair {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' }) as { d: string; x: string };
+  const seed = Buffer.from(jwk.d, 'base64url');
+  const pub = Buffer.from(jwk.x, 'base64url');
+  return { secretKey: `whsk_${Buffer.concat([seed, pub]).toString('base64')}`, publicKey: `whpk_${pub.toString('base64')}` };
+}
+
+/**
+ * The Standard Webhooks asymmetric signature: `v1a,` + base64 Ed25519 signature of
+ * `${id}.${timestampSeconds}.${body}` with the `whsk_` secret key (seed ‖ public key, 64 bytes).
+ * @throws Error for a key that is not 64 bytes
+ */
+export function signWebhookEd25519(secretKey: string, id: string, timestampSeconds: number, body: string): string {
+  const raw = Buffer.from(secretKey.replace(/^whsk_/, ''), 'base64');
+  if (raw.length !== 64) throw new Error('An Ed25519 signing key is 64 bytes');
+  const key = createPrivateKey({
+    key: { kty: 'OKP', crv: 'Ed25519', d: raw.subarray(0, 32).toString('base64url'), x: raw.subarray(32).toString('base64url') },
+    format: 'jwk',
+  });
+  return `v1a,${signBytes(null, Buffer.from(`${id}.${timestampSeconds}.${body}`), key).toString('base64')}`;
 }
 
 /** The retry time after failed attempt `attempts` (1-based), or null when the deadline has passed. */
@@ -257,7 +326,36 @@ export function createEventsService(deps: EventsDeps) {
       has_secret: Boolean(row),
       updated_at: row ? row.updatedAt.getTime() : null,
       disabled_at: row?.disabledAt ? row.disabledAt.getTime() : null,
+      signing: (row?.signing ?? 'hmac') as WebhookSigningScheme,
+      public_key: row?.publicKey ?? null,
     };
+  }
+
+  /** A new key pair for `userId`: the sealed secret key and the public key, as stored. */
+  function sealedKeyPair(userId: string): { signingKeySealed: string; publicKey: string } {
+    if (!deps.sealKey) throw new Error('events service built without a seal key');
+    const pair = newSigningKeyPair();
+    return { signingKeySealed: seal(deps.sealKey, userId, pair.secretKey), publicKey: pair.publicKey };
+  }
+
+  /**
+   * The `webhook-signature` header of one attempt under the endpoint's scheme: `v1,...`, `v1a,...`
+   * or both, space-separated (Standard Webhooks). @throws Error when the sealed key does not open
+   */
+  function signatureHeader(
+    c: { secret: string; signing: string | null; signingKeySealed: string | null; userId: string },
+    id: string,
+    ts: number,
+    body: string,
+  ): string {
+    const parts: string[] = [];
+    const scheme = c.signing ?? 'hmac';
+    if (scheme !== 'ed25519' || !c.signingKeySealed) parts.push(signWebhook(c.secret, id, ts, body));
+    if (scheme !== 'hmac' && c.signingKeySealed) {
+      if (!deps.sealKey) throw new Error('events service built without a seal key');
+      parts.push(signWebhookEd25519(unseal(deps.sealKey, c.userId, c.signingKeySealed), id, ts, body));
+    }
+    return parts.join(' ');
   }
 
   /**
@@ -326,7 +424,12 @@ export function createEventsService(deps: EventsDeps) {
               'user-agent': 'Coffer-Webhooks/1',
               'webhook-id': event.id,
               'webhook-timestamp': String(ts),
-              'webhook-signature': signWebhook(c.secret, event.id, ts, body),
+              'webhook-signature': signatureHeader(
+                { secret: c.secret, signing: c.signing, signingKeySealed: c.signingKeySealed, userId: event.userId },
+                event.id,
+                ts,
+                body,
+              ),
             },
             body,
           });
@@ -393,10 +496,11 @@ export function createEventsService(deps: EventsDeps) {
 
     /**
      * webhook/set: sets (or with null clears) the URL. The first call creates the secret and answers
-     * it once. Events from now on are delivered (not the ones before the URL was set).
+     * it once. Events from now on are delivered (not the ones before the URL was set). `signing`
+     * (optional) sets the scheme (ADR 0061); `ed25519` or `both` makes a key pair when there is none.
      * @throws VALIDATION_FAILED with the reason a URL is refused
      */
-    async setEndpoint(userId: string, url: string | null) {
+    async setEndpoint(userId: string, url: string | null, signing?: WebhookSigningScheme) {
       let normalized: string | null = null;
       if (url) {
         const checked = checkWebhookUrl(url, deps.allowPrivate);
@@ -408,15 +512,18 @@ export function createEventsService(deps: EventsDeps) {
         const now = new Date(clock.now());
         const secret = existing ? undefined : newSecret();
         const fromSeq = await repo.lastSeq(tx, userId);
+        const keys = signing && signing !== 'hmac' && !existing?.publicKey ? sealedKeyPair(userId) : {};
         const row = await repo.upsertEndpoint(
           tx,
-          { userId, url: normalized, secret: secret ?? existing!.secret, enqueuedSeq: fromSeq, now },
+          { userId, url: normalized, secret: secret ?? existing!.secret, enqueuedSeq: fromSeq, now, ...(signing ? { signing } : {}), ...keys },
           // Turning delivery on starts after the current last event; changing the URL keeps pending ones.
           // Saving the URL also turns on an endpoint turned off after 24 h of failures.
           {
             ...(existing?.url || !normalized ? { url: normalized } : { url: normalized, enqueuedSeq: fromSeq }),
             failingSince: null,
             disabledAt: null,
+            ...(signing ? { signing } : {}),
+            ...keys,
           },
         );
         return { endpoint: endpointView(row), ...(secret ? { secret } : {}) };
@@ -439,6 +546,24 @@ export function createEventsService(deps: EventsDeps) {
         { secret },
       );
       return { secret };
+    },
+
+    /**
+     * webhook/signing-key/rotate: a new Ed25519 key pair (ADR 0061). The old private key signs
+     * nothing more; deliveries from now on carry `v1a` signatures of the new key (when the scheme
+     * is `ed25519` or `both`). @returns the endpoint with the new `public_key`
+     * @throws CONFLICT when no webhook has been set up yet
+     */
+    async rotateSigningKey(userId: string) {
+      const existing = await repo.findEndpoint(db, userId);
+      if (!existing) throw errors.conflict('Set a webhook URL first');
+      const keys = sealedKeyPair(userId);
+      const row = await repo.upsertEndpoint(
+        db,
+        { userId, url: existing.url, secret: existing.secret, enqueuedSeq: existing.enqueuedSeq, now: new Date(clock.now()) },
+        keys,
+      );
+      return { endpoint: endpointView(row) };
     },
 
     /** webhook/deliveries: the caller's deliveries, newest event first. */

@@ -5,9 +5,11 @@
  * event arrives at least once with the same webhook-id and a valid Standard Webhooks signature, and
  * the feed's order does not change.
  */
+import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
@@ -141,13 +143,54 @@ describe('events/list', () => {
     const { events } = await readAll(user);
     const of = (bill: string) => events.filter((e) => e.data.bill_id === bill).map((e) => e.data.status);
     expect(events.every((e) => e.type === 'payout.status')).toBe(true);
-    expect(of(bills[0]!)).toEqual(['WithdrawStatusProcessing', 'WithdrawStatusSuccess']);
+    // The sandbox pays at once: the broadcast step is still written, before the final one (ADR 0060).
+    expect(of(bills[0]!)).toEqual(['WithdrawStatusProcessing', 'WithdrawStatusProcessing', 'WithdrawStatusSuccess']);
     expect(of(bills[1]!)).toEqual(['WithdrawStatusProcessing', 'WithdrawStatusRefunded']);
-    expect(events.find((e) => e.data.status === 'WithdrawStatusSuccess')?.data).toMatchObject({
-      amount: '2000.00',
-      txid: expect.any(String),
-    });
-    expect(events.find((e) => e.data.status === 'WithdrawStatusRefunded')?.data.failure_reason).toEqual(expect.any(String));
+    const paid = events.filter((e) => e.data.bill_id === bills[0]).map((e) => e.data);
+    expect(paid[0]).toMatchObject({ network: 'TRX', tx_hash: null, tx_status: null, confirmations: null });
+    const hash = paid[2]!.tx_hash;
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(paid[1]).toMatchObject({ network: 'TRX', tx_hash: hash, txid: hash, tx_status: 'broadcast', confirmations: 0 });
+    expect(paid[2]).toMatchObject({ amount: '2000.00', network: 'TRX', txid: hash, tx_status: 'final', confirmations: null });
+    const refunded = events.find((e) => e.data.status === 'WithdrawStatusRefunded')!.data;
+    expect(refunded).toMatchObject({ network: 'ETH', tx_hash: null, tx_status: null, failure_reason: expect.any(String) });
+    // More passes write nothing more: each step is written once, with its change.
+    for (let i = 0; i < 3; i++) await services().withdrawals.runPayouts(50);
+    expect((await readAll(user)).events).toHaveLength(events.length);
+  });
+
+  it('writes the broadcast step once when a rail reports a hash before the payout is final', async () => {
+    const user = await createUser(t);
+    await fund(t, user.id, '5000');
+    const bill = await ok(
+      t,
+      uc('/withdraw/create'),
+      { user_id: user.id, amount: '2000', memo: '', currency: 'usdttrc20', network: 'TRX', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      user.token,
+    );
+    await ok(t, uc('/withdraw/confirm'), { bill_id: bill.bill.id, password: md5(PASSWORD) }, user.token);
+    const provider = services().payments.provider;
+    const hash = 'ab'.repeat(32);
+    // A chain rail reports a pending payout with its hash on each recheck, then success at depth 12.
+    const send = vi.spyOn(provider, 'sendPayout').mockResolvedValue({ status: 'pending', txid: hash });
+    const status = vi.spyOn(provider, 'payoutStatus').mockResolvedValue({ status: 'pending', txid: hash });
+    try {
+      await services().withdrawals.runPayouts(50);
+      t.clock.advance(20_000);
+      await services().withdrawals.runPayouts(50);
+      status.mockResolvedValue({ status: 'success', txid: hash, confirmations: 12 });
+      t.clock.advance(20_000);
+      await services().withdrawals.runPayouts(50);
+    } finally {
+      send.mockRestore();
+      status.mockRestore();
+    }
+    const steps = (await readAll(user)).events.map((e) => [e.data.status, e.data.tx_status, e.data.confirmations, e.data.tx_hash]);
+    expect(steps).toEqual([
+      ['WithdrawStatusProcessing', null, null, null],
+      ['WithdrawStatusProcessing', 'broadcast', 0, hash],
+      ['WithdrawStatusSuccess', 'final', 12, hash],
+    ]);
   });
 });
 
@@ -155,14 +198,14 @@ describe('webhook settings', () => {
   it('sets the URL (the first secret shown once), refuses non-https URLs but localhost here, rotates and clears', async () => {
     const user = await createUser(t);
     expect(await ok(t, uc('/webhook/get'), {}, user.token)).toEqual({
-      endpoint: { url: null, has_secret: false, updated_at: null, disabled_at: null },
+      endpoint: { url: null, has_secret: false, updated_at: null, disabled_at: null, signing: 'hmac', public_key: null },
     });
     const bad = await t.call(uc('/webhook/set'), { url: 'http://example.com/hook' }, user.token);
     expect(bad.body).toMatchObject({ reason: 'VALIDATION_FAILED', msg: 'The URL must start with https://' });
     expect((await t.call(uc('/webhook/set'), { url: 'nonsense' }, user.token)).body.msg).toBe('Enter a valid URL');
 
     const set = await ok(t, uc('/webhook/set'), { url: 'http://localhost:9/hook' }, user.token);
-    expect(set.endpoint).toMatchObject({ url: 'http://localhost:9/hook', has_secret: true });
+    expect(set.endpoint).toMatchObject({ url: 'http://localhost:9/hook', has_secret: true, signing: 'hmac', public_key: null });
     expect(set.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const again = await ok(t, uc('/webhook/set'), { url: 'https://hooks.example.com/x' }, user.token);
     expect(again.secret).toBeUndefined();
@@ -332,6 +375,82 @@ describe('webhook delivery', () => {
     await pass;
     const ds = (await ok(t, uc('/webhook/deliveries'), {}, seller.token)).deliveries;
     expect(ds.find((d: { attempts: number }) => d.attempts === 1)).toMatchObject({ status: 'pending', last_error: 'timeout' });
+    await rx.kill();
+  });
+});
+
+/**
+ * What a receiver does with the Ed25519 scheme (Standard Webhooks `v1a`, ADR 0061): the `whpk_`
+ * public key shown by webhook/get checks one of the space-separated `v1a,` signatures of
+ * `id.timestamp.body`.
+ */
+function verifyEd25519(publicKey: string, r: { id: string; timestamp: string; signature: string; body: string }): boolean {
+  const raw = Buffer.from(publicKey.replace(/^whpk_/, ''), 'base64');
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
+  return r.signature
+    .split(' ')
+    .filter((s) => s.startsWith('v1a,'))
+    .some((s) => verifySignature(null, Buffer.from(`${r.id}.${r.timestamp}.${r.body}`), key, Buffer.from(s.slice(4), 'base64')));
+}
+
+describe('Ed25519 webhook signatures', () => {
+  it('signs with the key pair whose public key the settings show; a tampered body fails; rotation switches keys', async () => {
+    const rx = receiver();
+    const url = await rx.start();
+    const seller = await createUser(t);
+    const { secret } = await ok(t, uc('/webhook/set'), { url }, seller.token);
+    const set = await ok(t, uc('/webhook/set'), { url, signing: 'ed25519' }, seller.token);
+    expect(set.endpoint).toMatchObject({ signing: 'ed25519', public_key: expect.stringMatching(/^whpk_[A-Za-z0-9+/]{43}=$/) });
+    const shown = (await ok(t, uc('/webhook/get'), {}, seller.token)).endpoint.public_key as string;
+    expect(shown).toBe(set.endpoint.public_key);
+    // The private key is stored sealed, never as the whsk_ text.
+    const row = (await t.app.ctx.database.db.execute(
+      sql`select signing_key_sealed from webhook_endpoints where user_id = ${seller.id}`,
+    )) as unknown as { rows: { signing_key_sealed: string }[] };
+    expect(row.rows[0]!.signing_key_sealed).toMatch(/^v1\./);
+
+    // A payout's events reach the receiver with their chain fields, signed v1a only.
+    await fund(t, seller.id, '5000');
+    const bill = await ok(
+      t,
+      uc('/withdraw/create'),
+      { user_id: seller.id, amount: '2000', memo: '', currency: 'usdttrc20', network: 'TRX', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      seller.token,
+    );
+    await ok(t, uc('/withdraw/confirm'), { bill_id: bill.bill.id, password: md5(PASSWORD) }, seller.token);
+    for (let i = 0; i < 5 && (await services().withdrawals.runPayouts(50)).claimed; i++);
+    await services().events.deliverDue();
+    expect(rx.got).toHaveLength(3);
+    for (const r of rx.got) {
+      expect(r.signature).toMatch(/^v1a,[A-Za-z0-9+/]+=*$/);
+      expect(verifyEd25519(shown, r)).toBe(true);
+      expect(verifyEd25519(shown, { ...r, body: r.body.replace('2000.00', '9000.00') })).toBe(false);
+      expect(verifyEd25519(shown, { ...r, timestamp: String(Number(r.timestamp) + 1) })).toBe(false);
+    }
+    const final = JSON.parse(rx.got[2]!.body) as Evt;
+    expect(final.data).toMatchObject({ status: 'WithdrawStatusSuccess', network: 'TRX', tx_status: 'final', tx_hash: expect.any(String) });
+
+    // Rotation: the new public key verifies what follows, the old one no longer does.
+    const rotated = await ok(t, uc('/webhook/signing-key/rotate'), {}, seller.token);
+    const next = rotated.endpoint.public_key as string;
+    expect(next).toMatch(/^whpk_/);
+    expect(next).not.toBe(shown);
+    // Both schemes at once: one header, an HMAC and an Ed25519 signature, each verifiable on its own.
+    await ok(t, uc('/webhook/set'), { url, signing: 'both' }, seller.token);
+    expect((await ok(t, uc('/webhook/get'), {}, seller.token)).endpoint).toMatchObject({ signing: 'both', public_key: next });
+    const c = await publishedCollection(t, seller, 10, 'Signed');
+    await sell(seller, c.id);
+    await services().events.deliverDue();
+    const last = rx.got.at(-1)!;
+    expect(last.signature.split(' ').map((s) => s.split(',')[0])).toEqual(['v1', 'v1a']);
+    expect(verifyEd25519(next, last)).toBe(true);
+    expect(verifyEd25519(shown, last)).toBe(false);
+    expect(verify(secret, last).type).toBe('sale');
+
+    const stranger = await createUser(t);
+    const none = await t.call(uc('/webhook/signing-key/rotate'), {}, stranger.token);
+    expect([none.status, none.body.reason]).toEqual([409, 'CONFLICT']);
+    expect((await t.call(uc('/webhook/set'), { url, signing: 'rsa' }, seller.token)).body.reason).toBe('VALIDATION_FAILED');
     await rx.kill();
   });
 });

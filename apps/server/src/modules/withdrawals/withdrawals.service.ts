@@ -186,7 +186,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
   }
 
   /** Success: frozen -> withdrawals (net) + fees (fee), bill and record final. No-op once final. */
-  async function settle(billId: string, txid: string): Promise<'settled' | 'already'> {
+  async function settle(billId: string, txid: string, confirmations: number | null): Promise<'settled' | 'already'> {
     return db.transaction(async (tx) => {
       const bill = await repo.lockBill(tx, billId);
       if (!bill || bill.status !== WithdrawStatus.Processing) return 'already';
@@ -214,7 +214,12 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
         updatedAt: now,
       });
       await records.setStatus({ userId: bill.userId, type: 'CashOut', bizId: bill.id }, RecordStatus.Success, tx);
-      await deps.events.append(tx, [payoutStatusEvent({ ...bill, status: WithdrawStatus.Success, txid, failureReason: null })]);
+      // A rail that reports a payout paid at once (no pending step with a hash) still gives receivers
+      // the broadcast step first: every paid payout has one broadcast and one final event (ADR 0060).
+      await deps.events.append(tx, [
+        ...(bill.txid || !txid ? [] : [payoutStatusEvent({ ...bill, txid, failureReason: null }, { status: 'broadcast' })]),
+        payoutStatusEvent({ ...bill, status: WithdrawStatus.Success, txid, failureReason: null }, { status: 'final', confirmations }),
+      ]);
       return 'settled';
     });
   }
@@ -236,7 +241,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       });
       await records.setStatus({ userId: bill.userId, type: 'CashOut', bizId: bill.id }, RecordStatus.Refunded, tx);
       await deps.events.append(tx, [
-        payoutStatusEvent({ ...bill, status: WithdrawStatus.Refunded, failureReason: reason.slice(0, 500) }),
+        payoutStatusEvent({ ...bill, status: WithdrawStatus.Refunded, failureReason: reason.slice(0, 500) }, { status: 'failed' }),
       ]);
       return 'refunded';
     });
@@ -246,7 +251,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
   async function apply(bill: repo.WithdrawBillRow, outcome: PayoutOutcome): Promise<'succeeded' | 'refunded' | 'pending'> {
     switch (outcome.status) {
       case 'success':
-        await settle(bill.id, outcome.txid);
+        await settle(bill.id, outcome.txid, outcome.confirmations ?? null);
         return 'succeeded';
       case 'failed':
         await refund(bill.id, outcome.reason);
@@ -254,14 +259,26 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       case 'pending':
       case 'unknown': {
         const now = clock.now();
-        // Only while still processing: a slower pass must not reopen a bill another pass finished.
-        await repo.updateProcessingBill(db, bill.id, {
+        const patch = {
           // 'unknown' after a send means the provider lost it: send again on the next pass (idempotent).
           payoutState: outcome.status === 'pending' ? 'sent' : 'sending',
-          txid: outcome.status === 'pending' ? outcome.txid : bill.txid,
+          txid: outcome.status === 'pending' ? (outcome.txid ?? bill.txid) : bill.txid,
           leaseUntil: new Date(now + PAYOUT_RECHECK_MS),
           updatedAt: new Date(now),
-        });
+        };
+        if (outcome.status === 'pending' && outcome.txid && !bill.txid) {
+          // The first hash the rail reports: the broadcast event, written with it under the bill's lock
+          // (exactly once: a bill that already has a hash is not broadcast again).
+          await db.transaction(async (tx) => {
+            const locked = await repo.lockBill(tx, bill.id);
+            if (!locked || locked.status !== WithdrawStatus.Processing) return;
+            const updated = await repo.updateBill(tx, bill.id, patch);
+            if (!locked.txid) await deps.events.append(tx, [payoutStatusEvent(updated, { status: 'broadcast' })]);
+          });
+          return 'pending';
+        }
+        // Only while still processing: a slower pass must not reopen a bill another pass finished.
+        await repo.updateProcessingBill(db, bill.id, patch);
         return 'pending';
       }
     }

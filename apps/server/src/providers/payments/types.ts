@@ -65,7 +65,8 @@ export interface ReceivedPayment {
 
 /** Where a payout stands. */
 export type PayoutOutcome =
-  | { status: 'success'; txid: string }
+  /** Paid: `txid` as the chain's explorers show it; `confirmations` the depth the rail waited for, when it has one. */
+  | { status: 'success'; txid: string; confirmations?: number }
   | { status: 'failed'; reason: string }
   /** Accepted (maybe broadcast) but not final yet: ask `payoutStatus` again later. */
   | { status: 'pending'; txid: string | null }

@@ -282,6 +282,13 @@ describe('payouts from the hot wallet', () => {
     expect(await assets(user)).toMatchObject({ available: '0.00', freeze: '0.00' });
     const rows = await db().select().from(evmPayouts).where(and(eq(evmPayouts.payoutId, bill.id), eq(evmPayouts.status, 'success')));
     expect(rows).toHaveLength(1);
+    // The seller's feed (ADR 0060): confirmed, broadcast with the hash, final at the network's depth.
+    const feed = await t.call(uc('/events/list'), {}, user.token);
+    expect(feed.body.data.events.map((e: { data: Record<string, unknown> }) => e.data)).toEqual([
+      expect.objectContaining({ status: 'WithdrawStatusProcessing', network: 'ETH', tx_hash: null, tx_status: null, confirmations: null }),
+      expect.objectContaining({ status: 'WithdrawStatusProcessing', network: 'ETH', tx_hash: row!.txHash, tx_status: 'broadcast', confirmations: 0 }),
+      expect.objectContaining({ status: 'WithdrawStatusSuccess', network: 'ETH', tx_hash: row!.txHash, tx_status: 'final', confirmations: CONFIRMATIONS }),
+    ]);
   });
 
   it('gives payouts in flight consecutive nonces, and refunds one that reverts on chain', async () => {

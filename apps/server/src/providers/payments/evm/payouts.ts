@@ -120,7 +120,11 @@ export function createEvmPayouts(deps: { db: Db; chains: EvmChains; clock: Clock
   }
 
   function outcomeOf(row: PayoutRow): PayoutOutcome {
-    if (row.status === 'success') return { status: 'success', txid: row.txHash! };
+    if (row.status === 'success') {
+      // Settled at the network's confirmation depth (watchQueue's proof), reported with the event.
+      const depth = chains.networks.find((x) => x.chainId === row.chainId)?.confirmations;
+      return { status: 'success', txid: row.txHash!, ...(depth ? { confirmations: depth } : {}) };
+    }
     if (row.status === 'failed') return failed(row.reason ?? 'Payout failed');
     return { status: 'pending', txid: row.txHash };
   }

@@ -1,8 +1,9 @@
 /**
  * Seller events and webhooks (product §23): the cursor feed (events/list), the webhook endpoint
- * (webhook/get, webhook/set, webhook/secret/rotate) and its deliveries (webhook/deliveries,
+ * (webhook/get, webhook/set, webhook/secret/rotate, webhook/signing-key/rotate) and its deliveries (webhook/deliveries,
  * webhook/redeliver). Query keys sit under the `user` root, so they are dropped on logout.
  */
+import type { WebhookSigningScheme } from '@coffer/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
 import { useIdempotentMutation } from '@/lib/idempotency';
@@ -49,6 +50,27 @@ export function useSetWebhook() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (url: string | null) => callApi('webhookSet', { url }),
+    onSuccess: (data) => qc.setQueryData(webhookKey, { endpoint: data.endpoint }),
+  });
+}
+
+/**
+ * Sets the signature scheme (hmac, ed25519 or both; ADR 0061), keeping the URL; Coffer makes the
+ * Ed25519 key pair when the scheme needs one. Answers a first secret once when none existed.
+ */
+export function useSetSigning() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { url: string | null; signing: WebhookSigningScheme }) => callApi('webhookSet', v),
+    onSuccess: (data) => qc.setQueryData(webhookKey, { endpoint: data.endpoint }),
+  });
+}
+
+/** A new Ed25519 key pair; the endpoint comes back with the new public key. */
+export function useRotateSigningKey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => callApi('webhookSigningKeyRotate', {}),
     onSuccess: (data) => qc.setQueryData(webhookKey, { endpoint: data.endpoint }),
   });
 }

@@ -192,6 +192,47 @@ describe('Events & webhooks', () => {
     expect(redelivered).toEqual([sale(2).id]);
   });
 
+  it('switches the signature scheme to Ed25519 and shows the public key with copy; rotating the key shows the new one', async () => {
+    const sets: unknown[] = [];
+    let endpoint: Record<string, unknown> = { url: 'https://example.com/h', has_secret: true, updated_at: 1, signing: 'hmac', public_key: null };
+    server.use(
+      on('/events/list', () => ok({ events: [], next_cursor: 'c0', has_more: false })),
+      on('/webhook/get', () => ok({ endpoint })),
+      on('/webhook/set', (b) => {
+        sets.push(b);
+        endpoint = { ...endpoint, signing: b.signing, public_key: 'whpk_b25lb25lb25lb25lb25lb25lb25lb25lb25lb25lb24=' };
+        return ok({ endpoint });
+      }),
+      on('/webhook/signing-key/rotate', () => {
+        endpoint = { ...endpoint, public_key: 'whpk_dHdvdHdvdHdvdHdvdHdvdHdvdHdvdHdvdHdvdHdvdHc=' };
+        return ok({ endpoint });
+      }),
+    );
+    renderPage();
+    const group = await screen.findByRole('group', { name: EventTexts.schemeLabel });
+    expect(within(group).getByRole('radio', { name: EventTexts.schemeHmac })).toBeChecked();
+    expect(screen.queryByTestId('webhook-public-key')).not.toBeInTheDocument();
+    await userEvent.click(within(group).getByRole('radio', { name: EventTexts.schemeEd25519 }));
+    expect(await screen.findByTestId('webhook-public-key')).toHaveTextContent('whpk_b25lb25l');
+    expect(sets).toEqual([{ url: 'https://example.com/h', signing: 'ed25519' }]);
+    expect(screen.getByRole('button', { name: 'Copy public key' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: EventTexts.rotateKey }));
+    const dialog = await screen.findByRole('dialog', { name: EventTexts.rotateKeyConfirmTitle });
+    await userEvent.click(within(dialog).getByRole('button', { name: EventTexts.rotateKey }));
+    await waitFor(() => expect(screen.getByTestId('webhook-public-key')).toHaveTextContent('whpk_dHdvdHdv'));
+  });
+
+  it('summarises a payout broadcast with its network', () => {
+    expect(
+      describeEvent({
+        id: 'evt_2',
+        type: 'payout.status',
+        created_at: 1,
+        data: { status: 'WithdrawStatusProcessing', tx_status: 'broadcast', amount: '20.00', network: 'TRX' },
+      }),
+    ).toBe('Cash-out broadcast: 20.00 points on TRX');
+  });
+
   it('summarises a refund event with the points returned by the seller', () => {
     expect(describeEvent({ id: 'evt_1', type: 'refund', created_at: 1, data: { earned: '18.00', amount: 20 } })).toBe(
       'Refund: 18.00 points returned',

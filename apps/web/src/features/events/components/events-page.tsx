@@ -1,11 +1,12 @@
 /**
  * Your Profile > Events & webhooks (product §23): the event feed (oldest first, "Load more" from
  * the last cursor), the webhook URL form, the signing secret (rotated and shown once, with a copy
- * button) and the delivery log with a Redeliver button per delivery. Each block has its skeleton,
+ * button), the signature scheme (HMAC, Ed25519 or both, ADR 0061) with the Ed25519 public key
+ * (copy button, rotation) and the delivery log with a Redeliver button per delivery. Each block has its skeleton,
  * empty and error state; every control is a button or a labelled input (keyboard-usable); one
  * column at 390 px.
  */
-import type { SellerEvent, WebhookDelivery } from '@coffer/contract';
+import type { SellerEvent, WebhookDelivery, WebhookSigningScheme } from '@coffer/contract';
 import { Activity, Send } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
@@ -20,7 +21,16 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { getErrorMessage, toastError } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
-import { useDeliveries, useEventFeed, useRedeliver, useRotateSecret, useSetWebhook, useWebhook } from '../api/events';
+import {
+  useDeliveries,
+  useEventFeed,
+  useRedeliver,
+  useRotateSecret,
+  useRotateSigningKey,
+  useSetSigning,
+  useSetWebhook,
+  useWebhook,
+} from '../api/events';
 
 /** product §23 texts. */
 export const EventTexts = {
@@ -54,6 +64,18 @@ export const EventTexts = {
   deliveriesError: 'Could not load the deliveries.',
   redeliver: 'Redeliver',
   redelivered: 'Event queued for delivery',
+  schemeLabel: 'Signature scheme',
+  schemeHmac: 'HMAC-SHA256 with the signing secret (v1)',
+  schemeEd25519: 'Ed25519, verified with the public key (v1a)',
+  schemeBoth: 'Both signatures',
+  schemeSaved: 'Signature scheme saved',
+  publicKeyLabel: 'Public key',
+  publicKeyHint: 'Receivers verify v1a signatures with this key. It is not secret.',
+  publicKeyCopied: 'Public key copied to clipboard',
+  rotateKey: 'Rotate key',
+  rotateKeyConfirmTitle: 'Rotate the signing key?',
+  rotateKeyConfirmBody:
+    'A new key pair is made. The current public key stops verifying at once: give your receiver the new public key.',
   disabled: 'Deliveries are turned off: every delivery to this URL failed for 24 hours. Fix the endpoint, then save the URL to turn them on again.',
 } as const;
 
@@ -68,9 +90,13 @@ export function describeEvent(e: SellerEvent): string {
     case 'sale.cleared':
       return `Cleared: ${formatPoints(String(d.earned ?? '0'))} points now available`;
     case 'payout.status':
-      return `Cash-out ${String(d.status ?? '')
-        .replace('WithdrawStatus', '')
-        .toLowerCase()}: ${formatPoints(String(d.amount ?? '0'))} points`;
+      return `Cash-out ${
+        d.tx_status === 'broadcast'
+          ? 'broadcast'
+          : String(d.status ?? '')
+              .replace('WithdrawStatus', '')
+              .toLowerCase()
+      }: ${formatPoints(String(d.amount ?? '0'))} points${d.network ? ` on ${String(d.network)}` : ''}`;
     case 'refund':
       return `Refund: ${formatPoints(String(d.earned ?? '0'))} points returned`;
     case 'review':
@@ -267,6 +293,94 @@ function WebhookSettings() {
           </DialogContent>
         </Dialog>
       </div>
+      <SigningSettings endpoint={endpoint} onSecret={setSecret} />
+    </div>
+  );
+}
+
+const schemes: { value: WebhookSigningScheme; label: string }[] = [
+  { value: 'hmac', label: EventTexts.schemeHmac },
+  { value: 'ed25519', label: EventTexts.schemeEd25519 },
+  { value: 'both', label: EventTexts.schemeBoth },
+];
+
+/** The signature scheme choice and the Ed25519 public key (copy, rotate). */
+function SigningSettings({
+  endpoint,
+  onSecret,
+}: {
+  endpoint: { url: string | null; signing?: WebhookSigningScheme | undefined; public_key?: string | null | undefined };
+  onSecret: (secret: string) => void;
+}) {
+  const setSigning = useSetSigning();
+  const rotateKey = useRotateSigningKey();
+  const [confirmRotate, setConfirmRotate] = useState(false);
+  const returnFocus = useReturnFocus();
+  const current = endpoint.signing ?? 'hmac';
+  return (
+    <div className="space-y-3">
+      <fieldset className="space-y-2" disabled={setSigning.isPending}>
+        <legend className="text-sm font-medium text-slate-900 dark:text-white">{EventTexts.schemeLabel}</legend>
+        {schemes.map((s) => (
+          <label key={s.value} className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
+            <input
+              type="radio"
+              name="webhook-signing"
+              value={s.value}
+              checked={current === s.value}
+              onChange={() =>
+                setSigning.mutate(
+                  { url: endpoint.url, signing: s.value },
+                  {
+                    onSuccess: (d) => {
+                      if (d.secret) onSecret(d.secret);
+                      toast.success(EventTexts.schemeSaved);
+                    },
+                    onError: (err) => toastError(err),
+                  },
+                )
+              }
+            />
+            {s.label}
+          </label>
+        ))}
+      </fieldset>
+      {endpoint.public_key && current !== 'hmac' ? (
+        <div className="space-y-2">
+          <p className="text-sm font-medium text-slate-900 dark:text-white">{EventTexts.publicKeyLabel}</p>
+          <div className="flex items-center gap-2">
+            <code className="min-w-0 flex-1 font-mono text-xs break-all" data-testid="webhook-public-key">
+              {endpoint.public_key}
+            </code>
+            <CopyButton value={endpoint.public_key} label="Copy public key" successMessage={EventTexts.publicKeyCopied} />
+          </div>
+          <p className="text-xs text-slate-500">{EventTexts.publicKeyHint}</p>
+          <Button variant="outline" size="sm" isLoading={rotateKey.isPending} onClick={() => setConfirmRotate(true)}>
+            {EventTexts.rotateKey}
+          </Button>
+          <Dialog open={confirmRotate} onOpenChange={(open) => !rotateKey.isPending && setConfirmRotate(open)}>
+            <DialogContent {...returnFocus} title={EventTexts.rotateKeyConfirmTitle} description={EventTexts.rotateKeyConfirmBody}>
+              <DialogFooter>
+                <Button variant="outline" onClick={() => setConfirmRotate(false)} disabled={rotateKey.isPending}>
+                  {EventTexts.cancel}
+                </Button>
+                <Button
+                  variant="danger"
+                  isLoading={rotateKey.isPending}
+                  onClick={() =>
+                    rotateKey.mutate(undefined, {
+                      onSuccess: () => setConfirmRotate(false),
+                      onError: (err) => toastError(err),
+                    })
+                  }
+                >
+                  {EventTexts.rotateKey}
+                </Button>
+              </DialogFooter>
+            </DialogContent>
+          </Dialog>
+        </div>
+      ) : null}
     </div>
   );
 }
