@@ -24,7 +24,7 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { isRetryableTxError } from '../../lib/pg-errors';
+import { retryTransient } from '../../lib/group-commit';
 import type { CollectionsService } from '../collections/collections.service';
 import type { MailQueue } from '../mail/mail-queue.service';
 import * as repo from './licences.repository';
@@ -134,27 +134,22 @@ export function createLicencesService(deps: LicencesDeps) {
      * Never throws for an unknown key: `{valid: false, reason: 'not_found'}`.
      */
     async validate(key: string, instance?: string): Promise<LicenceValidateData> {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await db.transaction(async (tx) => {
-            const row = await repo.findKeyForUpdate(tx, key);
-            if (!row) return { valid: false, reason: 'not_found', collection_id: null, activations: 0, max_activations: null };
-            const max = row.maxActivations ?? null;
-            const base = { collection_id: row.key.collectionId, max_activations: max };
-            let activations = await repo.activationCount(tx, row.key.id);
-            if (row.key.revokedAt) return { ...base, valid: false, reason: 'revoked', activations };
-            if (instance && !(await repo.hasActivation(tx, row.key.id, instance))) {
-              if (max !== null && activations >= max) return { ...base, valid: false, reason: 'activation_limit', activations };
-              await repo.insertActivation(tx, row.key.id, instance, new Date(clock.now()));
-              activations += 1;
-            }
-            return { ...base, valid: true, activations };
-          });
-        } catch (err) {
-          if (attempt < 4 && isRetryableTxError(err)) continue;
-          throw err;
-        }
-      }
+      return retryTransient(() =>
+        db.transaction(async (tx) => {
+          const row = await repo.findKeyForUpdate(tx, key);
+          if (!row) return { valid: false, reason: 'not_found', collection_id: null, activations: 0, max_activations: null };
+          const max = row.maxActivations ?? null;
+          const base = { collection_id: row.key.collectionId, max_activations: max };
+          let activations = await repo.activationCount(tx, row.key.id);
+          if (row.key.revokedAt) return { ...base, valid: false, reason: 'revoked', activations };
+          if (instance && !(await repo.hasActivation(tx, row.key.id, instance))) {
+            if (max !== null && activations >= max) return { ...base, valid: false, reason: 'activation_limit', activations };
+            await repo.insertActivation(tx, row.key.id, instance, new Date(clock.now()));
+            activations += 1;
+          }
+          return { ...base, valid: true, activations };
+        }),
+      );
     },
 
     /**
@@ -185,7 +180,12 @@ export function createLicencesService(deps: LicencesDeps) {
           '',
           'Your files are under My Purchases.',
         ];
-        mails.push({ key: `receipt:${r.orderId}`, to: r.email, subject: `Your receipt: ${quoted(r.title)}`, text: lines.join('\n') });
+        mails.push({
+          key: `receipt:${r.orderId}`,
+          to: r.email,
+          subject: `Your receipt: ${quoted(r.title)}`,
+          text: lines.join('\n'),
+        });
       }
       return mailQueue.enqueue(tx, mails);
     },

@@ -67,7 +67,14 @@ import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toPage } from '../../lib/page';
-import { isRetryableTxError } from '../../lib/pg-errors';
+import {
+  commitSplitting,
+  rejectGroup,
+  retryTransient,
+  takeBatch,
+  type Group as GroupOf,
+  type Waiter,
+} from '../../lib/group-commit';
 import type { AccountService } from '../account/account.service';
 import type { CollectionsService } from '../collections/collections.service';
 import type { DiscountsService } from '../discounts/discounts.service';
@@ -184,47 +191,30 @@ export function createOrdersService(deps: OrdersDeps) {
   const { db, clock, ledger, records, accounts, collections, events, discounts, licences } = deps;
   const holdMs = Math.max(0, deps.holdDays ?? EARNINGS_HOLD_DAYS_DEFAULT) * 86_400_000;
 
-  /** A pay request waiting for its batch: the caller's user and order, and its promise. */
-  interface Waiter {
+  /** A pay request: the caller's user and order. */
+  interface PayAsk {
     buyerId: string;
     orderId: string;
     /** Whole points the buyer confirmed (undefined: not sent). */
     confirmed?: number;
-    resolve: (o: Order) => void;
-    reject: (e: unknown) => void;
   }
-  /** The waiters of one (buyer, order) pair of a batch: they share one outcome. */
-  interface Group {
-    buyerId: string;
-    orderId: string;
-    confirmed?: number;
-    waiters: Waiter[];
-  }
-  const queue: Waiter[] = [];
+  /** The pays of one (buyer, order, confirmed amount) in a batch: they share one outcome. */
+  type Group = GroupOf<PayAsk, Order>;
+  const queue: Waiter<PayAsk, Order>[] = [];
   const maxBatch = Math.max(1, deps.maxBatch ?? MAX_BATCH);
 
   /**
-   * Takes the next batch off the queue: at most `maxBatch` (buyer, order) pairs, and at most one pair
-   * per buyer (a buyer's second order waits for the next batch, so its debits stay independent).
-   * Repeats of a pair in the queue join it.
+   * Takes the next batch off the queue (lib/group-commit.ts): at most `maxBatch` (buyer, order)
+   * pairs, and at most one pair per buyer (a buyer's second order waits for the next batch, so its
+   * debits stay independent). Repeats of a pair join it; pays of one order share an outcome only when
+   * they confirmed the same amount.
    */
   function take(): Group[] {
-    const groups = new Map<string, Group>();
-    const buyers = new Set<string>();
-    const rest: Waiter[] = [];
-    for (const w of queue) {
-      // Pays of one order share an outcome only when they confirmed the same amount.
-      const key = `${w.buyerId}\n${w.orderId}\n${w.confirmed ?? ''}`;
-      const g = groups.get(key);
-      if (g) g.waiters.push(w);
-      else if (buyers.has(w.buyerId) || groups.size >= maxBatch) rest.push(w);
-      else {
-        groups.set(key, { buyerId: w.buyerId, orderId: w.orderId, confirmed: w.confirmed, waiters: [w] });
-        buyers.add(w.buyerId);
-      }
-    }
-    queue.splice(0, queue.length, ...rest);
-    return [...groups.values()];
+    return takeBatch(queue, {
+      key: (a) => `${a.buyerId}\n${a.orderId}\n${a.confirmed ?? ''}`,
+      max: maxBatch,
+      exclusive: (a) => a.buyerId,
+    });
   }
 
   /** Batches in flight: at most {@link MAX_IN_FLIGHT}, and at most one of them before its hot phase. */
@@ -263,32 +253,26 @@ export function createOrdersService(deps: OrdersDeps) {
    * database error splits the batch and settles each pair alone, so only the faulty one fails.
    */
   async function runBatch(groups: Group[], turnHot: () => void = () => undefined): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { outcomes, receipts } = await db.transaction(async (tx) => {
+    await commitSplitting(
+      groups,
+      (batch) =>
+        db.transaction(async (tx) => {
           const receipts: string[] = [];
-          const outcomes = await settleMany(tx, groups, receipts, turnHot);
+          const outcomes = await settleMany(tx, batch, receipts, turnHot);
           return { outcomes, receipts };
-        });
+        }),
+      (batch, { outcomes, receipts }) => {
         licences.sendReceipts(receipts);
-        groups.forEach((g, i) => {
+        batch.forEach((g, i) => {
           const out = outcomes[i]!;
           for (const w of g.waiters) {
             if (out instanceof Error) w.reject(out);
             else w.resolve(out);
           }
         });
-        return;
-      } catch (err) {
-        if (attempt < 4 && isRetryableTxError(err)) continue;
-        if (groups.length > 1) {
-          for (const g of groups) await runBatch([g], turnHot);
-          return;
-        }
-        for (const w of groups[0]?.waiters ?? []) w.reject(err);
-        return;
-      }
-    }
+      },
+      rejectGroup,
+    );
   }
 
   /**
@@ -475,7 +459,12 @@ export function createOrdersService(deps: OrdersDeps) {
         credits: [
           // Inside the hold the proceeds go to the seller's `pending` account (product.md "Clearance").
           ...(p.sellerGets > 0n
-            ? [{ account: { userId: p.order.sellerId, kind: p.clearsAt ? ('pending' as const) : ('available' as const) }, amount: p.sellerGets }]
+            ? [
+                {
+                  account: { userId: p.order.sellerId, kind: p.clearsAt ? ('pending' as const) : ('available' as const) },
+                  amount: p.sellerGets,
+                },
+              ]
             : []),
           ...(p.fee > 0n ? [{ account: { platform: 'fees' as const }, amount: p.fee }] : []),
         ],
@@ -507,21 +496,14 @@ export function createOrdersService(deps: OrdersDeps) {
   /** Queues a settlement and starts a batch unless one is in its cold phase (see {@link drain}). */
   function settle(buyerId: string, orderId: string, confirmed?: number): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
-      queue.push({ buyerId, orderId, confirmed, resolve, reject });
+      queue.push({ input: { buyerId, orderId, confirmed }, resolve, reject });
       drain();
     });
   }
 
   /** Runs `fn` in a transaction, again (up to 4 attempts) after a deadlock or serialization failure. */
-  async function inTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await db.transaction(fn);
-      } catch (err) {
-        if (attempt < 4 && isRetryableTxError(err)) continue;
-        throw err;
-      }
-    }
+  function inTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return retryTransient(() => db.transaction(fn));
   }
 
   /**
@@ -633,20 +615,18 @@ export function createOrdersService(deps: OrdersDeps) {
     return toOrder(row ?? existing);
   }
 
-  /** A `collection/buy` without a code waiting for its batch. */
-  interface BuyWaiter {
+  /** A `collection/buy` without a code. */
+  interface BuyAsk {
     buyerId: string;
     collectionId: string;
-    resolve: (o: Order) => void;
-    reject: (e: unknown) => void;
   }
-  const buyQueue: BuyWaiter[] = [];
+  const buyQueue: Waiter<BuyAsk, Order>[] = [];
   let buying = false;
 
   /** Queues a buy without a code and starts the batches unless one is running. */
   function queueBuy(buyerId: string, collectionId: string): Promise<Order> {
     return new Promise<Order>((resolve, reject) => {
-      buyQueue.push({ buyerId, collectionId, resolve, reject });
+      buyQueue.push({ input: { buyerId, collectionId }, resolve, reject });
       void drainBuys();
     });
   }
@@ -658,17 +638,7 @@ export function createOrdersService(deps: OrdersDeps) {
     try {
       while (buyQueue.length) {
         // At most maxBatch distinct pairs; repeats of a pair share its answer.
-        const groups = new Map<string, BuyWaiter[]>();
-        const rest: BuyWaiter[] = [];
-        for (const w of buyQueue) {
-          const key = `${w.buyerId}\n${w.collectionId}`;
-          const g = groups.get(key);
-          if (g) g.push(w);
-          else if (groups.size >= maxBatch) rest.push(w);
-          else groups.set(key, [w]);
-        }
-        buyQueue.splice(0, buyQueue.length, ...rest);
-        await runBuyBatch([...groups.values()]);
+        await runBuyBatch(takeBatch(buyQueue, { key: (a) => `${a.buyerId}\n${a.collectionId}`, max: maxBatch }));
       }
     } finally {
       buying = false;
@@ -680,33 +650,30 @@ export function createOrdersService(deps: OrdersDeps) {
    * checks of a single buy. A deadlock or serialization failure is retried (up to 4 attempts); any
    * other error (the statement fails as a whole) runs each pair alone, so only a faulty one fails.
    */
-  async function runBuyBatch(groups: BuyWaiter[][]): Promise<void> {
+  async function runBuyBatch(groups: GroupOf<BuyAsk, Order>[]): Promise<void> {
     const now = new Date(clock.now());
-    const asks = groups.map((g) => ({ id: newId(), buyerId: g[0]!.buyerId, collectionId: g[0]!.collectionId }));
-    let results: repo.BuyResult[];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        results = await repo.buyMany(db, asks, now);
-        break;
-      } catch (err) {
-        if (attempt < 4 && isRetryableTxError(err)) continue;
-        if (groups.length > 1) {
-          for (const g of groups) await runBuyBatch([g]);
-          return;
-        }
-        for (const w of groups[0] ?? []) w.reject(err);
-        return;
-      }
-    }
-    await Promise.all(
-      groups.map(async (g, i) => {
-        try {
-          const order = await answerBuy(asks[i]!, results[i]!, now);
-          for (const w of g) w.resolve(order);
-        } catch (err) {
-          for (const w of g) w.reject(err);
-        }
-      }),
+    // One new order id per pair, kept across attempts and splits.
+    const asks = new Map(groups.map((g) => [g, { id: newId(), buyerId: g.buyerId, collectionId: g.collectionId }]));
+    await commitSplitting(
+      groups,
+      (batch) =>
+        repo.buyMany(
+          db,
+          batch.map((g) => asks.get(g)!),
+          now,
+        ),
+      (batch, results) =>
+        Promise.all(
+          batch.map(async (g, i) => {
+            try {
+              const order = await answerBuy(asks.get(g)!, results[i]!, now);
+              for (const w of g.waiters) w.resolve(order);
+            } catch (err) {
+              rejectGroup(g, err);
+            }
+          }),
+        ).then(() => undefined),
+      rejectGroup,
     );
   }
 
@@ -799,14 +766,7 @@ export function createOrdersService(deps: OrdersDeps) {
       };
       // One statement, the same on a repeat (ON CONFLICT DO NOTHING): a deadlock of its foreign-key
       // checks with another instance's locks is retried (up to 4 attempts), never a 500.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return toOrder(await repo.insertOrGet(db, order));
-        } catch (err) {
-          if (attempt < 4 && isRetryableTxError(err)) continue;
-          throw err;
-        }
-      }
+      return toOrder(await retryTransient(() => repo.insertOrGet(db, order)));
     },
 
     /**
@@ -880,7 +840,8 @@ export function createOrdersService(deps: OrdersDeps) {
       return inTx(async (tx) => {
         const row = await repo.findForUpdate(tx, orderId);
         if (!row) throw errors.notFound('The order does not exist');
-        if (row.status === OrderStatus.Refunded && row.reportOutcome === 'reversed') return { order: toOrder(row), buyerId: row.buyerId };
+        if (row.status === OrderStatus.Refunded && row.reportOutcome === 'reversed')
+          return { order: toOrder(row), buyerId: row.buyerId };
         if (!row.reportedAt || row.reportOutcome !== null) throw errors.conflict('This order has no open report');
         if (row.status !== OrderStatus.Paid) throw errors.conflict('Only a paid order can be reversed');
         const refunded = await refundLocked(tx, row, 'operator', reason);
@@ -943,7 +904,12 @@ export function createOrdersService(deps: OrdersDeps) {
           await events.append(
             tx,
             due.map((r) =>
-              saleClearedEvent({ orderId: r.id, sellerId: r.sellerId, collectionId: r.collectionId, earned: BigInt(r.amount) * 100n - r.fee }),
+              saleClearedEvent({
+                orderId: r.id,
+                sellerId: r.sellerId,
+                collectionId: r.collectionId,
+                earned: BigInt(r.amount) * 100n - r.fee,
+              }),
             ),
           );
           return due.length;
