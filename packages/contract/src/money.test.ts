@@ -9,6 +9,7 @@ import {
   roundDown,
   toUnits,
   usdToPoints,
+  wholePointsToMinor,
 } from './money';
 
 describe('money', () => {
@@ -17,6 +18,13 @@ describe('money', () => {
     expect(pointsToMinor('12')).toBe(1200n);
     expect(pointsToMinor('0.5')).toBe(50n);
     expect(toUnits('1.000001', 6)).toBe(1_000_001n);
+  });
+
+  it('turns whole points into minor units and refuses fractions', () => {
+    expect(wholePointsToMinor(250)).toBe(25_000n);
+    expect(wholePointsToMinor(10_000_000n)).toBe(1_000_000_000n);
+    expect(() => wholePointsToMinor(1.5)).toThrow(RangeError);
+    expect(() => wholePointsToMinor(Number.NaN)).toThrow(RangeError);
   });
 
   it('refuses too many decimals, signs, exponents and floats', () => {

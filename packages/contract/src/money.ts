@@ -44,6 +44,15 @@ export function fromUnits(units: bigint, decimals: number): string {
 
 /** Points (P-coin, 2 decimals) as bigint hundredths. @throws RangeError on a bad string. */
 export const pointsToMinor = (points: string): bigint => toUnits(points, 2);
+/**
+ * Whole points (a collection's price, an order's amount: integers by the contract) as bigint
+ * hundredths of a point, the ledger's unit (docs/architecture.md: "bigint minor units"). @throws RangeError on a fraction, NaN or
+ * an unsafe integer.
+ */
+export function wholePointsToMinor(points: number | bigint): bigint {
+  if (typeof points === 'number' && !Number.isSafeInteger(points)) throw new RangeError(`not whole points: ${points}`);
+  return BigInt(points) * 100n;
+}
 /** Bigint hundredths of a point as a "12.34" string. */
 export const minorToPoints = (minor: bigint): string => fromUnits(minor, 2);
 

@@ -59,6 +59,7 @@ import {
   RecordStatus,
   RecordType,
   REFUND_WINDOW_DAYS,
+  wholePointsToMinor,
   type Order,
   type SaleOrder,
 } from '@coffer/contract';
@@ -347,7 +348,7 @@ export function createOrdersService(deps: OrdersDeps) {
         out[index] = errors.priceChanged();
       } else if (mismatch) out[index] = errors.priceChanged(undefined, { amount: row.order.amount });
       else {
-        const price = BigInt(row.order.amount) * 100n;
+        const price = wholePointsToMinor(row.order.amount);
         const fee = feeOf(price, deps.feeBps);
         const sellerGets = price - fee;
         const clearsAt = holdMs > 0 && sellerGets > 0n ? new Date(now.getTime() + holdMs) : null;
@@ -519,7 +520,7 @@ export function createOrdersService(deps: OrdersDeps) {
     reason: string | null,
   ): Promise<repo.OrderRow> {
     const now = new Date(clock.now());
-    const price = BigInt(row.amount) * 100n;
+    const price = wholePointsToMinor(row.amount);
     const fee = row.fee;
     const sellerGave = price - fee;
     // Inside the hold the sale's proceeds are still in the seller's `pending` account: the refund
@@ -682,7 +683,7 @@ export function createOrdersService(deps: OrdersDeps) {
     const settled = screenBuy(ask.buyerId, r.collection, r.existing);
     if (settled) return settled;
     const c = r.collection!;
-    if (r.available < BigInt(c.price) * 100n) throw errors.insufficientBalance();
+    if (r.available < wholePointsToMinor(c.price)) throw errors.insufficientBalance();
     if (r.existing) {
       // A pending order keeps its quote while it stands at the price shown now; a buy without a
       // code drops a code it was priced with (product.md "The price the buyer saw").
@@ -743,7 +744,7 @@ export function createOrdersService(deps: OrdersDeps) {
       // With a code, the order is priced by it (product §28); its use is counted when paid.
       const q = await discounts.quote(buyerId, c!, code);
       const pricing = { amount: q.amount, listPrice: q.listPrice, discount: q.discount, discountCodeId: q.codeId };
-      if (available < BigInt(pricing.amount) * 100n) throw errors.insufficientBalance();
+      if (available < wholePointsToMinor(pricing.amount)) throw errors.insufficientBalance();
       if (existing) {
         // A pending order keeps its quote unless this buy adds or changes a code, the list price
         // moved or the quote lapsed.
@@ -794,7 +795,7 @@ export function createOrdersService(deps: OrdersDeps) {
             throw errors.conflict('This collection is no longer for sale');
           }
           const { available } = await ledger.balances(buyerId);
-          if (available < BigInt(order.amount) * 100n) throw errors.insufficientBalance();
+          if (available < wholePointsToMinor(order.amount)) throw errors.insufficientBalance();
         }
         // Nothing moves for a free or settled order: only a sent password is still checked.
         if (order.status === OrderStatus.Pending && order.amount > 0) await accounts.authorizeSpend(auth, input);
@@ -881,7 +882,7 @@ export function createOrdersService(deps: OrdersDeps) {
           const now = new Date(clock.now());
           const due = await repo.claimDueClearances(tx, now, CLEARANCE_BATCH);
           for (const row of due) {
-            const earned = BigInt(row.amount) * 100n - row.fee;
+            const earned = wholePointsToMinor(row.amount) - row.fee;
             if (earned <= 0n) continue;
             await ledger.post(
               {
@@ -908,7 +909,7 @@ export function createOrdersService(deps: OrdersDeps) {
                 orderId: r.id,
                 sellerId: r.sellerId,
                 collectionId: r.collectionId,
-                earned: BigInt(r.amount) * 100n - r.fee,
+                earned: wholePointsToMinor(r.amount) - r.fee,
               }),
             ),
           );
