@@ -6,9 +6,10 @@ import { createTestApp, md5, PASSWORD, uniq, type TestApp } from '../test/harnes
 interface Line {
   msg?: string;
   reqId?: string;
-  req?: { method?: string; url?: string };
+  method?: string;
+  url?: string;
   route?: string;
-  res?: { statusCode?: number };
+  statusCode?: number;
   responseTime?: number;
 }
 
@@ -35,16 +36,16 @@ describe('request log', () => {
     await t.call('/api/uc/v1/account/get/me', {}, token);
     await t.call('/api/uc/v1/account/get/me', {}, 'not-a-token');
 
-    const requests = lines.filter((l) => l.req?.url === '/api/uc/v1/account/get/me');
+    const requests = lines.filter((l) => l.url === '/api/uc/v1/account/get/me');
     expect(requests).toHaveLength(2);
     for (const l of requests) {
       expect(l.msg).toBe('request completed');
-      expect(l.req?.method).toBe('POST');
+      expect(l.method).toBe('POST');
       expect(l.route).toBe('/api/uc/v1/account/get/me');
       expect(typeof l.responseTime).toBe('number');
       expect(l.responseTime).toBeGreaterThanOrEqual(0);
     }
-    expect(requests.map((l) => l.res?.statusCode)).toEqual([200, 401]);
+    expect(requests.map((l) => l.statusCode)).toEqual([200, 401]);
     // One line per request id: Fastify's "incoming request" line is off.
     expect(new Set(requests.map((l) => l.reqId)).size).toBe(2);
     expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
