@@ -75,6 +75,29 @@ const moduleBoundaries = serverModules.map((name) => ({
   },
 }));
 
+/**
+ * SQL lives in repositories: a module's service and routes files never import drizzle-orm or the
+ * schema's tables (types aside), so a table is read and written only through its module's
+ * repository, and another module's only through that module's service (issue 42).
+ */
+const sqlInRepositories = {
+  files: ['apps/server/src/modules/**/*.service.ts', 'apps/server/src/modules/**/*.routes.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['drizzle-orm', 'drizzle-orm/*', '**/db/schema', '**/db/schema/*', '**/db/raw'],
+            allowTypeImports: true,
+            message: 'SQL and tables belong in the module\'s repository (*.repository.ts); call it, or another module\'s service.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', '**/migrations/**', 'e2e/screenshots/**', '**/*.d.ts', 'packages/sdk/src/generated/**'] },
   js.configs.recommended,
@@ -136,6 +159,7 @@ export default tseslint.config(
     },
   },
   ...moduleBoundaries,
+  sqlInRepositories,
   // The server's layers point one way (docs/decisions/0066-server-layers.md): lib <- db <- providers
   // <- plugins <- modules <- the composition root (app.ts, services.ts, server.ts, worker-runner.ts).
   // Tests may reach up (they build the app).

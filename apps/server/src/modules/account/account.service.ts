@@ -22,7 +22,6 @@ import {
 } from '@coffer/contract';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
@@ -813,7 +812,7 @@ export function createAccountService(deps: AccountDeps) {
       const afterCommit: (() => void)[] = [];
       await db.transaction(async (tx) => {
         afterCommit.length = 0;
-        await tx.execute(sql`select id from ledger_accounts where user_id = ${userId} order by id for update`);
+        await ledger.lockUserAccounts(userId, tx);
         await refuseIfBlocked(tx);
         for (const hook of deletionHooks) {
           const then = await hook(userId, tx);

@@ -109,6 +109,16 @@ export async function insertEntries(
 }
 
 /** Stored balances of the given user's accounts (minor units; 0 when the account does not exist yet). */
+/** Locks the user's ledger accounts (`FOR UPDATE`, in id order so two lockers never deadlock) until `tx` ends. */
+export async function lockUserAccounts(tx: DbOrTx, userId: string): Promise<void> {
+  await tx
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.userId, userId))
+    .orderBy(ledgerAccounts.id)
+    .for('update');
+}
+
 export async function userBalances(db: DbOrTx, userId: string): Promise<Record<UserAccountKind, bigint>> {
   const rows = await db
     .select({ kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })

@@ -306,6 +306,14 @@ export function createLedgerService(deps: { db: Db }) {
       await repo.ensureUserAccounts(tx ?? deps.db, userId);
     },
 
+    /**
+     * Locks the user's ledger accounts until `tx` ends: no posting to them lands meanwhile (a decision
+     * on the user's balances, e.g. account deletion, reads them under this lock).
+     */
+    lockUserAccounts(userId: string, tx: Tx): Promise<void> {
+      return repo.lockUserAccounts(tx, userId);
+    },
+
     /** The user's balances in minor units (read inside `tx` when given; a prepared statement otherwise). */
     balances(userId: string, tx?: DbOrTx): Promise<{ available: bigint; frozen: bigint; pending: bigint }> {
       return tx ? repo.userBalances(tx, userId) : repo.userBalancesPrepared(deps.db, userId);

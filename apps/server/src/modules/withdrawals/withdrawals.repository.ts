@@ -125,3 +125,11 @@ export async function countPasswordFailures(db: DbOrTx, userId: string, since: D
 export async function deletePasswordFailuresBefore(db: DbOrTx, before: Date): Promise<void> {
   await db.delete(withdrawPasswordFailures).where(lt(withdrawPasswordFailures.createdAt, before));
 }
+
+/**
+ * Sends `payload` on the LISTEN/NOTIFY `channel` inside `tx`: delivered to every listener when `tx`
+ * commits, never when it rolls back (PostgreSQL NOTIFY semantics).
+ */
+export async function notifyOnCommit(tx: DbOrTx, channel: string, payload: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${channel}, ${payload})`);
+}

@@ -38,7 +38,6 @@ import {
   type WithdrawCreateRequest,
   type WithdrawEstimateFeeRequest,
 } from '@coffer/contract';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -388,7 +387,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
         );
         await deps.events.append(tx, [payoutStatusEvent(updated)]);
         // Delivered on commit only: every instance's payout worker wakes (payout-wake.ts).
-        await tx.execute(sql`select pg_notify(${PAYOUT_WAKE_CHANNEL}, ${provider.name})`);
+        await repo.notifyOnCommit(tx, PAYOUT_WAKE_CHANNEL, provider.name);
         return updated;
       });
       if (bill.status === WithdrawStatus.Processing) wake();
