@@ -41,7 +41,9 @@ for (const redis of [true, false]) {
     let a: TestApp;
     let b: TestApp;
     beforeAll(async () => {
-      const env = redis ? { REDIS_URL, REDIS_KEY_PREFIX: `coffer-test-${randomBytes(6).toString('hex')}:` } : {};
+      const env: Record<string, string> = redis
+        ? { REDIS_URL, REDIS_KEY_PREFIX: `coffer-test-${randomBytes(6).toString('hex')}:` }
+        : {};
       a = await createTestApp(env);
       b = await createTestApp(env);
     });
