@@ -9,7 +9,8 @@ import { MAX_LIVE_TOKENS, TOKEN_PREFIX } from '@coffer/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokens } from '../../db/schema/index';
-import { createTestApp, createUser, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { publishedCollection } from '../collections/collections.fixtures';
 import { SESSION_CACHE_TTL_MS } from '../account/session-cache';
 import { totpCode } from '../account/two-factor';
 import { base62Checksum, isWellFormedAccessToken, newAccessToken } from './token-format';
@@ -270,6 +271,22 @@ describe('a token as bearer', () => {
     expect((await rowOf(created.id)).lastUsedAt!.getTime()).toBe(t.clock.now());
     const listed = (await t.call(uc('/token/list'), {}, user.token)).body.data.tokens[0];
     expect(listed.last_used_at).toBe(t.clock.now());
+  });
+
+  it('pays an order with orders:write only with the proof in the body, every time (no step-up to lean on)', async () => {
+    const seller = await createUser(t);
+    const buyer = await createUser(t);
+    await fund(t, buyer.id, '100');
+    const created = await create(buyer, ['orders:write']);
+    for (const title of ['First', 'Second']) {
+      const c = await publishedCollection(t, seller, 10, title);
+      const order = await t.call('/sl/v1/collection/buy', { collection_id: c.id }, created.token);
+      expect(order.body.code).toBe(10000);
+      const bare = await t.call(uc('/order/pay'), { order_id: order.body.data.id }, created.token);
+      expect(bare.body).toMatchObject({ reason: 'STEP_UP_REQUIRED', data: { method: 'password' } });
+      const paid = await t.call(uc('/order/pay'), { order_id: order.body.data.id, password: md5(PASSWORD) }, created.token);
+      expect(paid.body.code, JSON.stringify(paid.body)).toBe(10000);
+    }
   });
 
   it('honours an Idempotency-Key on a token-authenticated POST, keyed per user', async () => {
