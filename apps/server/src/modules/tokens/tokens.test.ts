@@ -254,6 +254,17 @@ describe('a token as bearer', () => {
     expect((await t.call(uc('/get/me'), {}, created.token)).status).toBe(401);
   });
 
+  it('survives a password change, and stops when the account is deleted', async () => {
+    const user = await createUser(t);
+    const created = await create(user, ['account:read']);
+    const changed = await t.call(uc('/password/change'), { password_old: md5(PASSWORD), password_new: md5('Other#1234') }, user.token);
+    expect(changed.body.code).toBe(10000);
+    expect((await t.call(uc('/get/me'), {}, created.token)).body.code).toBe(10000);
+    const session = changed.body.data.access_token as string;
+    expect((await t.call(uc('/delete'), { password: md5('Other#1234') }, session)).body.code).toBe(10000);
+    expect((await t.call(uc('/get/me'), {}, created.token)).status).toBe(401);
+  });
+
   it('writes last_used_at at most once a minute per token', async () => {
     const user = await createUser(t);
     const created = await create(user, ['orders:read']);
