@@ -47,7 +47,10 @@ function fetchWith(page: Page, path: string, token: string, body: unknown = {}) 
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${t as string}` },
         body: JSON.stringify(b),
       });
-      return { status: res.status, body: (await res.json()) as { code: number; reason?: string; data?: { scope?: string | null } } };
+      return {
+        status: res.status,
+        body: (await res.json()) as { code: number; reason?: string; data?: { scope?: string | null } },
+      };
     },
     [path, token, body] as const,
   );
@@ -85,7 +88,10 @@ describe('personal access tokens', () => {
     const orders = await fetchWith(page, '/sl/v1/my/orders', token);
     assert.equal(orders.body.code, 10000);
     const noScope = await fetchWith(page, '/sl/v1/my/collections', token);
-    assert.deepEqual([noScope.status, noScope.body.reason, noScope.body.data?.scope], [403, 'INSUFFICIENT_SCOPE', 'collections:read']);
+    assert.deepEqual(
+      [noScope.status, noScope.body.reason, noScope.body.data?.scope],
+      [403, 'INSUFFICIENT_SCOPE', 'collections:read'],
+    );
     const sessionOnly = await fetchWith(page, '/api/uc/v1/account/token/list', token);
     assert.deepEqual([sessionOnly.status, sessionOnly.body.reason], [403, 'INSUFFICIENT_SCOPE']);
 
@@ -107,7 +113,10 @@ describe('personal access tokens', () => {
     const revoked = await fetchWith(page, '/sl/v1/my/orders', token);
     assert.deepEqual([revoked.status, revoked.body.reason], [401, 'UNAUTHORIZED']);
 
-    assert.deepEqual(errors.filter((e) => !/401|403/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/401|403/.test(e)),
+      [],
+    );
     await context.close();
   });
 });

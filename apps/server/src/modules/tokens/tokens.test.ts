@@ -35,7 +35,15 @@ async function create(user: TestUser, scopes: string[], extra: Record<string, un
     user.token,
   );
   expect(res.body.code, JSON.stringify(res.body)).toBe(10000);
-  return res.body.data as { id: string; token: string; name: string; scopes: string[]; expires_at: number; created_at: number; last_used_at: number | null };
+  return res.body.data as {
+    id: string;
+    token: string;
+    name: string;
+    scopes: string[];
+    expires_at: number;
+    created_at: number;
+    last_used_at: number | null;
+  };
 }
 
 /** Moves the clock past the token cache, so the next call reads the database again. */
@@ -140,7 +148,11 @@ describe('token/create, token/list, token/revoke', () => {
           expiresAt: new Date(now.getTime() + 86_400_000),
         })),
       );
-    const over = await t.call(uc('/token/create'), { name: 'one more', scopes: ['orders:read'], expires_in_days: 7, password: md5(PASSWORD) }, user.token);
+    const over = await t.call(
+      uc('/token/create'),
+      { name: 'one more', scopes: ['orders:read'], expires_in_days: 7, password: md5(PASSWORD) },
+      user.token,
+    );
     expect(over.status).toBe(409);
     expect(over.body.reason).toBe('CONFLICT');
     const first = (await t.call(uc('/token/list'), {}, user.token)).body.data.tokens[0];
@@ -257,7 +269,11 @@ describe('a token as bearer', () => {
   it('survives a password change, and stops when the account is deleted', async () => {
     const user = await createUser(t);
     const created = await create(user, ['account:read']);
-    const changed = await t.call(uc('/password/change'), { password_old: md5(PASSWORD), password_new: md5('Other#1234') }, user.token);
+    const changed = await t.call(
+      uc('/password/change'),
+      { password_old: md5(PASSWORD), password_new: md5('Other#1234') },
+      user.token,
+    );
     expect(changed.body.code).toBe(10000);
     expect((await t.call(uc('/get/me'), {}, created.token)).body.code).toBe(10000);
     const session = changed.body.data.access_token as string;

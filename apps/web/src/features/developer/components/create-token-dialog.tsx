@@ -4,7 +4,14 @@
  * switches to the method it names). On success the dialog shows the new token once, with a copy
  * button and the warning that it will not be shown again. Errors are shown in the dialog.
  */
-import { ErrorReason, TOKEN_EXPIRY_DAYS, TOKEN_NAME_MAX, TOKEN_SCOPE_KEYS, TOKEN_SCOPES, type TokenScope } from '@coffer/contract/constants';
+import {
+  ErrorReason,
+  TOKEN_EXPIRY_DAYS,
+  TOKEN_NAME_MAX,
+  TOKEN_SCOPE_KEYS,
+  TOKEN_SCOPES,
+  type TokenScope,
+} from '@coffer/contract/constants';
 import type { TokenCreated } from '@coffer/contract';
 import { TriangleAlert } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
@@ -101,12 +108,18 @@ export function CreateTokenDialog() {
       >
         {created ? (
           <div className="space-y-4">
-            <p role="alert" className="flex gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-500/10 dark:text-amber-200">
+            <p
+              role="alert"
+              className="flex gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-500/10 dark:text-amber-200"
+            >
               <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
               {T.newWarning}
             </p>
             <div className="flex items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-700 dark:bg-slate-800/70">
-              <code aria-label="New token" className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900 dark:text-slate-100">
+              <code
+                aria-label="New token"
+                className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900 dark:text-slate-100"
+              >
                 {created.token}
               </code>
               <CopyButton value={created.token} label={T.copy} successMessage={T.copied} errorMessage={T.copyFailed} />
@@ -129,7 +142,12 @@ export function CreateTokenDialog() {
               />
             </Field>
             <Field label={T.expiryLabel} id="token-expiry">
-              <select id="token-expiry" className={cn(inputClasses)} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+              <select
+                id="token-expiry"
+                className={cn(inputClasses)}
+                value={days}
+                onChange={(e) => setDays(Number(e.target.value))}
+              >
                 {TOKEN_EXPIRY_DAYS.map((d) => (
                   <option key={d} value={d}>
                     {T.days(d)}

@@ -65,7 +65,9 @@ describe('Your Profile > Developer (personal access tokens)', () => {
     expect(within(shown).getByLabelText('New token')).toHaveTextContent(SECRET);
     expect(within(shown).getByRole('button', { name: 'Copy token' })).toBeInTheDocument();
     expect(within(shown).getByText(/won't be able to see it again/)).toBeInTheDocument();
-    expect(sent).toEqual([{ name: 'CI', scopes: ['orders:read'], expires_in_days: 90, password: '054ccf585c9e088925abb2db78899549' }]);
+    expect(sent).toEqual([
+      { name: 'CI', scopes: ['orders:read'], expires_in_days: 90, password: '054ccf585c9e088925abb2db78899549' },
+    ]);
 
     await user.click(within(shown).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -110,7 +112,11 @@ describe('Your Profile > Developer (personal access tokens)', () => {
     const user = renderPage();
     expect(await screen.findByText(LONG_NAME)).toBeInTheDocument();
     const scopes = screen.getByRole('list', { name: `Scopes of ${LONG_NAME}` });
-    expect(within(scopes).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['orders:read', 'sales:read']);
+    expect(
+      within(scopes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['orders:read', 'sales:read']);
     expect(screen.getByText(/Last used Never/)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: `Revoke ${LONG_NAME}` }));
