@@ -16,7 +16,7 @@
  * requests/s, p50/p99 latency in ms, the server's CPU time per request (from /proc), the ratio to
  * the one-SELECT ceiling (to the bare route without PostgreSQL) and the load average at its start.
  *
- * Calls: `get/me` signed in, and the hot public reads `/sl/v1/collection/detail` (as a visitor) and
+ * Calls: `get/me` signed in, `get/me` with a personal access token, and the hot public reads `/sl/v1/collection/detail` (as a visitor) and
  * `/sl/v1/market/collections` (page 0, size 20) when the app has them (skipped with a note when they
  * answer 404). `BENCH_ONLY=get/me` (a substring) loads only the matching calls; `BENCH_LOG_LEVEL=warn`
  * starts the server with request logs off (their cost is the difference from the default run);
@@ -287,6 +287,22 @@ async function main() {
       { name: 'get/me (signed in)', url: `${base}/api/uc/v1/account/get/me`, body: {}, token, pid: server.pid },
     ];
     const notes: string[] = [];
+    // The same call with a personal access token (ADR 0058): checksum, hash, token cache, scope check.
+    const pat = await post(
+      base,
+      '/api/uc/v1/account/token/create',
+      { name: 'bench', scopes: ['account:read'], expires_in_days: 7, password: createHash('md5').update('Bench#1234').digest('hex') },
+      token,
+    );
+    if (pat.body.code === 10000) {
+      targets.push({
+        name: 'get/me (access token)',
+        url: `${base}/api/uc/v1/account/get/me`,
+        body: {},
+        token: pat.body.data.token as string,
+        pid: server.pid,
+      });
+    } else notes.push(`skipped get/me with an access token: token/create answered ${pat.body.msg}`);
 
     const market: Target = {
       name: 'sl/v1/market/collections',

@@ -35,6 +35,7 @@ import { recordRoutes } from './modules/records/records.routes';
 import { reservesRoutes } from './modules/reserves/reserves.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
+import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { authPlugin } from './plugins/auth';
 import { textGuardPlugin } from './plugins/text-guard';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -200,12 +201,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   // A control character in any string of a body is refused before validation (docs/abuse.md "Text").
   await app.register(textGuardPlugin);
-  await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
+  await app.register(authPlugin, {
+    resolve: (token) => services.accounts.resolveSession(token),
+    resolveAccessToken: (token) => services.tokens.resolve(token),
+  });
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(async (api) => {
     accountRoutes(api, services.accounts, { registrationsPerIpPerHour: config.REGISTRATIONS_PER_IP_PER_HOUR });
+    tokensRoutes(api, services.tokens);
     recordRoutes(api, services.records);
     await paymentRoutes(api, services.payments, services.deposits, services.orders);
     depositRoutes(api, services.deposits);

@@ -42,6 +42,7 @@ import { createReservesService } from './modules/reserves/reserves.service';
 import { createReviewsService, type PaidOrderLock } from './modules/reviews/reviews.service';
 import { createSalesService } from './modules/sales/sales.service';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service';
+import { createTokensService } from './modules/tokens/tokens.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
 import { findSuspension } from './modules/moderation/moderation.repository';
@@ -195,6 +196,14 @@ export async function buildServices(deps: ServicesDeps) {
     // Bound late: the orders service is built below (it needs this one).
     nextClearance: (userId) => orders.nextClearance(userId),
   });
+  // Personal access tokens (ADR 0058): creation re-authenticates through the account service.
+  const tokens = createTokensService({
+    db,
+    clock,
+    confirmSensitive: (userId, proof, prompts) => accounts.confirmSensitive(userId, proof, prompts),
+    revocations: shared.revocations,
+    log,
+  });
   const uploads = createUploadsService({
     db,
     storage,
@@ -346,6 +355,7 @@ export async function buildServices(deps: ServicesDeps) {
       records,
       images,
       accounts,
+      tokens,
       uploads,
       collections,
       creators,

@@ -150,6 +150,14 @@ import {
   TwoFactorStatusRequestSchema,
 } from './security';
 import {
+  TokenCreateDataSchema,
+  TokenCreateRequestSchema,
+  TokenListDataSchema,
+  TokenListRequestSchema,
+  TokenRevokeDataSchema,
+  TokenRevokeRequestSchema,
+} from './tokens';
+import {
   EventsListDataSchema,
   EventsListRequestSchema,
   WebhookDeliveriesDataSchema,
@@ -226,6 +234,9 @@ export const ENDPOINT_SCHEMAS = {
   sessionList: { body: SessionListRequestSchema, data: SessionListDataSchema },
   sessionRevoke: { body: SessionRevokeRequestSchema, data: SessionRevokeDataSchema },
   sessionRevokeOthers: { body: SessionRevokeOthersRequestSchema, data: SessionRevokeOthersDataSchema },
+  tokenCreate: { body: TokenCreateRequestSchema, data: TokenCreateDataSchema },
+  tokenList: { body: TokenListRequestSchema, data: TokenListDataSchema },
+  tokenRevoke: { body: TokenRevokeRequestSchema, data: TokenRevokeDataSchema },
   recordList: { body: RecordListRequestSchema, data: RecordListDataSchema },
   currencyList: { body: CurrencyListRequestSchema, data: CurrencyListDataSchema },
   publicConfig: { body: PublicConfigRequestSchema, data: PublicConfigDataSchema },

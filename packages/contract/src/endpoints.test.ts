@@ -3,6 +3,8 @@ import { ENDPOINT_SCHEMAS } from './endpoint-schemas';
 import { ENDPOINT_KEYS, ENDPOINTS, endpointPath } from './endpoints';
 import { MIN_PART_BYTES } from './constants';
 import { MAX_UPLOAD_PARTS, partSizeFor } from './upload-rules';
+import { TOKEN_SCOPE_KEYS, TOKEN_SCOPES } from './token-scopes';
+import { ERROR_TABLE } from './envelope-codes';
 
 const MiB = 1024 * 1024;
 
@@ -27,6 +29,46 @@ describe('endpoint table', () => {
     expect(endpointPath('collectionBuy')).toBe('/sl/v1/collection/buy');
     expect(endpointPath('getMe')).toBe('/api/uc/v1/account/get/me');
     expect(endpointPath('publicConfig')).toBe('/api/uc/v1/config');
+  });
+});
+
+describe('token scopes (ADR 0059)', () => {
+  it('every call declares a scope: a known one, or null; public calls read no credential and carry null', () => {
+    for (const key of ENDPOINT_KEYS) {
+      const row = ENDPOINTS[key];
+      expect(Object.hasOwn(row, 'scope'), key).toBe(true);
+      if (row.scope !== null) expect(TOKEN_SCOPE_KEYS, key).toContain(row.scope);
+      if (row.auth === 'none') expect(row.scope, key).toBeNull();
+    }
+  });
+
+  it('keeps cash-out, token management, password, email, two-factor, sessions and account changes session only', () => {
+    const sessionOnly = ENDPOINT_KEYS.filter((k) => ENDPOINTS[k].auth !== 'none' && ENDPOINTS[k].scope === null);
+    for (const key of ENDPOINT_KEYS) {
+      const path = ENDPOINTS[key].paths[0];
+      if (ENDPOINTS[key].auth !== 'none' && /^\/api\/uc\/v1\/account\/(withdraw|token|password|2fa|session|delete|change|logout|avatar|notifications)(\/|$)/.test(path)) {
+        expect(sessionOnly, key).toContain(key);
+      }
+    }
+    expect(sessionOnly).toEqual(
+      expect.arrayContaining(['withdrawCreate', 'withdrawConfirm', 'tokenCreate', 'tokenList', 'tokenRevoke', 'accountDelete']),
+    );
+  });
+
+  it('gives every scope to at least one call, read scopes only to calls that change nothing', () => {
+    const used = new Set(ENDPOINT_KEYS.map((k) => ENDPOINTS[k].scope).filter(Boolean));
+    expect([...used].sort()).toEqual([...TOKEN_SCOPE_KEYS].sort());
+    for (const key of ENDPOINT_KEYS) {
+      const row = ENDPOINTS[key];
+      if (row.scope?.endsWith(':read')) expect('idempotent' in row, key).toBe(false);
+    }
+    for (const scope of TOKEN_SCOPE_KEYS) expect(TOKEN_SCOPES[scope].length, scope).toBeGreaterThan(10);
+  });
+
+  it('answers a missing scope with INSUFFICIENT_SCOPE, 403, a code of its own', () => {
+    expect(ERROR_TABLE.INSUFFICIENT_SCOPE).toEqual({ code: 10018, status: 403 });
+    const codes = Object.values(ERROR_TABLE).map((r) => r.code);
+    expect(new Set(codes).size).toBe(codes.length);
   });
 });
 

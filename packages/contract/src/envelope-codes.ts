@@ -38,6 +38,11 @@ export const ErrorReason = {
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   /** The first request with this `Idempotency-Key` is still being processed: 409. Retry after it answers. */
   IDEMPOTENCY_KEY_IN_USE: 'IDEMPOTENCY_KEY_IN_USE',
+  /**
+   * A personal access token without the scope the call needs, or on a call that takes a signed-in
+   * session only (ADR 0059): 403, `data.scope` names the scope needed (null: a session only).
+   */
+  INSUFFICIENT_SCOPE: 'INSUFFICIENT_SCOPE',
 } as const;
 export type ErrorReason = (typeof ErrorReason)[keyof typeof ErrorReason];
 
@@ -63,6 +68,7 @@ export const ERROR_TABLE: Record<ErrorReason, { code: number; status: number }> 
   ORDER_EXPIRED: { code: 10015, status: 409 },
   IDEMPOTENCY_KEY_REUSED: { code: 10016, status: 422 },
   IDEMPOTENCY_KEY_IN_USE: { code: 10017, status: 409 },
+  INSUFFICIENT_SCOPE: { code: 10018, status: 403 },
 };
 
 /** A successful envelope around `data`. */

@@ -6,6 +6,8 @@ export * from './password';
 export * from './common';
 export * from './account';
 export * from './security';
+export * from './token-scopes';
+export * from './tokens';
 export * from './records';
 export * from './payments';
 export * from './collections';

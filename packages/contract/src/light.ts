@@ -14,3 +14,4 @@ export * from './envelope-codes';
 export * from './upload-rules';
 export * from './review-rules';
 export * from './endpoints';
+export * from './token-scopes';

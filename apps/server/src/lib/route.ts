@@ -56,8 +56,8 @@ export function operationIdFor(key: EndpointKey, index: number): string {
 
 /**
  * Registers call `key` as POST on each of its paths, answering in the envelope.
- * 'required' calls answer 401 UNAUTHORIZED without a valid session (`app.requireAuth`);
- * 'optional' calls read a session when one is sent (`app.optionalAuth`).
+ * 'required' calls answer 401 UNAUTHORIZED without a valid session or token; 'optional' calls read
+ * one when sent; a personal access token must hold the call's `scope` (`app.authFor`, ADR 0059).
  */
 export function defineEndpoint<K extends EndpointKey>(
   app: FastifyInstance,
@@ -95,10 +95,9 @@ export function defineEndpoint<K extends EndpointKey>(
         response: { 200: envelope },
         summary: info.summary,
         tags: [...info.tags],
-        ...(authMode === 'required' ? { security: [{ bearerAuth: [] }] } : {}),
       },
       config: options.rateLimit ? { rateLimit: options.rateLimit } : { rateLimit: false },
-      preHandler: authMode === 'none' ? undefined : authMode === 'required' ? app.requireAuth : app.optionalAuth,
+      preHandler: authMode === 'none' ? undefined : app.authFor(authMode, info.scope),
       ...(idempotent ? { onSend: settle } : {}),
       handler: async (req, reply) => {
         if (idempotent) {

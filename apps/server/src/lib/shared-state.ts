@@ -19,7 +19,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { listenPg } from './pg-listen';
 
 /** A revocation every instance applies to its session cache. */
-export type Revocation = { kind: 'session'; sessionId: string } | { kind: 'user'; userId: string };
+export type Revocation =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'user'; userId: string }
+  /** One personal access token revoked (ADR 0058). */
+  | { kind: 'token'; tokenId: string };
 
 export interface RevocationBus {
   /** Sends `event` to every instance (this one included). Resolves once it is handed to the transport. */
@@ -58,7 +62,10 @@ export const REDIS_OPTIONS = {
 const isRevocation = (v: unknown): v is Revocation => {
   const o = v as Record<string, unknown> | null;
   return (
-    !!o && ((o.kind === 'session' && typeof o.sessionId === 'string') || (o.kind === 'user' && typeof o.userId === 'string'))
+    !!o &&
+    ((o.kind === 'session' && typeof o.sessionId === 'string') ||
+      (o.kind === 'user' && typeof o.userId === 'string') ||
+      (o.kind === 'token' && typeof o.tokenId === 'string'))
   );
 };
 

@@ -5,6 +5,7 @@
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '@coffer/contract';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../test/harness';
 
@@ -82,7 +83,7 @@ describe('/api/docs', () => {
       for (const status of ['400', '403', '404', '409', '500']) {
         expect(errorSchema(status)?.required, `${route.url} ${status}`).toEqual(['code', 'msg']);
       }
-      const signedIn = JSON.stringify(op.security) === JSON.stringify([{ bearerAuth: [] }]);
+      const signedIn = JSON.stringify(op.security?.[0]) === JSON.stringify({ bearerAuth: [] });
       expect(Boolean(op.responses?.['401']), route.url).toBe(signedIn);
     }
     expect(doc.paths['/api/uc/v1/account/order/pay']!.post!.responses?.['429']).toBeDefined();
@@ -128,8 +129,39 @@ describe('/api/docs', () => {
   });
 
   it('marks signed-in calls with the bearer scheme, and only those', () => {
-    expect(doc.paths['/api/uc/v1/account/get/me']!.post!.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/api/uc/v1/account/get/me']!.post!.security).toEqual([{ bearerAuth: [] }, { accessToken: ['account:read'] }]);
     expect(doc.paths['/api/uc/v1/account/login']!.post!.security).toEqual([]);
-    expect(doc.paths['/api/uc/v1/account/profile']!.post!.security).toEqual([{}, { bearerAuth: [] }]);
+    expect(doc.paths['/api/uc/v1/account/profile']!.post!.security).toEqual([
+      {},
+      { bearerAuth: [] },
+      { accessToken: ['account:read'] },
+    ]);
+  });
+
+  it('names the token scope of every call a personal access token may make, and marks the others session only (ADR 0059)', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes;
+    expect(schemes.accessToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const route of postRoutes()) {
+      const op = doc.paths[openApiPath(route.url)]!.post! as { operationId: string; security: object[]; description?: string };
+      const key = op.operationId.replace(/Alias\d+$/, '') as keyof typeof ENDPOINTS;
+      const row = ENDPOINTS[key];
+      if (!row) continue;
+      const tokenRequirement = op.security.find((r) => 'accessToken' in r);
+      if (row.auth === 'none') expect(op.security, route.url).toEqual([]);
+      else if (row.scope) {
+        expect(tokenRequirement, route.url).toEqual({ accessToken: [row.scope] });
+        expect(op.description, route.url).toContain(row.scope);
+      } else {
+        expect(tokenRequirement, route.url).toBeUndefined();
+        expect(op.description, route.url).toMatch(/session only/);
+      }
+    }
+    const security = (url: string) => doc.paths[url]!.post!.security;
+    expect(security('/sl/v1/my/orders')).toContainEqual({ accessToken: ['orders:read'] });
+    expect(security('/sl/v1/collection/create')).toContainEqual({ accessToken: ['collections:write'] });
+    for (const sessionOnly of ['/withdraw/create', '/withdraw/confirm', '/token/create', '/password/change', '/delete', '/2fa/disable']) {
+      expect(security(`/api/uc/v1/account${sessionOnly}`), sessionOnly).toEqual([{ bearerAuth: [] }]);
+    }
   });
 });

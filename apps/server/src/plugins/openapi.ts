@@ -13,8 +13,11 @@
  *   (packages/contract/src/envelope-codes.ts).
  * - Idempotency: `idempotent` calls document the optional `Idempotency-Key` header, the
  *   `Idempotent-Replayed` header of a replayed answer and 422 IDEMPOTENCY_KEY_REUSED (ADR 0051).
- * - Security: 'required' calls carry `bearerAuth`, 'optional' ones `[{}, bearerAuth]` (anonymous or
- *   signed in), public ones an explicit empty list.
+ * - Security: 'required' calls carry `bearerAuth` (a session), 'optional' ones `[{}, bearerAuth]`
+ *   (anonymous or signed in), public ones an explicit empty list. A call a personal access token may
+ *   make (its `scope` in the endpoint table, ADR 0059) also lists `accessToken: [<scope>]` (the
+ *   role list OpenAPI 3.1 allows for non-OAuth schemes); a call without it is session only, and
+ *   says so in its description.
  * - The local file server's routes (`/files/...`, `/media/...`) are presigned-URL targets handed
  *   out by calls, not calls themselves: they are left out of the document.
  */
@@ -107,10 +110,29 @@ export const openApiTransform: Transform = (input) => {
         },
       }
     : undefined;
-  const security = auth === 'required' ? [{ bearerAuth: [] }] : auth === 'optional' ? [{}, { bearerAuth: [] }] : [];
+  const scope = ENDPOINTS[key].scope;
+  const withToken = scope ? [{ accessToken: [scope] }] : [];
+  const security =
+    auth === 'required'
+      ? [{ bearerAuth: [] }, ...withToken]
+      : auth === 'optional'
+        ? [{}, { bearerAuth: [] }, ...withToken]
+        : [];
+  const scopeNote =
+    auth === 'none'
+      ? ''
+      : scope
+        ? `Personal access tokens need the \`${scope}\` scope.`
+        : 'A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).';
   return {
     ...out,
-    schema: { ...out.schema, security, ...(headers ? { headers } : {}), response: { ...out.schema.response, ...errors } },
+    schema: {
+      ...out.schema,
+      security,
+      ...(scopeNote ? { description: scopeNote } : {}),
+      ...(headers ? { headers } : {}),
+      response: { ...out.schema.response, ...errors },
+    },
   };
 };
 
@@ -118,13 +140,26 @@ export const openApiTransform: Transform = (input) => {
 export function openApiOptions(): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
+      // 3.1: an operation's security requirement may list roles for a non-OAuth scheme (the token scopes).
+      openapi: '3.1.0',
       info: {
         title: 'Coffer API',
         version: '0.1.0',
         description: 'Every call is POST with a JSON body and answers {code, msg, data?, reason?}; code 10000 is success.',
       },
       servers: [{ url: '/', description: 'This server' }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'A session token from login or register.' },
+          accessToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'coffer_pat_<30 base62><6 base62 CRC-32>',
+            description:
+              'A personal access token (Developer tab of the profile page). The scopes an operation lists are the ones the token must hold; without them the call answers 403 INSUFFICIENT_SCOPE (docs/api.md "Personal access tokens").',
+          },
+        },
+      },
     },
     transform: openApiTransform,
   };

@@ -1,7 +1,7 @@
 /**
  * Property test over every POST route of the app (fast-check): malformed bodies — wrong types, huge
  * strings, deep nesting, arrays, null, bad JSON text, a missing body, other content types — sent
- * with no token, a valid token and a junk token must never give a 5xx, and must always answer the
+ * with no token, a valid session, a valid personal access token and a junk token must never give a 5xx, and must always answer the
  * envelope `{code, msg, reason}` with `code != 10000`, a non-empty `msg` and the status and code that
  * ERROR_TABLE gives the reason.
  *
@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RegisteredRoute } from '../app';
-import { createTestApp, createUser } from './harness';
+import { createTestApp, createUser, md5, PASSWORD } from './harness';
 
 const t = await createTestApp();
 const user = await createUser(t);
@@ -109,7 +109,22 @@ const rawCases = fc.oneof(
   fc.record({ contentType: fc.constant(undefined), payload: fc.constant(undefined) }),
 );
 
-const tokens = fc.oneof(fc.constant(undefined), fc.constant(user.token), fc.string({ maxLength: 300 }), fc.constant('Bearer '));
+/** A personal access token of `user` with one scope (ADR 0058): calls answer 400, 403 INSUFFICIENT_SCOPE or refuse the body. */
+const accessToken = (
+  await t.call(
+    '/api/uc/v1/account/token/create',
+    { name: 'fuzz', scopes: ['orders:read'], expires_in_days: 7, password: md5(PASSWORD) },
+    user.token,
+  )
+).body.data.token as string;
+const tokens = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(user.token),
+  fc.constant(accessToken),
+  fc.string({ maxLength: 300 }),
+  fc.constant('Bearer '),
+  fc.constant('Bearer coffer_pat_000000000000000000000000000000000000'),
+);
 
 interface Sent {
   route: RegisteredRoute;
@@ -122,7 +137,7 @@ interface Sent {
 async function send({ route, contentType, payload, token, ip }: Sent) {
   const headers: Record<string, string> = {};
   if (contentType) headers['content-type'] = contentType;
-  if (token !== undefined) headers.authorization = token === user.token ? `Bearer ${token}` : token;
+  if (token !== undefined) headers.authorization = token === user.token || token === accessToken ? `Bearer ${token}` : token;
   return t.app.inject({ method: 'POST', url: route.url, headers, payload, remoteAddress: ip });
 }
 

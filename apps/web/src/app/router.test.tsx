@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import toast from 'react-hot-toast';
@@ -72,6 +72,7 @@ describe('login guard (product §2)', () => {
     '/profile/selling',
     '/profile/buy',
     '/profile/events',
+    '/profile/developer',
     '/transactions',
   ])('sends a visitor from %s to /login', async (path) => {
     const { router } = renderApp(path);
@@ -172,6 +173,24 @@ describe('Your Profile > Events & webhooks (product §23)', () => {
     for (const title of ['Event feed', 'Webhook', 'Deliveries'])
       expect(await screen.findByRole('heading', { level: 2, name: title })).toBeInTheDocument();
     expect(await screen.findByText('No events yet')).toBeInTheDocument();
+  });
+});
+
+describe('Your Profile > Developer (personal access tokens)', () => {
+  it('is the last tab of the own profile and lists the tokens', async () => {
+    server.use(
+      me(ok(testUser)),
+      assets,
+      http.post('*/api/uc/v1/account/token/list', () => HttpResponse.json(ok({ tokens: [] }))),
+    );
+    signIn(testUser);
+    renderApp('/profile/developer');
+    const strip = await screen.findByRole('navigation', { name: 'Profile sections' });
+    const tabs = within(strip).getAllByRole('link');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Account', 'Selling', 'My Purchases', 'Events & webhooks', 'Security', 'Developer']);
+    expect(tabs.at(-1)).toHaveAttribute('aria-current', 'page');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Personal access tokens' })).toBeInTheDocument();
+    expect(await screen.findByText('No tokens yet')).toBeInTheDocument();
   });
 });
 

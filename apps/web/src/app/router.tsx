@@ -47,6 +47,7 @@ const ProfileSelling = lazyPage(() => import('./routes/profile/selling'));
 const ProfileBuy = lazyPage(() => import('./routes/profile/buy'));
 const ProfileEvents = lazyPage(() => import('./routes/profile/events'));
 const ProfileSecurity = lazyPage(() => import('./routes/profile/security'));
+const ProfileDeveloper = lazyPage(() => import('./routes/profile/developer'));
 const Transactions = lazyPage(() => import('./routes/transactions'));
 const NotFound = lazyPage(() => import('./routes/not-found'));
 
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
               { path: 'buy', element: <ProfileBuy /> },
               { path: 'events', element: <ProfileEvents /> },
               { path: 'security', element: <ProfileSecurity /> },
+              { path: 'developer', element: <ProfileDeveloper /> },
             ],
           },
           { path: 'transactions', element: <Transactions /> },

@@ -16,3 +16,4 @@ export * from './moderation';
 export * from './discounts';
 export * from './reviews';
 export * from './idempotency';
+export * from './tokens';

@@ -186,7 +186,7 @@ export function createAccountService(deps: AccountDeps) {
   const userRows = createReadCache<repo.UserRow | null>({ ttlMs: USER_ROW_CACHE_TTL_MS, now: () => clock.now() });
   revocations.subscribe((event) => {
     if (event.kind === 'session') sessionCache.dropSession(event.sessionId);
-    else {
+    else if (event.kind === 'user') {
       sessionCache.dropUser(event.userId);
       userRows.delete(event.userId);
     }
@@ -199,7 +199,7 @@ export function createAccountService(deps: AccountDeps) {
    */
   async function broadcast(event: Revocation): Promise<void> {
     if (event.kind === 'session') sessionCache.dropSession(event.sessionId);
-    else {
+    else if (event.kind === 'user') {
       sessionCache.dropUser(event.userId);
       userRows.delete(event.userId);
     }
@@ -643,7 +643,7 @@ export function createAccountService(deps: AccountDeps) {
      * @throws STEP_UP_REQUIRED (`data.method` 'password' or 'code'), INVALID_CREDENTIALS, RATE_LIMITED
      */
     async authorizeSpend(
-      auth: { userId: string; sessionId: string; steppedUpAt?: number | null },
+      auth: { userId: string; sessionId: string; steppedUpAt?: number | null; token?: unknown },
       proof: { password?: string; code?: string },
     ): Promise<void> {
       const now = clock.now();
@@ -659,6 +659,8 @@ export function createAccountService(deps: AccountDeps) {
         }
       } else proved = Boolean(proof.password);
       if (proved) {
+        // A personal access token has no session to mark: it sends the proof with every spend.
+        if (auth.token) return;
         await repo.markSteppedUp(db, auth.sessionId, new Date(now));
         sessionCache.markSteppedUp(auth.sessionId, now);
         return;
@@ -667,6 +669,30 @@ export function createAccountService(deps: AccountDeps) {
       throw twoFactorRow
         ? errors.stepUpRequired(STEP_UP_CODE_MSG, 'code')
         : errors.stepUpRequired(STEP_UP_PASSWORD_MSG, 'password');
+    },
+
+    /**
+     * The re-authentication of a sensitive change (a personal access token's creation, ADR 0058):
+     * unlike {@link authorizeSpend}, a recent step-up does not stand in for it, the proof comes with
+     * the call every time. Two-factor off: the right `password` (the login password's MD5 digest).
+     * Two-factor on: a right `code` (TOTP not used before, or an unused recovery code); a `password`
+     * sent as well is checked too. Wrong proofs spend the shared password budget.
+     * @param prompts the STEP_UP_REQUIRED messages, asking for the password or for a code
+     * @throws STEP_UP_REQUIRED (`data.method` 'password' or 'code'), INVALID_CREDENTIALS, RATE_LIMITED, NOT_FOUND
+     */
+    async confirmSensitive(
+      userId: string,
+      proof: { password?: string | undefined; code?: string | undefined },
+      prompts: { password: string; code: string },
+    ): Promise<void> {
+      if (proof.password) await this.checkPassword(userId, proof.password);
+      const twoFactorRow = await enabledTwoFactor(userId);
+      if (twoFactorRow) {
+        if (!proof.code) throw errors.stepUpRequired(prompts.code, 'code');
+        await checkCode(twoFactorRow, proof.code);
+        return;
+      }
+      if (!proof.password) throw errors.stepUpRequired(prompts.password, 'password');
     },
 
     /**

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, collections, reports, sessions, users } from '../../db/schema/index';
+import { accessTokens, auditLog, collections, reports, sessions, users } from '../../db/schema/index';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
@@ -115,6 +115,16 @@ export async function setSuspension(db: DbOrTx, userId: string, s: { at: Date; r
 }
 
 /** Revokes every live session of the user (a suspension signs them out everywhere). @returns how many */
+/** Revokes every live personal access token of a user (a suspension, ADR 0058). @returns how many */
+export async function revokeAccessTokens(db: DbOrTx, userId: string, at: Date): Promise<number> {
+  const rows = await db
+    .update(accessTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)))
+    .returning({ id: accessTokens.id });
+  return rows.length;
+}
+
 export async function revokeSessions(db: DbOrTx, userId: string, at: Date): Promise<number> {
   const rows = await db
     .update(sessions)

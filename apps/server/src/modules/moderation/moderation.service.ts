@@ -16,8 +16,8 @@
  *   buy call answer NOT_FOUND to everyone but its owner (who sees `moderation`, the notice) and its
  *   paid buyers, who keep detail and downloads. With `removeFiles`, downloads are refused to
  *   everyone (CONFLICT, with a message saying so). No stored byte is deleted: unhide gives everything back.
- * - suspend: sign-in answers ACCOUNT_SUSPENDED (403) with the reason; every session is revoked (on
- *   every instance, through the revocation bus); the user's collections leave the market and cannot
+ * - suspend: sign-in answers ACCOUNT_SUSPENDED (403) with the reason; every session and every
+ *   personal access token is revoked (on every instance, through the revocation bus); the user's collections leave the market and cannot
  *   be bought; cash-out calls answer ACCOUNT_SUSPENDED. Balances are untouched. unsuspend lifts all
  *   of it (the user signs in again).
  */
@@ -200,9 +200,12 @@ export function createModerationService(deps: ModerationDeps) {
         const now = new Date(clock.now());
         await repo.setSuspension(tx, user.id, { at: now, reason: op.reason });
         const revoked = await repo.revokeSessions(tx, user.id, now);
+        // Personal access tokens go with the sessions (ADR 0058): a suspension stops them at once.
+        const tokensRevoked = await repo.revokeAccessTokens(tx, user.id, now);
         const row = await audit(tx, 'user.suspend', `user:${user.id}`, op, {
           username: user.username,
           sessions_revoked: revoked,
+          tokens_revoked: tokensRevoked,
         });
         return { user, row };
       });

@@ -57,6 +57,7 @@ export default function ProfileLayoutRoute() {
         { to: `${base}/buy`, label: 'My Purchases' },
         { to: `${base}/events`, label: 'Events & webhooks' },
         { to: `${base}/security`, label: 'Security' },
+        { to: `${base}/developer`, label: 'Developer' },
       ]
     : [{ to: `${base}/selling`, label: 'Selling' }];
   const context: ProfileOutletContext = { userId: (isOwn ? me?.id : id) ?? '', isOwn };
