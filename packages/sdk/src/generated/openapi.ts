@@ -63,7 +63,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Whether two-factor sign-in is on */
+        /**
+         * Whether two-factor sign-in is on
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["twoFactorStatus"];
         delete?: never;
         options?: never;
@@ -80,7 +83,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new two-factor secret and its otpauth URI (not active until 2fa/enable) */
+        /**
+         * A new two-factor secret and its otpauth URI (not active until 2fa/enable)
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["twoFactorSetup"];
         delete?: never;
         options?: never;
@@ -97,7 +103,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor sign-in on with a code; answers the ten recovery codes once */
+        /**
+         * Turn two-factor sign-in on with a code; answers the ten recovery codes once
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["twoFactorEnable"];
         delete?: never;
         options?: never;
@@ -114,7 +123,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor sign-in off with the password and a code */
+        /**
+         * Turn two-factor sign-in off with the password and a code
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["twoFactorDisable"];
         delete?: never;
         options?: never;
@@ -131,7 +143,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's live sessions */
+        /**
+         * The caller's live sessions
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["sessionList"];
         delete?: never;
         options?: never;
@@ -148,7 +163,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out one of the caller's sessions */
+        /**
+         * Sign out one of the caller's sessions
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["sessionRevoke"];
         delete?: never;
         options?: never;
@@ -165,7 +183,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out every session of the caller but this one */
+        /**
+         * Sign out every session of the caller but this one
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["sessionRevokeOthers"];
         delete?: never;
         options?: never;
@@ -216,7 +237,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the current session */
+        /**
+         * Revoke the current session
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -233,7 +257,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The signed-in user */
+        /**
+         * The signed-in user
+         * @description Personal access tokens need the `account:read` scope.
+         */
         post: operations["getMe"];
         delete?: never;
         options?: never;
@@ -250,7 +277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read or set the caller's notification choices (update mails) */
+        /**
+         * Read or set the caller's notification choices (update mails)
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["accountNotifications"];
         delete?: never;
         options?: never;
@@ -267,7 +297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Available and frozen points */
+        /**
+         * Available and frozen points
+         * @description Personal access tokens need the `wallet:read` scope.
+         */
         post: operations["assets"];
         delete?: never;
         options?: never;
@@ -284,7 +317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A user's public profile */
+        /**
+         * A user's public profile
+         * @description Personal access tokens need the `account:read` scope.
+         */
         post: operations["profile"];
         delete?: never;
         options?: never;
@@ -301,7 +337,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change nickname or avatar */
+        /**
+         * Change nickname or avatar
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["accountChange"];
         delete?: never;
         options?: never;
@@ -318,7 +357,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the password (revokes every session, returns a fresh token) */
+        /**
+         * Change the password (revokes every session, returns a fresh token)
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["passwordChange"];
         delete?: never;
         options?: never;
@@ -335,8 +377,71 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete the account */
+        /**
+         * Delete the account
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["accountDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uc/v1/account/token/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a personal access token (password or two-factor code); the token is answered once
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
+        post: operations["tokenCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uc/v1/account/token/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's live personal access tokens, newest first (never the tokens themselves)
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
+        post: operations["tokenList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uc/v1/account/token/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of the caller's personal access tokens, on every instance at once
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
+        post: operations["tokenRevoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -352,7 +457,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's transaction records, newest first */
+        /**
+         * The caller's transaction records, newest first
+         * @description Personal access tokens need the `wallet:read` scope.
+         */
         post: operations["recordList"];
         delete?: never;
         options?: never;
@@ -369,7 +477,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Currencies of the active payment provider (cached 5 minutes) */
+        /**
+         * Currencies of the active payment provider (cached 5 minutes)
+         * @description Personal access tokens need the `wallet:read` scope.
+         */
         post: operations["currencyList"];
         delete?: never;
         options?: never;
@@ -403,7 +514,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox only: pay one of the caller's top-up bills (in full unless currency_amount is given) */
+        /**
+         * Sandbox only: pay one of the caller's top-up bills (in full unless currency_amount is given)
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["sandboxPay"];
         delete?: never;
         options?: never;
@@ -420,7 +534,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox only: clear the caller's pending sale proceeds now instead of after the holding period */
+        /**
+         * Sandbox only: clear the caller's pending sale proceeds now instead of after the holding period
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["sandboxClear"];
         delete?: never;
         options?: never;
@@ -437,7 +554,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Minimum top-up in a currency (points, crypto, USD); never cached */
+        /**
+         * Minimum top-up in a currency (points, crypto, USD); never cached
+         * @description Personal access tokens need the `wallet:read` scope.
+         */
         post: operations["depositMinAmount"];
         delete?: never;
         options?: never;
@@ -454,7 +574,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a top-up bill */
+        /**
+         * Create a top-up bill
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["deposit"];
         delete?: never;
         options?: never;
@@ -471,7 +594,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One of the caller's top-up bills */
+        /**
+         * One of the caller's top-up bills
+         * @description Personal access tokens need the `wallet:read` scope.
+         */
         post: operations["depositBillDetail"];
         delete?: never;
         options?: never;
@@ -488,7 +614,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Network fee of a cash-out */
+        /**
+         * Network fee of a cash-out
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["withdrawEstimateFee"];
         delete?: never;
         options?: never;
@@ -505,7 +634,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a cash-out bill (confirmed with the password next) */
+        /**
+         * Create a cash-out bill (confirmed with the password next)
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["withdrawCreate"];
         delete?: never;
         options?: never;
@@ -522,7 +654,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm a cash-out with the login password (and a two-factor code when it is on) */
+        /**
+         * Confirm a cash-out with the login password (and a two-factor code when it is on)
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["withdrawConfirm"];
         delete?: never;
         options?: never;
@@ -539,7 +674,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One of the caller's cash-out bills */
+        /**
+         * One of the caller's cash-out bills
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["withdrawBillDetail"];
         delete?: never;
         options?: never;
@@ -556,7 +694,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presigned PUT for a banner image */
+        /**
+         * Presigned PUT for a banner image
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["bannerUrl"];
         delete?: never;
         options?: never;
@@ -573,7 +714,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presigned PUT for a banner image */
+        /**
+         * Presigned PUT for a banner image
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["bannerUrlAlias1"];
         delete?: never;
         options?: never;
@@ -590,7 +734,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presigned PUT for an avatar image */
+        /**
+         * Presigned PUT for an avatar image
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["avatarUrl"];
         delete?: never;
         options?: never;
@@ -607,7 +754,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Single presigned PUT for a small file */
+        /**
+         * Single presigned PUT for a small file
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["uploadResourceUrl"];
         delete?: never;
         options?: never;
@@ -624,7 +774,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Single presigned PUT for a small file */
+        /**
+         * Single presigned PUT for a small file
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["uploadResourceUrlAlias1"];
         delete?: never;
         options?: never;
@@ -641,7 +794,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a multipart upload */
+        /**
+         * Start a multipart upload
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["multipartUpload"];
         delete?: never;
         options?: never;
@@ -658,7 +814,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a multipart upload */
+        /**
+         * Start a multipart upload
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["multipartUploadAlias1"];
         delete?: never;
         options?: never;
@@ -675,7 +834,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presigned PUT for one part */
+        /**
+         * Presigned PUT for one part
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["uploadPartUrl"];
         delete?: never;
         options?: never;
@@ -692,7 +854,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presigned PUT for one part */
+        /**
+         * Presigned PUT for one part
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["uploadPartUrlAlias1"];
         delete?: never;
         options?: never;
@@ -709,7 +874,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Parts uploaded so far (resume) */
+        /**
+         * Parts uploaded so far (resume)
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["uploadParts"];
         delete?: never;
         options?: never;
@@ -726,7 +894,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Parts uploaded so far (resume) */
+        /**
+         * Parts uploaded so far (resume)
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["uploadPartsAlias1"];
         delete?: never;
         options?: never;
@@ -743,7 +914,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Assemble and verify an upload; yields the resource */
+        /**
+         * Assemble and verify an upload; yields the resource
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["completeUpload"];
         delete?: never;
         options?: never;
@@ -760,7 +934,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Assemble and verify an upload; yields the resource */
+        /**
+         * Assemble and verify an upload; yields the resource
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["completeUploadAlias1"];
         delete?: never;
         options?: never;
@@ -777,7 +954,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a collection (status Created) */
+        /**
+         * Create a collection (status Created)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionCreate"];
         delete?: never;
         options?: never;
@@ -794,7 +974,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a collection (status Created) */
+        /**
+         * Create a collection (status Created)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionCreateAlias1"];
         delete?: never;
         options?: never;
@@ -811,7 +994,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attach an uploaded file */
+        /**
+         * Attach an uploaded file
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourceAdd"];
         delete?: never;
         options?: never;
@@ -828,7 +1014,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attach an uploaded file */
+        /**
+         * Attach an uploaded file
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourceAddAlias1"];
         delete?: never;
         options?: never;
@@ -845,7 +1034,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish (owner, needs a file) */
+        /**
+         * Publish (owner, needs a file)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionPublish"];
         delete?: never;
         options?: never;
@@ -862,7 +1054,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish (owner, needs a file) */
+        /**
+         * Publish (owner, needs a file)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionPublishAlias1"];
         delete?: never;
         options?: never;
@@ -879,7 +1074,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Soft delete (buyers keep their downloads) */
+        /**
+         * Soft delete (buyers keep their downloads)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionDelete"];
         delete?: never;
         options?: never;
@@ -896,7 +1094,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Soft delete (buyers keep their downloads) */
+        /**
+         * Soft delete (buyers keep their downloads)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionDeleteAlias1"];
         delete?: never;
         options?: never;
@@ -913,7 +1114,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's collections, newest first */
+        /**
+         * The caller's collections, newest first
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["myCollections"];
         delete?: never;
         options?: never;
@@ -930,7 +1134,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's collections, newest first */
+        /**
+         * The caller's collections, newest first
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["myCollectionsAlias1"];
         delete?: never;
         options?: never;
@@ -947,7 +1154,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A collection with its files and seller */
+        /**
+         * A collection with its files and seller
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["collectionDetail"];
         delete?: never;
         options?: never;
@@ -964,7 +1174,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A collection with its files and seller */
+        /**
+         * A collection with its files and seller
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["collectionDetailAlias1"];
         delete?: never;
         options?: never;
@@ -981,7 +1194,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A file with its collection */
+        /**
+         * A file with its collection
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["resourceDetail"];
         delete?: never;
         options?: never;
@@ -998,7 +1214,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A file with its collection */
+        /**
+         * A file with its collection
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["resourceDetailAlias1"];
         delete?: never;
         options?: never;
@@ -1083,7 +1302,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Short-lived download URL (owner or buyer) */
+        /**
+         * Short-lived download URL (owner or buyer)
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["resourceDownloadUrl"];
         delete?: never;
         options?: never;
@@ -1100,7 +1322,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Short-lived download URL (owner or buyer) */
+        /**
+         * Short-lived download URL (owner or buyer)
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["resourceDownloadUrlAlias1"];
         delete?: never;
         options?: never;
@@ -1117,7 +1342,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change title, description, price or banner (owner; orders keep their price) */
+        /**
+         * Change title, description, price or banner (owner; orders keep their price)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionUpdate"];
         delete?: never;
         options?: never;
@@ -1134,7 +1362,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change title, description, price or banner (owner; orders keep their price) */
+        /**
+         * Change title, description, price or banner (owner; orders keep their price)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionUpdateAlias1"];
         delete?: never;
         options?: never;
@@ -1151,7 +1382,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Published -> Draft (owner; buyers keep access) */
+        /**
+         * Published -> Draft (owner; buyers keep access)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionUnpublish"];
         delete?: never;
         options?: never;
@@ -1168,7 +1402,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Published -> Draft (owner; buyers keep access) */
+        /**
+         * Published -> Draft (owner; buyers keep access)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionUnpublishAlias1"];
         delete?: never;
         options?: never;
@@ -1185,7 +1422,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remove a file (owner; buyers who bought keep it) */
+        /**
+         * Remove a file (owner; buyers who bought keep it)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourceRemove"];
         delete?: never;
         options?: never;
@@ -1202,7 +1442,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remove a file (owner; buyers who bought keep it) */
+        /**
+         * Remove a file (owner; buyers who bought keep it)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourceRemoveAlias1"];
         delete?: never;
         options?: never;
@@ -1219,7 +1462,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A completed upload becomes the next version of a file (owner; old bytes kept) */
+        /**
+         * A completed upload becomes the next version of a file (owner; old bytes kept)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourceReplace"];
         delete?: never;
         options?: never;
@@ -1236,7 +1482,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A completed upload becomes the next version of a file (owner; old bytes kept) */
+        /**
+         * A completed upload becomes the next version of a file (owner; old bytes kept)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourceReplaceAlias1"];
         delete?: never;
         options?: never;
@@ -1253,7 +1502,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a file as a free preview, or not (owner) */
+        /**
+         * Mark a file as a free preview, or not (owner)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourcePreview"];
         delete?: never;
         options?: never;
@@ -1270,7 +1522,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a file as a free preview, or not (owner) */
+        /**
+         * Mark a file as a free preview, or not (owner)
+         * @description Personal access tokens need the `collections:write` scope.
+         */
         post: operations["collectionResourcePreviewAlias1"];
         delete?: never;
         options?: never;
@@ -1321,7 +1576,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Files added, updated or removed in collections the caller bought, after a cursor */
+        /**
+         * Files added, updated or removed in collections the caller bought, after a cursor
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["myLibraryChanges"];
         delete?: never;
         options?: never;
@@ -1338,7 +1596,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Files added, updated or removed in collections the caller bought, after a cursor */
+        /**
+         * Files added, updated or removed in collections the caller bought, after a cursor
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["myLibraryChangesAlias1"];
         delete?: never;
         options?: never;
@@ -1389,7 +1650,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's order for a collection */
+        /**
+         * The caller's order for a collection
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["collectionBuy"];
         delete?: never;
         options?: never;
@@ -1406,7 +1670,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's order for a collection */
+        /**
+         * The caller's order for a collection
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["collectionBuyAlias1"];
         delete?: never;
         options?: never;
@@ -1423,7 +1690,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay an order (one transaction: ledger, order, records, counters) */
+        /**
+         * Pay an order (one transaction: ledger, order, records, counters)
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["orderPay"];
         delete?: never;
         options?: never;
@@ -1440,7 +1710,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a purchase as not made by you while its proceeds are pending ("This wasn't me") */
+        /**
+         * Report a purchase as not made by you while its proceeds are pending ("This wasn't me")
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["orderReport"];
         delete?: never;
         options?: never;
@@ -1457,7 +1730,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's orders, newest first */
+        /**
+         * The caller's orders, newest first
+         * @description Personal access tokens need the `orders:read` scope.
+         */
         post: operations["myOrders"];
         delete?: never;
         options?: never;
@@ -1474,7 +1750,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's orders, newest first */
+        /**
+         * The caller's orders, newest first
+         * @description Personal access tokens need the `orders:read` scope.
+         */
         post: operations["myOrdersAlias1"];
         delete?: never;
         options?: never;
@@ -1491,7 +1770,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Collections the caller bought */
+        /**
+         * Collections the caller bought
+         * @description Personal access tokens need the `orders:read` scope.
+         */
         post: operations["myPurchasedCollections"];
         delete?: never;
         options?: never;
@@ -1508,7 +1790,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Collections the caller bought */
+        /**
+         * Collections the caller bought
+         * @description Personal access tokens need the `orders:read` scope.
+         */
         post: operations["myPurchasedCollectionsAlias1"];
         delete?: never;
         options?: never;
@@ -1525,7 +1810,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund a paid order in full (the collection's seller; one ledger transaction) */
+        /**
+         * Refund a paid order in full (the collection's seller; one ledger transaction)
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["orderRefund"];
         delete?: never;
         options?: never;
@@ -1542,7 +1830,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask for a refund (buyer): automatic within 14 days when nothing was downloaded, else waits for the seller */
+        /**
+         * Ask for a refund (buyer): automatic within 14 days when nothing was downloaded, else waits for the seller
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["orderRefundRequest"];
         delete?: never;
         options?: never;
@@ -1559,7 +1850,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Orders of the caller's collections, with buyer and refund request */
+        /**
+         * Orders of the caller's collections, with buyer and refund request
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["mySales"];
         delete?: never;
         options?: never;
@@ -1576,7 +1870,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Orders of the caller's collections, with buyer and refund request */
+        /**
+         * Orders of the caller's collections, with buyer and refund request
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["mySalesAlias1"];
         delete?: never;
         options?: never;
@@ -1593,7 +1890,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a discount code */
+        /**
+         * Create a discount code
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["discountCreate"];
         delete?: never;
         options?: never;
@@ -1610,7 +1910,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a discount code */
+        /**
+         * Create a discount code
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["discountCreateAlias1"];
         delete?: never;
         options?: never;
@@ -1627,7 +1930,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's discount codes, newest first */
+        /**
+         * The caller's discount codes, newest first
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["discountList"];
         delete?: never;
         options?: never;
@@ -1644,7 +1950,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's discount codes, newest first */
+        /**
+         * The caller's discount codes, newest first
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["discountListAlias1"];
         delete?: never;
         options?: never;
@@ -1661,7 +1970,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Disable a discount code */
+        /**
+         * Disable a discount code
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["discountDisable"];
         delete?: never;
         options?: never;
@@ -1678,7 +1990,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Disable a discount code */
+        /**
+         * Disable a discount code
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["discountDisableAlias1"];
         delete?: never;
         options?: never;
@@ -1695,7 +2010,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a discount code takes off a collection */
+        /**
+         * What a discount code takes off a collection
+         * @description Personal access tokens need the `orders:read` scope.
+         */
         post: operations["discountPreview"];
         delete?: never;
         options?: never;
@@ -1712,7 +2030,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a discount code takes off a collection */
+        /**
+         * What a discount code takes off a collection
+         * @description Personal access tokens need the `orders:read` scope.
+         */
         post: operations["discountPreviewAlias1"];
         delete?: never;
         options?: never;
@@ -1729,7 +2050,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A collection's licence keys settings (owner) */
+        /**
+         * A collection's licence keys settings (owner)
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["licenceSettingsGet"];
         delete?: never;
         options?: never;
@@ -1746,7 +2070,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A collection's licence keys settings (owner) */
+        /**
+         * A collection's licence keys settings (owner)
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["licenceSettingsGetAlias1"];
         delete?: never;
         options?: never;
@@ -1763,7 +2090,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn licence keys on or off and set the activation limit (owner) */
+        /**
+         * Turn licence keys on or off and set the activation limit (owner)
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["licenceSettingsSet"];
         delete?: never;
         options?: never;
@@ -1780,7 +2110,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn licence keys on or off and set the activation limit (owner) */
+        /**
+         * Turn licence keys on or off and set the activation limit (owner)
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["licenceSettingsSetAlias1"];
         delete?: never;
         options?: never;
@@ -1831,7 +2164,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Short-lived URL of a streamed ZIP of every file (owner or buyer) */
+        /**
+         * Short-lived URL of a streamed ZIP of every file (owner or buyer)
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["collectionDownloadAll"];
         delete?: never;
         options?: never;
@@ -1848,7 +2184,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Short-lived URL of a streamed ZIP of every file (owner or buyer) */
+        /**
+         * Short-lived URL of a streamed ZIP of every file (owner or buyer)
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["collectionDownloadAllAlias1"];
         delete?: never;
         options?: never;
@@ -1882,7 +2221,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's inclusion proof in the latest publication (verified by the client) */
+        /**
+         * The caller's inclusion proof in the latest publication (verified by the client)
+         * @description Personal access tokens need the `wallet:read` scope.
+         */
         post: operations["reservesProof"];
         delete?: never;
         options?: never;
@@ -1899,7 +2241,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's events after a cursor, oldest first */
+        /**
+         * The caller's events after a cursor, oldest first
+         * @description Personal access tokens need the `events:read` scope.
+         */
         post: operations["eventsList"];
         delete?: never;
         options?: never;
@@ -1916,7 +2261,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's webhook endpoint */
+        /**
+         * The caller's webhook endpoint
+         * @description Personal access tokens need the `webhooks:read` scope.
+         */
         post: operations["webhookGet"];
         delete?: never;
         options?: never;
@@ -1933,7 +2281,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set or clear the webhook URL */
+        /**
+         * Set or clear the webhook URL
+         * @description Personal access tokens need the `webhooks:write` scope.
+         */
         post: operations["webhookSet"];
         delete?: never;
         options?: never;
@@ -1950,7 +2301,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new webhook signing secret (shown once) */
+        /**
+         * A new webhook signing secret (shown once)
+         * @description Personal access tokens need the `webhooks:write` scope.
+         */
         post: operations["webhookSecretRotate"];
         delete?: never;
         options?: never;
@@ -1967,7 +2321,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new Ed25519 webhook signing key pair (answers the public key) */
+        /**
+         * A new Ed25519 webhook signing key pair (answers the public key)
+         * @description Personal access tokens need the `webhooks:write` scope.
+         */
         post: operations["webhookSigningKeyRotate"];
         delete?: never;
         options?: never;
@@ -1984,7 +2341,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's webhook deliveries, newest first */
+        /**
+         * The caller's webhook deliveries, newest first
+         * @description Personal access tokens need the `webhooks:read` scope.
+         */
         post: operations["webhookDeliveries"];
         delete?: never;
         options?: never;
@@ -2001,7 +2361,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deliver one event again */
+        /**
+         * Deliver one event again
+         * @description Personal access tokens need the `webhooks:write` scope.
+         */
         post: operations["webhookRedeliver"];
         delete?: never;
         options?: never;
@@ -2018,7 +2381,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a collection to Coffer (copyright, illegal, spam, other); one open report per collection */
+        /**
+         * Report a collection to Coffer (copyright, illegal, spam, other); one open report per collection
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["collectionReport"];
         delete?: never;
         options?: never;
@@ -2035,7 +2401,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a collection to Coffer (copyright, illegal, spam, other); one open report per collection */
+        /**
+         * Report a collection to Coffer (copyright, illegal, spam, other); one open report per collection
+         * @description A signed-in session only: personal access tokens are refused (403 INSUFFICIENT_SCOPE).
+         */
         post: operations["collectionReportAlias1"];
         delete?: never;
         options?: never;
@@ -2052,7 +2421,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Write or edit the caller's review of a collection they bought */
+        /**
+         * Write or edit the caller's review of a collection they bought
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["reviewUpsert"];
         delete?: never;
         options?: never;
@@ -2069,7 +2441,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Write or edit the caller's review of a collection they bought */
+        /**
+         * Write or edit the caller's review of a collection they bought
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["reviewUpsertAlias1"];
         delete?: never;
         options?: never;
@@ -2086,7 +2461,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A collection's reviews, newest first, with the caller's own */
+        /**
+         * A collection's reviews, newest first, with the caller's own
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["reviewList"];
         delete?: never;
         options?: never;
@@ -2103,7 +2481,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A collection's reviews, newest first, with the caller's own */
+        /**
+         * A collection's reviews, newest first, with the caller's own
+         * @description Personal access tokens need the `collections:read` scope.
+         */
         post: operations["reviewListAlias1"];
         delete?: never;
         options?: never;
@@ -2120,7 +2501,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The seller's one reply to a review */
+        /**
+         * The seller's one reply to a review
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["reviewReply"];
         delete?: never;
         options?: never;
@@ -2137,7 +2521,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The seller's one reply to a review */
+        /**
+         * The seller's one reply to a review
+         * @description Personal access tokens need the `sales:write` scope.
+         */
         post: operations["reviewReplyAlias1"];
         delete?: never;
         options?: never;
@@ -2154,7 +2541,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete the caller's review */
+        /**
+         * Delete the caller's review
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["reviewDelete"];
         delete?: never;
         options?: never;
@@ -2171,7 +2561,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete the caller's review */
+        /**
+         * Delete the caller's review
+         * @description Personal access tokens need the `orders:write` scope.
+         */
         post: operations["reviewDeleteAlias1"];
         delete?: never;
         options?: never;
@@ -2188,7 +2581,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The seller's sales, earnings, refunds and downloads per UTC day over 7, 30 or 90 days */
+        /**
+         * The seller's sales, earnings, refunds and downloads per UTC day over 7, 30 or 90 days
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["mySalesDashboard"];
         delete?: never;
         options?: never;
@@ -2205,7 +2601,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The seller's sales, earnings, refunds and downloads per UTC day over 7, 30 or 90 days */
+        /**
+         * The seller's sales, earnings, refunds and downloads per UTC day over 7, 30 or 90 days
+         * @description Personal access tokens need the `sales:read` scope.
+         */
         post: operations["mySalesDashboardAlias1"];
         delete?: never;
         options?: never;
@@ -2277,7 +2676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2419,7 +2818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2561,7 +2960,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2719,7 +3118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2859,7 +3258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3000,7 +3399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3140,7 +3539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3286,7 +3685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3425,7 +3824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3564,7 +3963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3690,7 +4089,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3831,7 +4230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3986,7 +4385,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4136,7 +4535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4277,7 +4676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4423,7 +4822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4550,7 +4949,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4703,7 +5102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4845,7 +5244,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4984,7 +5383,443 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description What the body names does not exist (reason: NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description The state does not allow it, or the balance is short (reason: CONFLICT, INSUFFICIENT_BALANCE, PRICE_CHANGED, ORDER_EXPIRED, IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description Server error (reason: INTERNAL) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    tokenCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("account:read" | "wallet:read" | "collections:read" | "collections:write" | "orders:read" | "orders:write" | "sales:read" | "sales:write" | "events:read" | "webhooks:read" | "webhooks:write")[];
+                    expires_in_days: number;
+                    password?: string;
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 10000;
+                        msg: string;
+                        data: {
+                            id: string;
+                            name: string;
+                            scopes: string[];
+                            created_at: number;
+                            last_used_at: number | null;
+                            expires_at: number;
+                            token: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is invalid or the action was refused (reason: VALIDATION_FAILED, INVALID_CREDENTIALS) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description No valid session (reason: UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description What the body names does not exist (reason: NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description The state does not allow it, or the balance is short (reason: CONFLICT, INSUFFICIENT_BALANCE, PRICE_CHANGED, ORDER_EXPIRED, IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description Server error (reason: INTERNAL) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    tokenList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 10000;
+                        msg: string;
+                        data: {
+                            tokens: {
+                                id: string;
+                                name: string;
+                                scopes: string[];
+                                created_at: number;
+                                last_used_at: number | null;
+                                expires_at: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is invalid or the action was refused (reason: VALIDATION_FAILED, INVALID_CREDENTIALS) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description No valid session (reason: UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description What the body names does not exist (reason: NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description The state does not allow it, or the balance is short (reason: CONFLICT, INSUFFICIENT_BALANCE, PRICE_CHANGED, ORDER_EXPIRED, IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description Server error (reason: INTERNAL) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    tokenRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 10000;
+                        msg: string;
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description The body is invalid or the action was refused (reason: VALIDATION_FAILED, INVALID_CREDENTIALS) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description No valid session (reason: UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Not 10000: the reason's code (ERROR_TABLE). */
+                        code: number;
+                        /** @description A human-readable message. */
+                        msg: string;
+                        /** @description A machine-readable reason, e.g. VALIDATION_FAILED. */
+                        reason?: string;
+                        /** @description Present on a few refusals that carry details (e.g. the minimum amount). */
+                        data?: unknown;
+                    };
+                };
+            };
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5173,7 +6008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5304,7 +6139,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5428,7 +6263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5591,7 +6426,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5748,7 +6583,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5875,7 +6710,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6038,7 +6873,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6214,7 +7049,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6360,7 +7195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6529,7 +7364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6712,7 +7547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6889,7 +7724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7034,7 +7869,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7179,7 +8014,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7324,7 +8159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7470,7 +8305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7616,7 +8451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7767,7 +8602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7936,7 +8771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8099,7 +8934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8244,7 +9079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8391,7 +9226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8538,7 +9373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8695,7 +9530,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8852,7 +9687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9030,7 +9865,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9226,7 +10061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9402,7 +10237,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9578,7 +10413,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9764,7 +10599,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9932,7 +10767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10071,7 +10906,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10210,7 +11045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10397,7 +11232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10584,7 +11419,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10759,7 +11594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10934,7 +11769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11101,7 +11936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11268,7 +12103,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11443,7 +12278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11618,7 +12453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11788,7 +12623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11958,7 +12793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12101,7 +12936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12244,7 +13079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12416,7 +13251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12588,7 +13423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12756,7 +13591,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12924,7 +13759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13064,7 +13899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13204,7 +14039,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13358,7 +14193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13512,7 +14347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13666,7 +14501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13820,7 +14655,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13945,7 +14780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14070,7 +14905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14221,7 +15056,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14372,7 +15207,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14551,7 +15386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14730,7 +15565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14926,7 +15761,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15158,7 +15993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15392,7 +16227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15620,7 +16455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15829,7 +16664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16038,7 +16873,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16225,7 +17060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16412,7 +17247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16608,7 +17443,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16822,7 +17657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17055,7 +17890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17270,7 +18105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17436,7 +18271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17620,7 +18455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17810,7 +18645,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17982,7 +18817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18135,7 +18970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18288,7 +19123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18415,7 +19250,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18560,7 +19395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18721,7 +19556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18864,7 +19699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19009,7 +19844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19154,7 +19989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19283,7 +20118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19430,7 +20265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19591,7 +20426,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19734,7 +20569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19872,7 +20707,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20024,7 +20859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20177,7 +21012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20324,7 +21159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20476,7 +21311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20615,7 +21450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20762,7 +21597,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20927,7 +21762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21085,7 +21920,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21270,7 +22105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21437,7 +22272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21615,7 +22450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21775,7 +22610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21952,7 +22787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22129,7 +22964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22288,7 +23123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22447,7 +23282,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22586,7 +23421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22725,7 +23560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22900,7 +23735,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23075,7 +23910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED) */
+            /** @description The caller may not do this (reason: FORBIDDEN, TWO_FACTOR_REQUIRED, ACCOUNT_SUSPENDED, STEP_UP_REQUIRED, INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
