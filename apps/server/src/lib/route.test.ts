@@ -42,12 +42,18 @@ describe('endpoint table', () => {
     for (const url of urls) expect(tablePaths.has(url), `${url} is registered but not in ENDPOINTS`).toBe(true);
   });
 
-  it("marks the 'required' calls with the bearer scheme, 'optional' ones with anonymous or bearer, public ones with none", () => {
-    const expected = { required: [{ bearerAuth: [] }], optional: [{}, { bearerAuth: [] }], none: [] };
+  it("marks the 'required' calls with the bearer scheme, 'optional' ones with anonymous or bearer, public ones with none; an access token with its scope where one may call", () => {
     for (const key of ENDPOINT_KEYS) {
+      const { auth, scope } = ENDPOINTS[key];
+      const withToken = scope ? [{ accessToken: [scope] }] : [];
+      const expected = {
+        required: [{ bearerAuth: [] }, ...withToken],
+        optional: [{}, { bearerAuth: [] }, ...withToken],
+        none: [],
+      }[auth];
       for (const path of ENDPOINTS[key].paths) {
         const security = (doc.paths[path]?.post as { security?: unknown } | undefined)?.security;
-        expect(security, path).toEqual(expected[ENDPOINTS[key].auth]);
+        expect(security, path).toEqual(expected);
       }
     }
   });
