@@ -35,6 +35,7 @@ import { recordRoutes } from './modules/records/records.routes';
 import { reservesRoutes } from './modules/reserves/reserves.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
+import { apiBudgetPlugin } from './plugins/api-budget';
 import { authPlugin } from './plugins/auth';
 import { textGuardPlugin } from './plugins/text-guard';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -197,6 +198,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // A control character in any string of a body is refused before validation (docs/abuse.md "Text").
   await app.register(textGuardPlugin);
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
+  // The per-client API budget and the RateLimit headers of every API answer (docs/api.md "Rate limits").
+  await app.register(apiBudgetPlugin, {
+    max: config.API_RATE_LIMIT_MAX,
+    windowSeconds: config.API_RATE_LIMIT_WINDOW_SECONDS,
+    resolve: (token) => services.accounts.resolveSession(token),
+  });
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
