@@ -19,7 +19,8 @@
  * - Rate limits: every 2xx and 4xx answer documents `RateLimit` and `RateLimit-Policy` (ADR 0067).
  * - Bounds and examples ({@link finishDocument}, plugins/openapi-schema.ts): every string, integer and
  *   list gets a bound derived from its schema, and every call an example body and answer generated
- *   from its schemas; each error status an example envelope.
+ *   from its schemas; each error status one shared response (`components.responses.Error<status>`)
+ *   with an example envelope.
  * - The local file server's routes (`/files/...`, `/media/...`) are presigned-URL targets handed
  *   out by calls, not calls themselves: they are left out of the document.
  */
@@ -208,6 +209,7 @@ export function finishDocument(doc: Doc): Doc {
     },
   };
   const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  const responses: Record<string, unknown> = {};
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
@@ -235,8 +237,15 @@ export function finishDocument(doc: Doc): Doc {
             ...(status === '429' ? { 'Retry-After': ref('Retry-After') } : {}),
           };
         }
+        // Error answers are the same for every call: one shared response per status (components.responses.Error<status>).
+        if (status !== '200') {
+          const name = `Error${status}`;
+          responses[name] ??= response;
+          op.responses[status] = { $ref: `#/components/responses/${name}` };
+        }
       }
     }
   }
+  doc.components.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   return doc;
 }
