@@ -92,6 +92,8 @@ export interface BuildOptions {
    * one PostgreSQL database between sandbox and real-rail files turn it off.
    */
   checkPaymentsMode?: boolean;
+  /** The per-client API budget and RateLimit headers (plugins/api-budget.ts); default true. bench/api-budget.bench.ts turns it off to measure its cost. */
+  apiBudget?: boolean;
 }
 
 /** Creates the app, runs migrations, registers everything. Call `app.close()` to stop (closes the DB it opened). */
@@ -199,11 +201,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(textGuardPlugin);
   await app.register(authPlugin, { resolve: (token) => services.accounts.resolveSession(token) });
   // The per-client API budget and the RateLimit headers of every API answer (docs/api.md "Rate limits").
-  await app.register(apiBudgetPlugin, {
-    max: config.API_RATE_LIMIT_MAX,
-    windowSeconds: config.API_RATE_LIMIT_WINDOW_SECONDS,
-    resolve: (token) => services.accounts.resolveSession(token),
-  });
+  if (options.apiBudget !== false) {
+    await app.register(apiBudgetPlugin, {
+      max: config.API_RATE_LIMIT_MAX,
+      windowSeconds: config.API_RATE_LIMIT_WINDOW_SECONDS,
+      resolve: (token) => services.accounts.resolveSession(token),
+    });
+  }
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
