@@ -27,7 +27,12 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT_PERCENT = 10;
 
 async function redisAnswers(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -54,7 +59,11 @@ async function measure(name: string, env: Record<string, string>, apiBudget: boo
   const app = await buildApp({ config, logger: false, apiBudget });
   await app.ready();
   const call = async () => {
-    const res = await app.inject({ method: 'POST', url: '/sl/v1/market/collections', payload: { paginator: { page: 0, size: 20 } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/sl/v1/market/collections',
+      payload: { paginator: { page: 0, size: 20 } },
+    });
     if (res.statusCode !== 200) throw new Error(`${name}: HTTP ${res.statusCode} ${res.body}`);
     if (apiBudget && !res.headers.ratelimit) throw new Error(`${name}: no RateLimit header`);
   };
@@ -73,7 +82,9 @@ async function measure(name: string, env: Record<string, string>, apiBudget: boo
     await run(REQUESTS);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     const perCall = (ms * 1000) / REQUESTS;
-    console.log(`${name.padEnd(22)} ${(REQUESTS / (ms / 1000)).toFixed(0).padStart(6)} req/s  ${perCall.toFixed(0).padStart(5)} µs/call  (load average ${load})`);
+    console.log(
+      `${name.padEnd(22)} ${(REQUESTS / (ms / 1000)).toFixed(0).padStart(6)} req/s  ${perCall.toFixed(0).padStart(5)} µs/call  (load average ${load})`,
+    );
     return perCall;
   } finally {
     await app.close();
@@ -81,13 +92,25 @@ async function measure(name: string, env: Record<string, string>, apiBudget: boo
   }
 }
 
-console.log(`api-budget bench: ${REQUESTS} calls of POST /sl/v1/market/collections, ${CONCURRENCY} at a time, via inject; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `api-budget bench: ${REQUESTS} calls of POST /sl/v1/market/collections, ${CONCURRENCY} at a time, via inject; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 const before = await measure('before (no budget)', {}, false);
 const memory = await measure('budget, memory', {}, true);
 const pct = (v: number) => `${v >= before ? '+' : ''}${(((v - before) / before) * 100).toFixed(1)} %`;
 console.log(`memory counters: ${pct(memory)} per call (${(memory - before).toFixed(0)} µs; limit ${LIMIT_PERCENT} %)`);
 if (await redisAnswers()) {
-  const redis = await measure('budget, Redis', { REDIS_URL, REDIS_KEY_PREFIX: `coffer-bench-${randomBytes(4).toString('hex')}:` }, true);
+  const redis = await measure(
+    'budget, Redis',
+    { REDIS_URL, REDIS_KEY_PREFIX: `coffer-bench-${randomBytes(4).toString('hex')}:` },
+    true,
+  );
   console.log(`Redis counters: ${pct(redis)} per call (${(redis - before).toFixed(0)} µs, one round trip to ${REDIS_URL})`);
 } else console.log(`Redis counters: skipped, no Redis answers at ${REDIS_URL}`);
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -37,7 +37,12 @@ function parseLimit(value: unknown): { name: string; r: number; t: number } {
 }
 
 async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -92,8 +97,7 @@ describe('per-client API budget and RateLimit headers', () => {
     expect(parseLimit(refused.headers.ratelimit)).toMatchObject({ name: 'api', r: 0 });
     // The refused registration did not happen.
     const rows = (await t.app.ctx.database.db.execute(sql`select id from users where username = 'budget_user'`)) as unknown as
-      | { rows: unknown[] }
-      | unknown[];
+      { rows: unknown[] } | unknown[];
     expect(Array.isArray(rows) ? rows : rows.rows).toHaveLength(0);
   });
 

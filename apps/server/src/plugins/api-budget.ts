@@ -65,8 +65,7 @@ export function isApiUrl(url: string): boolean {
 export function tightest(policies: readonly RatePolicy[]): RatePolicy | null {
   let best: RatePolicy | null = null;
   for (const p of policies) {
-    if (!best || p.remaining < best.remaining || (p.remaining === best.remaining && p.resetSeconds > best.resetSeconds))
-      best = p;
+    if (!best || p.remaining < best.remaining || (p.remaining === best.remaining && p.resetSeconds > best.resetSeconds)) best = p;
   }
   return best;
 }

@@ -46,6 +46,13 @@ describe('boundSchema and sampleOf', () => {
       big: { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, format: 'int64' },
       tags: { maxItems: 10_000 },
     });
-    expect(sampleOf(schema)).toEqual({ title: 'Watercolour brushes', note: 'example', code: '123456', small: 1, big: 1, tags: ['a'] });
+    expect(sampleOf(schema)).toEqual({
+      title: 'Watercolour brushes',
+      note: 'example',
+      code: '123456',
+      small: 1,
+      big: 1,
+      tags: ['a'],
+    });
   });
 });

@@ -220,10 +220,7 @@ export function pageMaxOf(body: Schema | undefined): number | null {
 // ---------------------------------------------------------------------------------------------
 // Examples
 
-const UUIDS = [
-  '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b',
-  '0b7e4d2c-9a1f-4c3b-8d5e-6f7a8b9c0d1e',
-] as const;
+const UUIDS = ['6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b', '0b7e4d2c-9a1f-4c3b-8d5e-6f7a8b9c0d1e'] as const;
 
 /** Example values by property name, used when they fit the property's schema (a small table). */
 const BY_NAME: Record<string, unknown> = {

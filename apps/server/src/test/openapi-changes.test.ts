@@ -57,7 +57,10 @@ function changed(mutate: (d: D) => void) {
   mutate(after);
   return classifyChanges(base(), after);
 }
-const breakingIds = (mutate: (d: D) => void) => changed(mutate).filter((c) => c.breaking).map((c) => c.id);
+const breakingIds = (mutate: (d: D) => void) =>
+  changed(mutate)
+    .filter((c) => c.breaking)
+    .map((c) => c.id);
 
 describe('classifyChanges', () => {
   it('finds nothing between equal documents', () => {
@@ -66,23 +69,63 @@ describe('classifyChanges', () => {
 
   it.each<[string, (d: D) => void, string]>([
     ['a removed operation', (d) => delete (d.paths as any)['/api/me'], 'operation-removed POST /api/me'],
-    ['a new required request field', (d) => {
-      body(d).properties.code = { type: 'string' };
-      body(d).required.push('code');
-    }, 'request-required-added POST /api/login body.code'],
-    ['an optional request field made required', (d) => body(d).required.push('sort'), 'request-field-now-required POST /api/login body.sort'],
+    [
+      'a new required request field',
+      (d) => {
+        body(d).properties.code = { type: 'string' };
+        body(d).required.push('code');
+      },
+      'request-required-added POST /api/login body.code',
+    ],
+    [
+      'an optional request field made required',
+      (d) => body(d).required.push('sort'),
+      'request-field-now-required POST /api/login body.sort',
+    ],
     ['a removed request field', (d) => delete body(d).properties.sort, 'request-field-removed POST /api/login body.sort'],
-    ['a narrowed request enum', (d) => (body(d).properties.sort.enum = ['newest']), 'request-enum-narrowed POST /api/login body.sort'],
-    ['a narrowed request type', (d) => (body(d).properties.size.type = 'string'), 'request-type-narrowed POST /api/login body.size'],
-    ['a tighter request bound', (d) => (body(d).properties.size.maximum = 50), 'request-bound-tightened POST /api/login body.size'],
-    ['a removed answer field', (d) => {
-      delete answer(d).properties.token;
-      answer(d).required = ['status'];
-    }, 'response-field-removed POST /api/login answer.token'],
-    ['an answer field made optional', (d) => (answer(d).required = ['token']), 'response-field-now-optional POST /api/login answer.status'],
-    ['a widened answer enum', (d) => answer(d).properties.status.enum.push('Suspended'), 'response-enum-widened POST /api/login answer.status'],
-    ['a changed answer type', (d) => (answer(d).properties.tags.items.type = 'integer'), 'response-type-changed POST /api/login answer.tags[]'],
-    ['a public call that now needs a session', (d) => (d.paths['/api/login'].post.security = [{ bearerAuth: [] }] as never), 'security-added POST /api/login'],
+    [
+      'a narrowed request enum',
+      (d) => (body(d).properties.sort.enum = ['newest']),
+      'request-enum-narrowed POST /api/login body.sort',
+    ],
+    [
+      'a narrowed request type',
+      (d) => (body(d).properties.size.type = 'string'),
+      'request-type-narrowed POST /api/login body.size',
+    ],
+    [
+      'a tighter request bound',
+      (d) => (body(d).properties.size.maximum = 50),
+      'request-bound-tightened POST /api/login body.size',
+    ],
+    [
+      'a removed answer field',
+      (d) => {
+        delete answer(d).properties.token;
+        answer(d).required = ['status'];
+      },
+      'response-field-removed POST /api/login answer.token',
+    ],
+    [
+      'an answer field made optional',
+      (d) => (answer(d).required = ['token']),
+      'response-field-now-optional POST /api/login answer.status',
+    ],
+    [
+      'a widened answer enum',
+      (d) => answer(d).properties.status.enum.push('Suspended'),
+      'response-enum-widened POST /api/login answer.status',
+    ],
+    [
+      'a changed answer type',
+      (d) => (answer(d).properties.tags.items.type = 'integer'),
+      'response-type-changed POST /api/login answer.tags[]',
+    ],
+    [
+      'a public call that now needs a session',
+      (d) => (d.paths['/api/login'].post.security = [{ bearerAuth: [] }] as never),
+      'security-added POST /api/login',
+    ],
   ])('%s is breaking', (_name, mutate, id) => {
     expect(breakingIds(mutate)).toContain(id);
   });

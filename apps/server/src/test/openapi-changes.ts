@@ -137,12 +137,15 @@ export function classifyChanges(before: Doc, after: Doc): ApiChange[] {
         out.push({ id: `operation-added ${op}`, breaking: false, detail: 'new operation' });
         continue;
       }
-      if (isPublic(o!) && !isPublic(n!))
-        out.push({ id: `security-added ${op}`, breaking: true, detail: 'now needs a session' });
+      if (isPublic(o!) && !isPublic(n!)) out.push({ id: `security-added ${op}`, breaking: true, detail: 'now needs a session' });
       const oldBody = bodyOf(o!);
       const newBody = bodyOf(n!);
       if (!oldBody && newBody && (newBody.required ?? []).length)
-        out.push({ id: `request-required-added ${op} body`, breaking: true, detail: 'a body with required fields is now needed' });
+        out.push({
+          id: `request-required-added ${op} body`,
+          breaking: true,
+          detail: 'a body with required fields is now needed',
+        });
       compareSchema(oldBody, newBody, 'request', op, 'body', out);
       compareSchema(answerOf(o!), answerOf(n!), 'response', op, 'answer', out);
       if (JSON.stringify(o) !== JSON.stringify(n) && !out.some((c) => c.id.includes(` ${op} `) || c.id.endsWith(` ${op}`)))
