@@ -3,19 +3,18 @@
  * docs/decisions/0068-api-document-linted.md), with the rules that do not fit Coffer turned off here,
  * each with its reason. openapi.test.ts runs both on the live document.
  *
- * - Redocly (`@redocly/openapi-core`, the engine of `@redocly/cli lint`): the `recommended` ruleset.
+ * - Redocly (`@redocly/openapi-core`, the engine of `@redocly/cli lint`): the `recommended` ruleset,
+ *   configured in redocly.yaml at the repository root (which `redocly lint` reads too).
  * - Spectral (`@stoplight/spectral-core`): `@stoplight/spectral-owasp-ruleset`, every rule ('all').
  */
-import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { fileURLToPath } from 'node:url';
+import { lintFromString, loadConfig } from '@redocly/openapi-core';
 import spectralCore from '@stoplight/spectral-core';
 import owaspModule from '@stoplight/spectral-owasp-ruleset';
 import spectralParsers from '@stoplight/spectral-parsers';
 
-/** Redocly rules turned off, each with its reason. */
-export const REDOCLY_OFF: Record<string, string> = {
-  'info-license': 'The API is not published under a licence.',
-  'info-license-strict': 'The API is not published under a licence.',
-};
+/** The Redocly configuration, with the rules turned off and why: redocly.yaml at the repository root. */
+export const REDOCLY_CONFIG = fileURLToPath(new URL('../../../../redocly.yaml', import.meta.url));
 
 /** OWASP rules turned off, each with its reason (one line each). */
 export const OWASP_OFF: Record<string, string> = {
@@ -34,16 +33,9 @@ export interface LintProblem {
   at: string;
 }
 
-/** Lints `doc` with Redocly's recommended ruleset (minus {@link REDOCLY_OFF}). */
+/** Lints `doc` with Redocly's recommended ruleset as redocly.yaml configures it. */
 export async function lintWithRedocly(doc: object): Promise<LintProblem[]> {
-  const config = await createConfig({
-    extends: ['recommended'],
-    rules: {
-      // Every example is checked against its own schema (the rule is in `recommended`; made an error here).
-      'no-invalid-media-type-examples': 'error',
-      ...Object.fromEntries(Object.keys(REDOCLY_OFF).map((rule) => [rule, 'off'])),
-    },
-  });
+  const config = await loadConfig({ configPath: REDOCLY_CONFIG });
   const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
   return problems.map((p) => ({
     severity: p.severity,
