@@ -221,6 +221,7 @@ export function finishDocument(doc: Doc): Doc {
       }
       for (const p of op.parameters ?? []) boundSchema(p.schema);
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        if (typeof response.$ref === 'string') continue; // finished already (@fastify/swagger caches the document)
         const json = response.content?.['application/json'];
         if (json?.schema) {
           // Error responses share one envelope schema object: copy it before adding anything.
@@ -246,6 +247,8 @@ export function finishDocument(doc: Doc): Doc {
       }
     }
   }
-  doc.components.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+  doc.components.responses = Object.fromEntries(
+    Object.entries({ ...doc.components.responses, ...responses }).sort(([a], [b]) => a.localeCompare(b)),
+  );
   return doc;
 }
