@@ -252,6 +252,9 @@ async function main() {
         PUBLIC_URL: base,
         WORKERS: 'false',
         SERVE_WEB: 'false',
+        // Load from one address would spend the per-client budget (docs/api.md "Rate limits") in a second;
+        // BENCH_API_RATE_LIMIT_MAX sets it (e.g. to measure the budget's cost with a budget that is never reached).
+        API_RATE_LIMIT_MAX: process.env.BENCH_API_RATE_LIMIT_MAX ?? '100000000',
         ...(benchUrl ? { DATABASE_URL: benchUrl } : {}),
         // BENCH_LOG_LEVEL=warn measures what request logging costs (npm start's default is info).
         ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),

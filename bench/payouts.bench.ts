@@ -72,6 +72,7 @@ async function main() {
     SERVE_WEB: 'false',
     PAYMENTS: 'sandbox',
     REGISTRATIONS_PER_IP_PER_HOUR: '100000',
+    API_RATE_LIMIT_MAX: '100000000',
     PAYOUT_CONCURRENCY: process.env.PAYOUT_CONCURRENCY,
   });
   const app = await buildApp({ config, logger: false });

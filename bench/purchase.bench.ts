@@ -233,6 +233,8 @@ async function main() {
       LOG_LEVEL: 'warn',
       WORKERS: 'false',
       SERVE_WEB: 'false',
+      // Load from one address; the per-client budget (docs/api.md "Rate limits") would refuse it.
+      API_RATE_LIMIT_MAX: '100000000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

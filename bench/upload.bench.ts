@@ -264,6 +264,8 @@ async function main() {
       LOG_LEVEL: 'warn',
       WORKERS: 'false',
       SERVE_WEB: 'false',
+      // Load from one address; the per-client budget (docs/api.md "Rate limits") would refuse it.
+      API_RATE_LIMIT_MAX: '100000000',
       MAX_UPLOAD_BYTES: String(Math.max(TOTAL, 2 * 1024 * MiB)),
     },
   );

@@ -10,7 +10,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ERROR_TABLE } from '@coffer/contract';
+import { ERROR_TABLE, TOKEN_PREFIX } from '@coffer/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { openDatabase, type Database } from './db/client';
@@ -36,6 +36,7 @@ import { reservesRoutes } from './modules/reserves/reserves.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
+import { apiBudgetPlugin } from './plugins/api-budget';
 import { authPlugin } from './plugins/auth';
 import { textGuardPlugin } from './plugins/text-guard';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -94,6 +95,8 @@ export interface BuildOptions {
    * one PostgreSQL database between sandbox and real-rail files turn it off.
    */
   checkPaymentsMode?: boolean;
+  /** The per-client API budget and RateLimit headers (plugins/api-budget.ts); default true. bench/api-budget.bench.ts turns it off to measure its cost. */
+  apiBudget?: boolean;
 }
 
 /** Creates the app, runs migrations, registers everything. Call `app.close()` to stop (closes the DB it opened). */
@@ -201,10 +204,21 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   // A control character in any string of a body is refused before validation (docs/abuse.md "Text").
   await app.register(textGuardPlugin);
+  // A session token or a personal access token (`coffer_pat_`), resolved once each (both cached).
+  const resolveBearer = (token: string) =>
+    token.startsWith(TOKEN_PREFIX) ? services.tokens.resolve(token) : services.accounts.resolveSession(token);
   await app.register(authPlugin, {
     resolve: (token) => services.accounts.resolveSession(token),
     resolveAccessToken: (token) => services.tokens.resolve(token),
   });
+  // The per-client API budget and the RateLimit headers of every API answer (docs/api.md "Rate limits").
+  if (options.apiBudget !== false) {
+    await app.register(apiBudgetPlugin, {
+      max: config.API_RATE_LIMIT_MAX,
+      windowSeconds: config.API_RATE_LIMIT_WINDOW_SECONDS,
+      resolve: resolveBearer,
+    });
+  }
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

@@ -207,6 +207,10 @@ export const ConfigSchema = z.object({
     .int()
     .min(1)
     .default(10 * 1024 * 1024 * 1024),
+  /** Requests one client (signed-in user, else address) may make per API_RATE_LIMIT_WINDOW_SECONDS (docs/api.md "Rate limits"). */
+  API_RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(100_000_000).default(600),
+  /** Window of the per-client API budget, in seconds. */
+  API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** Accounts one client address may register per hour (docs/abuse.md). */
   REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Payouts one worker pass sends at once (capped by the rail: evm 1, nowpayments 4, ton 4; docs/payments.md). */

@@ -6,11 +6,12 @@
  * before the body is parsed. Per-account limits need the validated body, so {@link bodyLimiter}
  * builds a check with the same plugin's `createRateLimit` that a handler awaits first.
  *
- * Counters live in this process's memory (the plugin's LocalStore): with several instances behind
- * a load balancer each instance counts on its own, so a client may get up to N times the limit.
+ * Counters live in the plugin's store: the shared Redis with `REDIS_URL`, else this process's memory.
+ * Each limit that applied is reported in the `RateLimit*` headers (plugins/api-budget.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../lib/errors';
+import { noteRatePolicy } from './api-budget';
 
 export interface BodyLimit {
   /** Attempts allowed per key within `timeWindowMs`. */
@@ -19,6 +20,8 @@ export interface BodyLimit {
   timeWindowMs: number;
   /** The key of the request, e.g. the lower-cased email in the body. */
   key(req: FastifyRequest): string;
+  /** The policy's name in the `RateLimit*` headers (plugins/api-budget.ts), e.g. `sendMail-account`. */
+  name: string;
 }
 
 /**
@@ -30,6 +33,14 @@ export function bodyLimiter(app: FastifyInstance, limit: BodyLimit): (req: Fasti
   const check = app.createRateLimit({ max: limit.max, timeWindow: limit.timeWindowMs, keyGenerator: limit.key });
   return async (req, reply) => {
     const result = await check(req);
+    if (!result.isAllowed)
+      noteRatePolicy(req, {
+        name: limit.name,
+        quota: limit.max,
+        windowSeconds: Math.ceil(limit.timeWindowMs / 1000),
+        remaining: result.remaining,
+        resetSeconds: result.ttlInSeconds,
+      });
     if (!result.isAllowed && result.isExceeded) {
       reply.header('retry-after', result.ttlInSeconds);
       throw errors.rateLimited();

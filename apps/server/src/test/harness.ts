@@ -45,6 +45,8 @@ export async function createTestApp(
     PUBLIC_URL: 'http://127.0.0.1:8080',
     // Test files register many users from one address; abuse.test.ts sets its own limit.
     REGISTRATIONS_PER_IP_PER_HOUR: '100000',
+    // Test files make thousands of calls from one address; api-budget.test.ts sets its own budget.
+    API_RATE_LIMIT_MAX: '100000000',
     ...env,
   });
   // What no variable can say, e.g. the TON rail's offline chain (`config.ton.api`).

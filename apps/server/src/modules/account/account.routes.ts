@@ -23,8 +23,8 @@ export function accountRoutes(
   accounts: AccountService,
   limits: AccountRouteLimits = { registrationsPerIpPerHour: 20 },
 ) {
-  const sendMailPerAccount = bodyLimiter(app, { ...LIMITS.sendMail.perAccount, key: bodyKey('email') });
-  const forgetPerAccount = bodyLimiter(app, { ...LIMITS.passwordForget.perAccount, key: bodyKey('email') });
+  const sendMailPerAccount = bodyLimiter(app, { ...LIMITS.sendMail.perAccount, key: bodyKey('email'), name: 'sendMail-account' });
+  const forgetPerAccount = bodyLimiter(app, { ...LIMITS.passwordForget.perAccount, key: bodyKey('email'), name: 'passwordForget-account' });
 
   defineEndpoint(
     app,
