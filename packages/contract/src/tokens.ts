@@ -39,7 +39,8 @@ export const TokenCreateRequestSchema = z.object({
     .transform((list) => TOKEN_SCOPE_KEYS.filter((s) => list.includes(s))),
   expires_in_days: z
     .number({ error: TokenMessages.expiry })
-    .refine((d) => (TOKEN_EXPIRY_DAYS as readonly number[]).includes(d), TokenMessages.expiry),
+    .refine((d) => (TOKEN_EXPIRY_DAYS as readonly number[]).includes(d), TokenMessages.expiry)
+    .meta({ example: 30, description: `Days until the token expires: ${TOKEN_EXPIRY_DAYS.join(', ')}.` }),
   password: PasswordDigestSchema.optional(),
   code: TwoFactorCodeSchema.optional(),
 });
