@@ -124,6 +124,9 @@ describe('TON top-up, Scan to Pay with the longest memo and address', () => {
 
         if (process.env.E2E_SCREENSHOTS !== 'false') {
           await mkdir(screenshotDir, { recursive: true });
+          // The toasts (4 s) gone, so the shot shows the dialog alone.
+          for (const toast of ['Order created successfully', 'Login successful!'])
+            await page.getByText(toast, { exact: true }).waitFor({ state: 'hidden', timeout: 10_000 });
           await pay.getByTestId('deposit-memo').scrollIntoViewIfNeeded();
           await page.screenshot({ path: path.join(screenshotDir, `ton-top-up-scan-to-pay-${name}.png`) });
         }
