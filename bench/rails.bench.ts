@@ -129,7 +129,8 @@ async function startApp(rail: string, env: Record<string, string>, adjust?: (con
   const app = await buildApp({ config, logger: false });
   await app.ready();
   // Seeding skips the password check of confirmations: it is the account module's cost, not the rail's.
-  (app.ctx.services.accounts as { checkPassword: (userId: string, digest: string) => Promise<void> }).checkPassword = async () => undefined;
+  (app.ctx.services.accounts as { checkPassword: (userId: string, digest: string) => Promise<void> }).checkPassword = async () =>
+    undefined;
   return { app, dataDir };
 }
 
@@ -144,7 +145,12 @@ async function fundedUser(app: FastifyInstance, points: bigint): Promise<string>
   });
   const body = res.json() as { code: number; data: { access_token: string } };
   if (body.code !== 10000) throw new Error(`register failed: ${res.body}`);
-  const me = await app.inject({ method: 'POST', url: '/api/uc/v1/account/get/me', headers: { authorization: `Bearer ${body.data.access_token}` }, payload: {} });
+  const me = await app.inject({
+    method: 'POST',
+    url: '/api/uc/v1/account/get/me',
+    headers: { authorization: `Bearer ${body.data.access_token}` },
+    payload: {},
+  });
   const id = (me.json() as { data: { id: string } }).data.id;
   if (points > 0n) {
     const minor = points * 100n;
@@ -215,11 +221,16 @@ async function benchTron() {
         const txid = fake.payToken(payer, bill.address, 7_000_000n);
         await until(async () => fake.included(txid), 0, 2);
         const t0 = lastBlockAt;
-        const s = await until(async () => (await db.select().from(tronTransfers).where(eq(tronTransfers.txid, txid))).length > 0, t0);
+        const s = await until(
+          async () => (await db.select().from(tronTransfers).where(eq(tronTransfers.txid, txid))).length > 0,
+          t0,
+        );
         const c = await until(async () => (await services.deposits.payments(bill.id)).length > 0, t0);
         seen.push(s / 1000);
         credited.push(c / 1000);
-        console.log(`  tron deposit round ${round + 1}: seen ${(s / 1000).toFixed(2)} s, credited ${(c / 1000).toFixed(2)} s (load ${load()})`);
+        console.log(
+          `  tron deposit round ${round + 1}: seen ${(s / 1000).toFixed(2)} s, credited ${(c / 1000).toFixed(2)} s (load ${load()})`,
+        );
       }
       clearInterval(producer!);
       await runner.stop();
@@ -234,13 +245,24 @@ async function benchTron() {
     // --- TRX per sweep, burn and delegate
     if (!ONLY || ONLY.includes('sweep')) {
       const ref = await provider.node.nowBlock(true);
-      const staked = await provider.node.broadcast(signTx(buildEnergyStake({ from: hot, balanceSun: 200_000_000_000n, ref, lifetimeMs: 60_000 }), hotKey));
+      const staked = await provider.node.broadcast(
+        signTx(buildEnergyStake({ from: hot, balanceSun: 200_000_000_000n, ref, lifetimeMs: 60_000 }), hotKey),
+      );
       if (!staked.accepted) throw new Error(`stake refused: ${staked.code}`);
       fake.produce(SOLID_LAG + 1);
-      const deps = { db, node: provider.node, settings: provider.settings, keys: provider.keys, now: () => Date.now(), sleep: async () => fake.produce(1) };
+      const deps = {
+        db,
+        node: provider.node,
+        settings: provider.settings,
+        keys: provider.keys,
+        now: () => Date.now(),
+        sleep: async () => fake.produce(1),
+      };
       const user = await fundedUser(app, 0n);
       console.log('');
-      console.log('| energy | USDT swept | TRX burned (fee_sun) | TRX per USDT | TRX sent to the address | stake delegated, TRX |');
+      console.log(
+        '| energy | USDT swept | TRX burned (fee_sun) | TRX per USDT | TRX sent to the address | stake delegated, TRX |',
+      );
       console.log('|---|---:|---:|---:|---:|---:|');
       const perMode: Record<string, bigint[]> = {};
       for (const energy of ['burn', 'delegate'] as const) {
@@ -274,7 +296,14 @@ async function benchTron() {
       const user = await fundedUser(app, BigInt(TRON_PAYOUTS + 10) * 1000n * BigInt(ROUNDS));
       const confirmOne = async () => {
         const to = addressOfKey(randomBytes(32).toString('hex'));
-        const { bill } = await withdrawals.create(user, { user_id: user, currency: 'usdttrc20', network: 'TRX', amount: '1000', address: to, memo: '' });
+        const { bill } = await withdrawals.create(user, {
+          user_id: user,
+          currency: 'usdttrc20',
+          network: 'TRX',
+          amount: '1000',
+          address: to,
+          memo: '',
+        });
         await withdrawals.confirm(user, { bill_id: bill.id, password: 'x' });
         return bill.id;
       };
@@ -288,7 +317,12 @@ async function benchTron() {
         const t0 = performance.now();
         ids.push(await confirmOne()); // the wake-up
         const sentCount = async () =>
-          (await db.select({ n: count() }).from(withdrawBills).where(and(inArray(withdrawBills.id, ids), eq(withdrawBills.payoutState, 'sent'))))[0]!.n;
+          (
+            await db
+              .select({ n: count() })
+              .from(withdrawBills)
+              .where(and(inArray(withdrawBills.id, ids), eq(withdrawBills.payoutState, 'sent')))
+          )[0]!.n;
         let last = 0;
         await until(
           async () => {
@@ -312,15 +346,30 @@ async function benchTron() {
           outcomes.push((await provider.payoutStatus(ids[i]!)).status);
         });
         const settleS = (performance.now() - s0) / 1000;
-        const sends = await db.select({ n: count() }).from(tronTxs).where(and(eq(tronTxs.kind, 'payout'), inArray(tronTxs.ref, ids)));
-        if (outcomes.some((o) => o !== 'success') || sends[0]!.n !== ids.length || pooled !== ids.length) throw new Error(`bench:rails: tron payouts check failed (${pooled} pooled, ${sends[0]!.n} sent)`);
+        const sends = await db
+          .select({ n: count() })
+          .from(tronTxs)
+          .where(and(eq(tronTxs.kind, 'payout'), inArray(tronTxs.ref, ids)));
+        if (outcomes.some((o) => o !== 'success') || sends[0]!.n !== ids.length || pooled !== ids.length)
+          throw new Error(`bench:rails: tron payouts check failed (${pooled} pooled, ${sends[0]!.n} sent)`);
 
         // The limit: the same count of transfers built, signed and broadcast, nothing else.
         const ref = await provider.node.nowBlock(true);
         const l0 = performance.now();
         await pool(ids.length, width, async () => {
           const to = addressOfKey(randomBytes(32).toString('hex'));
-          const signed = signTx(buildTokenTransfer({ from: hot, contract: fake.contract, to, amount: 10_000_000n, feeLimitSun: 50_000_000n, ref, lifetimeMs: 300_000 }), hotKey);
+          const signed = signTx(
+            buildTokenTransfer({
+              from: hot,
+              contract: fake.contract,
+              to,
+              amount: 10_000_000n,
+              feeLimitSun: 50_000_000n,
+              ref,
+              lifetimeMs: 300_000,
+            }),
+            hotKey,
+          );
           const a = await provider.node.broadcast(signed);
           if (!a.accepted) throw new Error(`broadcast refused: ${a.code}`);
         });
@@ -331,7 +380,14 @@ async function benchTron() {
         await until(
           async () => {
             await withdrawals.runPayouts(ids.length);
-            return (await db.select({ n: count() }).from(withdrawBills).where(and(inArray(withdrawBills.id, ids), eq(withdrawBills.status, 'WithdrawStatusSuccess'))))[0]!.n === ids.length;
+            return (
+              (
+                await db
+                  .select({ n: count() })
+                  .from(withdrawBills)
+                  .where(and(inArray(withdrawBills.id, ids), eq(withdrawBills.status, 'WithdrawStatusSuccess')))
+              )[0]!.n === ids.length
+            );
           },
           performance.now(),
           1000,
@@ -361,7 +417,12 @@ async function benchTon() {
   const words = await mnemonicNew();
   const { app, dataDir } = await startApp(
     'ton',
-    { PAYMENTS: 'ton', TON_HOT_WALLET_MNEMONIC: words.join(' '), TON_USD_PRICE: '3', TON_USDT_MASTER: chain.usdt.master.toString() },
+    {
+      PAYMENTS: 'ton',
+      TON_HOT_WALLET_MNEMONIC: words.join(' '),
+      TON_USD_PRICE: '3',
+      TON_USDT_MASTER: chain.usdt.master.toString(),
+    },
     (c) => void (c.ton!.api = chain.api),
   );
   const { services } = app.ctx;
@@ -395,14 +456,21 @@ async function benchTon() {
         await chain.usdt.mint(payer, 7_000_000n);
         await chain.payJetton(chain.usdt, payer, provider.depositWallet, 7_000_000n, bill.extra_id ?? '');
         const t0 = performance.now();
-        const s = await until(async () => (await db.select().from(tonTransfers).where(eq(tonTransfers.billId, bill.id))).length > 0, t0);
+        const s = await until(
+          async () => (await db.select().from(tonTransfers).where(eq(tonTransfers.billId, bill.id))).length > 0,
+          t0,
+        );
         const c = await until(async () => (await services.deposits.payments(bill.id)).length > 0, t0);
         seen.push(s / 1000);
         credited.push(c / 1000);
-        console.log(`  ton deposit round ${round + 1}: seen ${(s / 1000).toFixed(2)} s, credited ${(c / 1000).toFixed(2)} s (load ${load()})`);
+        console.log(
+          `  ton deposit round ${round + 1}: seen ${(s / 1000).toFixed(2)} s, credited ${(c / 1000).toFixed(2)} s (load ${load()})`,
+        );
       }
       await runner.stop();
-      report(`| TON deposit detection (sandbox: final at once; poll ${pollMs / 1000} s), s | seen ${fmt(seen, 2)}; credited ${fmt(credited, 2)} | poll interval ${(pollMs / 1000).toFixed(1)} s | ${loadStart} -> ${load()} |`);
+      report(
+        `| TON deposit detection (sandbox: final at once; poll ${pollMs / 1000} s), s | seen ${fmt(seen, 2)}; credited ${fmt(credited, 2)} | poll interval ${(pollMs / 1000).toFixed(1)} s | ${loadStart} -> ${load()} |`,
+      );
     }
 
     if (!ONLY || ONLY.includes('payout')) {
@@ -450,7 +518,9 @@ async function benchTon() {
         rates.push(TON_PAYOUTS / s);
         limits.push(TON_PAYOUTS / l);
         loads.push(`${loadBefore} -> ${load()}`);
-        console.log(`  ton payouts round ${round + 1}: ${TON_PAYOUTS} landed in ${s.toFixed(2)} s (${batches} batches; ${(TON_PAYOUTS / s).toFixed(0)}/s), sandbox alone ${(TON_PAYOUTS / l).toFixed(0)}/s (load ${load()})`);
+        console.log(
+          `  ton payouts round ${round + 1}: ${TON_PAYOUTS} landed in ${s.toFixed(2)} s (${batches} batches; ${(TON_PAYOUTS / s).toFixed(0)}/s), sandbox alone ${(TON_PAYOUTS / l).toFixed(0)}/s (load ${load()})`,
+        );
       }
       report(
         `| TON payouts (${TON_PAYOUTS} at once, ${batches} batches, a block every ${TON_BLOCK_MS / 1000} s), payouts/s | ${fmt(rates, 0)} | sandbox executing the jetton transfers alone ${fmt(limits, 0)} | ${loads.join('; ')} |`,
@@ -465,7 +535,9 @@ async function benchTon() {
 }
 
 async function main() {
-  console.log(`bench:rails — ${new Date().toISOString()}, ${scratch ? `PostgreSQL ${scratch.admin.host}` : 'PGlite in memory'}, ${ROUNDS} rounds, load average ${load()}`);
+  console.log(
+    `bench:rails — ${new Date().toISOString()}, ${scratch ? `PostgreSQL ${scratch.admin.host}` : 'PGlite in memory'}, ${ROUNDS} rounds, load average ${load()}`,
+  );
   if (!process.env.BENCH_RAIL || process.env.BENCH_RAIL === 'tron') await benchTron();
   if (!process.env.BENCH_RAIL || process.env.BENCH_RAIL === 'ton') await benchTon();
   console.log('');

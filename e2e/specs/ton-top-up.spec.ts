@@ -51,7 +51,9 @@ after(async () => {
 async function longTonValues(page: Page): Promise<void> {
   await page.route(/\/api\/uc\/v1\/account\/deposit(\/bill\/detail)?$/, async (route) => {
     const response = await route.fetch();
-    const body = (await response.json()) as { data?: { bill?: { network?: string; extra_id?: string | null; address?: string } } };
+    const body = (await response.json()) as {
+      data?: { bill?: { network?: string; extra_id?: string | null; address?: string } };
+    };
     const bill = body.data?.bill;
     if (bill && bill.network === 'TON') {
       bill.extra_id = LONG_MEMO;
@@ -112,11 +114,23 @@ describe('TON top-up, Scan to Pay with the longest memo and address', () => {
         const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
         assert.ok(widths.scroll <= widths.inner, `page ${widths.scroll} px wide in a ${widths.inner} px window`);
         const dialogBox = (await pay.boundingBox())!;
-        assert.ok(dialogBox.x >= 0 && dialogBox.x + dialogBox.width <= viewport.width + 1, `dialog ${JSON.stringify(dialogBox)} leaves the window`);
-        for (const part of [memo, pay.getByRole('button', { name: 'Copy memo' }), pay.getByTestId('deposit-memo-warning'), pay.getByTestId('deposit-address'), pay.getByRole('button', { name: 'Copy address' })]) {
+        assert.ok(
+          dialogBox.x >= 0 && dialogBox.x + dialogBox.width <= viewport.width + 1,
+          `dialog ${JSON.stringify(dialogBox)} leaves the window`,
+        );
+        for (const part of [
+          memo,
+          pay.getByRole('button', { name: 'Copy memo' }),
+          pay.getByTestId('deposit-memo-warning'),
+          pay.getByTestId('deposit-address'),
+          pay.getByRole('button', { name: 'Copy address' }),
+        ]) {
           await part.scrollIntoViewIfNeeded();
           const box = (await part.boundingBox())!;
-          assert.ok(inside(box, dialogBox), `${await part.evaluate((e) => e.outerHTML.slice(0, 80))} ${JSON.stringify(box)} outside the dialog ${JSON.stringify(dialogBox)}`);
+          assert.ok(
+            inside(box, dialogBox),
+            `${await part.evaluate((e) => e.outerHTML.slice(0, 80))} ${JSON.stringify(box)} outside the dialog ${JSON.stringify(dialogBox)}`,
+          );
         }
         // The memo wraps inside its row rather than widening it.
         const memoOverflow = await memo.evaluate((e) => e.scrollWidth - e.clientWidth);
