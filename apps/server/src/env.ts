@@ -109,6 +109,8 @@ export const ConfigSchema = z.object({
   TRON_PAYOUT_ENERGY: z.coerce.number().int().min(1).max(10_000_000).default(65_000),
   /** Sweeps move a deposit address's USDT only from this balance up (whole USDT). */
   TRON_SWEEP_MIN_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 5').default('5'),
+  /** How a sweep pays its energy: `burn` (TRX sent to the deposit address, burned) or `delegate` (the hot wallet's staked TRX lends the energy, taken back after; ADR 0064). */
+  TRON_SWEEP_ENERGY: z.enum(['burn', 'delegate']).default('burn'),
   /** Seconds a signed transaction stays valid after its (solidified) reference block. */
   TRON_TX_EXPIRATION_SECONDS: z.coerce.number().int().min(30).max(86_000).default(300),
   /** Milliseconds one call to the node may take. */

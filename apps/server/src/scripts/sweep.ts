@@ -6,8 +6,9 @@
  * database in `DATA_DIR`: stop the server first on PGlite).
  * - evm: funds each address's gas from the hot wallet first; `--network` picks one network,
  *   `--min-usd` (default 1) leaves smaller balances.
- * - tron: funds each address with the TRX its energy needs, only for balances of at least
- *   `--min-usd` (default `TRON_SWEEP_MIN_USDT`, 5); prints the TRX burned per USDT swept.
+ * - tron: funds each address with the TRX its energy needs, or with `TRON_SWEEP_ENERGY=delegate`
+ *   lends it the hot wallet's staked energy and takes it back (ADR 0064), only for balances of at
+ *   least `--min-usd` (default `TRON_SWEEP_MIN_USDT`, 5); prints the TRX burned per USDT swept.
  * Exits 0 when done, 1 when a sweep failed, 2 when it cannot run.
  */
 import { parseArgs } from 'node:util';
@@ -67,7 +68,9 @@ async function main(): Promise<number> {
         console.error('TRON_HOT_WALLET_KEY is not set: there is no hot wallet to sweep to');
         return 2;
       }
-      console.log(`tron: sweep to the hot wallet ${keys.hot.address}${dryRun ? ' (dry run: nothing is sent)' : ''}`);
+      console.log(
+        `tron: sweep to the hot wallet ${keys.hot.address}, energy ${config.tron.sweepEnergy === 'delegate' ? 'lent from its stake (TRON_SWEEP_ENERGY=delegate)' : 'paid by burning TRX'}${dryRun ? ' (dry run: nothing is sent)' : ''}`,
+      );
       const results = await sweepTron(
         { db: database.db, node: createTronNode(config.tron), settings: config.tron, keys, now: () => Date.now() },
         { dryRun, print: (line) => console.log(line), ...(values['min-usd'] ? { minTokens: values['min-usd'] } : {}) },

@@ -114,7 +114,9 @@ export const tronPayouts = pgTable(
 /**
  * Every transaction Coffer signs on TRON, stored before broadcast under its txid (SHA-256 of its raw
  * data). kind 'payout' (ref: payout id, `attempt`), 'fund' (TRX to a deposit address before a sweep;
- * ref: sweep id), 'sweep' (ref: sweep id). status: 'signed' -> 'broadcast' -> 'mined' (in an
+ * ref: sweep id), 'sweep' (ref: sweep id), 'delegate' / 'reclaim' (the hot wallet lending a deposit
+ * address the energy of its stake and taking it back, `amount` in sun of stake; ref: sweep id, or
+ * `reclaim:<address>` for a later run's reclaim; ADR 0064). status: 'signed' -> 'broadcast' -> 'mined' (in an
  * unsolidified block) -> 'success' | 'failed' (solidified; `result` the receipt's) | 'expired' (proven
  * never mined). `fee_sun` is the TRX it burned, from its solidified info.
  */
@@ -127,7 +129,7 @@ export const tronTxs = pgTable(
     attempt: integer().notNull().default(1),
     fromAddress: text().notNull(),
     toAddress: text().notNull(),
-    /** Token base units (payout, sweep) or sun (fund). */
+    /** Token base units (payout, sweep) or sun (fund; delegate and reclaim: sun of stake). */
     amount: baseUnits().notNull(),
     signedTx: text().notNull(),
     /** The solidified block the transaction refers to (TaPoS): it cannot be in a block at or below it. */

@@ -15,7 +15,17 @@
  * - `/wallet/broadcasttransaction`: checks the txid (SHA-256 of the raw data's protobuf, rebuilt
  *   from `raw_data` as the node does), the signature (recovering the owner), expiration and TaPoS,
  *   and answers `DUP_TRANSACTION_ERROR`, `SIGERROR`, `TRANSACTION_EXPIRATION_ERROR`, `TAPOS_ERROR`,
- *   `CONTRACT_VALIDATE_ERROR` like java-tron (messages hex-encoded).
+ *   `CONTRACT_VALIDATE_ERROR` like java-tron (messages hex-encoded);
+ * - Stake 2.0 (developers.tron.network "Stake 2.0", the HTTP API's `freezebalancev2`,
+ *   `delegateresource`, `undelegateresource`): broadcast `FreezeBalanceV2Contract`,
+ *   `DelegateResourceContract` and `UnDelegateResourceContract` transactions (Coffer builds them
+ *   locally, as it does transfers), `/wallet/getcandelegatedmaxsize` (`type` 1: energy) and
+ *   `/wallet/getdelegatedresourcev2` (`fromAddress`, `toAddress`); `getaccountresource` answers
+ *   `EnergyLimit` from the account's own stake minus what it delegates plus what it receives, with
+ *   `TotalEnergyLimit` / `TotalEnergyWeight` ({@link TOTAL_ENERGY_LIMIT}, {@link TOTAL_ENERGY_WEIGHT}).
+ *   Undelegating moves the receiver's energy usage back to the owner in proportion, as java-tron's
+ *   UnDelegateResourceActuator does. Used energy does not recover with time here (TRON recovers it
+ *   over 24 hours: 28,800 blocks, more than any test makes).
  *
  * Blocks are made on demand ({@link FakeTronNode.produce}), 3 s of chain time apart; the solidified
  * head is `solidLag` blocks below the head. A block applies its transactions: TRX transfers (account
@@ -41,6 +51,12 @@ const BLOCK_MS = 3_000;
 const FREE_NET = 600n;
 const TRIGGER_BYTES = 345n;
 const TRANSFER_BYTES = 268n;
+/** Mainnet's `TotalEnergyLimit`: energy a day shared among everything staked for energy. */
+export const TOTAL_ENERGY_LIMIT = 180_000_000_000n;
+/** `TotalEnergyWeight`: whole TRX staked for energy network-wide (about 11.25 energy a day per TRX here). */
+export const TOTAL_ENERGY_WEIGHT = 16_000_000_000n;
+/** Energy of `sun` staked for energy (Stake 2.0), rounded down. */
+export const energyOfStake = (sun: bigint): bigint => (sun * TOTAL_ENERGY_LIMIT) / (TOTAL_ENERGY_WEIGHT * 1_000_000n);
 
 export type FakeFault = { kind: '503' } | { kind: '429' } | { kind: 'lost' } | { kind: 'duplicate' } | { kind: 'missing' };
 /** Decides the fault of one request by its path (`/wallet/getnowblock`...) and body; null: answer truly. */
@@ -52,11 +68,17 @@ interface State {
   exists: Set<string>;
   netUsed: Map<string, bigint>;
   energyUsed: Map<string, bigint>;
+  /** Sun staked for energy (Stake 2.0), by owner. */
+  frozen: Map<string, bigint>;
+  /** Sun of stake delegated for energy, by `from>to`. */
+  delegated: Map<string, bigint>;
 }
 
 type Op =
   | { type: 'trx'; from: string; to: string; amount: bigint }
-  | { type: 'token'; from: string; to: string; amount: bigint; feeLimit: bigint; contract: string };
+  | { type: 'token'; from: string; to: string; amount: bigint; feeLimit: bigint; contract: string }
+  | { type: 'freeze'; from: string; amount: bigint }
+  | { type: 'delegate' | 'undelegate'; from: string; to: string; amount: bigint };
 
 interface FakeTx {
   txID: string;
@@ -88,6 +110,8 @@ const clone = (s: State): State => ({
   exists: new Set(s.exists),
   netUsed: new Map(s.netUsed),
   energyUsed: new Map(s.energyUsed),
+  frozen: new Map(s.frozen),
+  delegated: new Map(s.delegated),
 });
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex');
 const word = (v: bigint) => v.toString(16).padStart(64, '0');
@@ -119,8 +143,16 @@ export interface FakeTronNode {
   mint(to: string, amount: bigint): void;
   /** A token transfer from `from` (an external payer, funded as needed) into the pool. @returns its txid */
   payToken(from: string, to: string, amount: bigint): string;
-  /** Staked energy of `address` (EnergyLimit). */
+  /** Staked energy of `address` (EnergyLimit), outside Stake 2.0's accounting. */
   stake(address: string, energy: bigint): void;
+  /** Sun of TRX `address` has staked for energy (Stake 2.0), at the head. */
+  frozenEnergySun(address: string): bigint;
+  /** Sun of stake `from` delegates for energy to `to`, at the head. */
+  delegatedEnergySun(from: string, to: string): bigint;
+  /** Energy `address` has used and not recovered, at the head. */
+  energyUsed(address: string): bigint;
+  /** Stake 2.0 transactions in the chain, oldest first (txid, type, owner, receiver, sun). */
+  stakeOps(): { txid: string; type: 'freeze' | 'delegate' | 'undelegate'; from: string; to: string | null; amount: bigint }[];
   tokenBalance(address: string): bigint;
   trxBalance(address: string): bigint;
   /** Is `txid` in the chain? */
@@ -134,7 +166,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
   const contract = options.contract ?? 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
   const contract41 = toHex41(contract);
   const staked = new Map<string, bigint>();
-  const genesisState: State = { trx: new Map(), token: new Map(), exists: new Set(), netUsed: new Map(), energyUsed: new Map() };
+  const genesisState: State = { trx: new Map(), token: new Map(), exists: new Set(), netUsed: new Map(), energyUsed: new Map(), frozen: new Map(), delegated: new Map() };
   const blocks: Block[] = [];
   let salt = 0;
   const makeHash = (number: number, parent: string) =>
@@ -198,6 +230,19 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     stake(address, energy) {
       staked.set(h41(address), energy);
     },
+    frozenEnergySun: (a) => tip().state!.frozen.get(h41(a)) ?? 0n,
+    delegatedEnergySun: (from, to) => tip().state!.delegated.get(`${h41(from)}>${h41(to)}`) ?? 0n,
+    energyUsed: (a) => tip().state!.energyUsed.get(h41(a)) ?? 0n,
+    stakeOps: () =>
+      blocks.flatMap((b) =>
+        b.txs.flatMap(({ tx: { txID, op } }): ReturnType<FakeTronNode['stakeOps']> =>
+          op.type === 'freeze'
+            ? [{ txid: txID, type: op.type, from: fromHex(op.from), to: null, amount: op.amount }]
+            : op.type === 'delegate' || op.type === 'undelegate'
+              ? [{ txid: txID, type: op.type, from: fromHex(op.from), to: fromHex(op.to), amount: op.amount }]
+              : [],
+        ),
+      ),
     tokenBalance: (a) => tip().state!.token.get(h41(a)) ?? 0n,
     trxBalance: (a) => tip().state!.trx.get(h41(a)) ?? 0n,
     included: (txid) => where.has(txid),
@@ -205,7 +250,7 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     close: async () => {},
   };
 
-  function synthetic(op: Op): FakeTx {
+  function synthetic(op: Extract<Op, { type: 'trx' | 'token' }>): FakeTx {
     const txID = randomBytes(32).toString('hex');
     const value =
       op.type === 'trx'
@@ -232,13 +277,78 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
     return fee;
   }
 
+  /** Sun `a` delegates to others (`out`) or receives from others. */
+  function delegatedSum(s: State, a: string, out: boolean): bigint {
+    let sum = 0n;
+    for (const [key, sun] of s.delegated) {
+      const [from, to] = key.split('>');
+      if ((out ? from : to) === a) sum += sun;
+    }
+    return sum;
+  }
+
+  /** EnergyLimit: the legacy `stake` plus the energy of own stake kept, plus delegations received. */
+  function energyLimit(s: State, a: string): bigint {
+    return (staked.get(a) ?? 0n) + energyOfStake((s.frozen.get(a) ?? 0n) - delegatedSum(s, a, true) + delegatedSum(s, a, false));
+  }
+
+  /** Sun of stake `a` may delegate: own stake not delegated, less the stake its used energy stands for. */
+  function canDelegate(s: State, a: string): bigint {
+    const used = s.energyUsed.get(a) ?? 0n;
+    const usedSun = (used * TOTAL_ENERGY_WEIGHT * 1_000_000n + TOTAL_ENERGY_LIMIT - 1n) / TOTAL_ENERGY_LIMIT;
+    const left = (s.frozen.get(a) ?? 0n) - delegatedSum(s, a, true) - usedSun;
+    return left > 0n ? left : 0n;
+  }
+
+  /** Why a Stake 2.0 operation is invalid in state `s` (java-tron's validation messages), or null. */
+  function stakeInvalid(s: State, op: Extract<Op, { type: 'freeze' | 'delegate' | 'undelegate' }>): string | null {
+    if (op.type === 'freeze') {
+      if (op.amount < 1_000_000n) return 'frozenBalance must be greater than or equal to 1 TRX';
+      if (op.amount > (s.trx.get(op.from) ?? 0n)) return 'frozenBalance must be less than or equal to accountBalance';
+      return null;
+    }
+    if (!s.exists.has(op.to)) return 'Account does not exist';
+    if (op.to === op.from) return 'receiverAddress must not be the same as ownerAddress';
+    if (op.type === 'delegate') {
+      if (op.amount < 1_000_000n) return 'delegateBalance must be greater than or equal to 1 TRX';
+      if (op.amount > canDelegate(s, op.from)) return 'delegateBalance must be less than or equal to available FreezeEnergyV2 balance';
+      return null;
+    }
+    if (op.amount <= 0n || op.amount > (s.delegated.get(`${op.from}>${op.to}`) ?? 0n)) return 'insufficient delegatedFrozenBalance(Energy)';
+    return null;
+  }
+
   function energyOf(s: State, to: string): bigint {
     return BigInt((s.token.get(to) ?? 0n) > 0n ? ENERGY_HOLDER : ENERGY_NEW_HOLDER);
   }
 
-  function apply(s: State, tx: FakeTx, number: number, timestamp: number): Record<string, unknown> {
+  /** Applies `tx` to `s`. @returns its info, or null when it is invalid now (dropped, as java-tron drops it) */
+  function apply(s: State, tx: FakeTx, number: number, timestamp: number): Record<string, unknown> | null {
     const op = tx.op;
     const base = { id: tx.txID, blockNumber: number, blockTimeStamp: timestamp, contractResult: [''] };
+    if (op.type === 'freeze' || op.type === 'delegate' || op.type === 'undelegate') {
+      if (stakeInvalid(s, op)) return null;
+      const fee = bandwidth(s, op.from, TRANSFER_BYTES);
+      if (op.type === 'freeze') {
+        s.trx.set(op.from, (s.trx.get(op.from) ?? 0n) - op.amount);
+        s.frozen.set(op.from, (s.frozen.get(op.from) ?? 0n) + op.amount);
+      } else {
+        const key = `${op.from}>${op.to}`;
+        if (op.type === 'undelegate') {
+          // The receiver's usage of the energy taken back moves to the owner (UnDelegateResourceActuator).
+          const limit = energyLimit(s, op.to);
+          const used = s.energyUsed.get(op.to) ?? 0n;
+          let moved = limit > 0n ? (used * energyOfStake(op.amount)) / limit : used;
+          if (moved > used) moved = used;
+          s.energyUsed.set(op.to, used - moved);
+          s.energyUsed.set(op.from, (s.energyUsed.get(op.from) ?? 0n) + moved);
+        }
+        const now = (s.delegated.get(key) ?? 0n) + (op.type === 'delegate' ? op.amount : -op.amount);
+        if (now === 0n) s.delegated.delete(key);
+        else s.delegated.set(key, now);
+      }
+      return { ...base, ...(fee ? { fee: Number(fee) } : {}), receipt: fee ? { net_fee: Number(fee) } : { net_usage: Number(TRANSFER_BYTES) } };
+    }
     if (op.type === 'trx') {
       const created = !s.exists.has(op.to);
       let fee = 0n;
@@ -250,12 +360,13 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
       s.trx.set(op.to, (s.trx.get(op.to) ?? 0n) + op.amount);
       return { ...base, ...(fee ? { fee: Number(fee) } : {}), receipt: { net_usage: Number(TRIGGER_BYTES), ...(created ? { net_fee: 100_000 } : {}) } };
     }
+    if (op.type !== 'token') return null;
     const from = op.from;
     const net = bandwidth(s, from, TRIGGER_BYTES);
     const balance = s.token.get(from) ?? 0n;
     const reverts = balance < op.amount;
     const need = reverts ? 1_000n : BigInt(Math.ceil(Number(energyOf(s, op.to)) * self.energyFactor));
-    const stakedLeft = (staked.get(from) ?? 0n) - (s.energyUsed.get(from) ?? 0n);
+    const stakedLeft = energyLimit(s, from) - (s.energyUsed.get(from) ?? 0n);
     const fromStake = stakedLeft > 0n ? (stakedLeft < need ? stakedLeft : need) : 0n;
     s.energyUsed.set(from, (s.energyUsed.get(from) ?? 0n) + fromStake);
     const burnNeeded = (need - fromStake) * self.energySun;
@@ -303,7 +414,8 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
         continue;
       }
       if (!refOk(tx.ref) || self.included(tx.txID) || txs.some((t) => t.tx.txID === tx.txID)) continue;
-      txs.push({ tx, info: apply(state, tx, number, timestamp) });
+      const info = apply(state, tx, number, timestamp);
+      if (info) txs.push({ tx, info });
     }
     pending = [];
     blocks.push({ number, hash: makeHash(number, parent.hash), parentHash: parent.hash, timestamp, txs, state });
@@ -368,6 +480,20 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
       if (String(c.parameter.value.contract_address).toLowerCase() !== contract41 || !data.startsWith('a9059cbb'))
         return fail('CONTRACT_VALIDATE_ERROR', 'No contract or not a smart contract', txID);
       op = { type: 'token', from: owner, to: `41${data.slice(8 + 24, 8 + 64)}`, amount: BigInt(`0x${data.slice(72, 136)}`), feeLimit: BigInt(raw.fee_limit as number), contract: contract41 };
+    } else if (c.type === 'FreezeBalanceV2Contract' || c.type === 'DelegateResourceContract' || c.type === 'UnDelegateResourceContract') {
+      const v = c.parameter.value;
+      if ((v.resource ?? 'BANDWIDTH') !== 'ENERGY') return fail('CONTRACT_VALIDATE_ERROR', 'only ENERGY is supported here', txID);
+      op =
+        c.type === 'FreezeBalanceV2Contract'
+          ? { type: 'freeze', from: owner, amount: BigInt(v.frozen_balance as number) }
+          : {
+              type: c.type === 'DelegateResourceContract' ? 'delegate' : 'undelegate',
+              from: owner,
+              to: String(v.receiver_address).toLowerCase(),
+              amount: BigInt(v.balance as number),
+            };
+      const invalid = stakeInvalid(s, op);
+      if (invalid) return fail('CONTRACT_VALIDATE_ERROR', invalid, txID);
     } else {
       return fail('CONTRACT_VALIDATE_ERROR', `unsupported contract ${c.type}`, txID);
     }
@@ -419,9 +545,21 @@ export async function startFakeTronNode(options: { solidLag?: number; startTime?
         return {
           freeNetLimit: Number(FREE_NET),
           freeNetUsed: Number(s.netUsed.get(a) ?? 0n),
-          EnergyLimit: Number(staked.get(a) ?? 0n),
+          EnergyLimit: Number(energyLimit(s, a)),
           EnergyUsed: Number(s.energyUsed.get(a) ?? 0n),
+          TotalEnergyLimit: Number(TOTAL_ENERGY_LIMIT),
+          TotalEnergyWeight: Number(TOTAL_ENERGY_WEIGHT),
         };
+      }
+      case 'getcandelegatedmaxsize': {
+        if (Number(body.type ?? 0) !== 1) return { max_size: 0 };
+        return { max_size: Number(canDelegate(tip().state!, String(body.owner_address).toLowerCase())) };
+      }
+      case 'getdelegatedresourcev2': {
+        const from = String(body.fromAddress).toLowerCase();
+        const to = String(body.toAddress).toLowerCase();
+        const sun = tip().state!.delegated.get(`${from}>${to}`) ?? 0n;
+        return sun ? { delegatedResource: [{ from, to, frozen_balance_for_energy: Number(sun) }] } : {};
       }
       case 'getchainparameters':
         return {

@@ -50,6 +50,12 @@ export interface TronSettings {
   payoutEnergy: number;
   /** Sweeps leave deposit balances below this (whole tokens). */
   sweepMinTokens: string;
+  /**
+   * How a sweep pays the energy of its token transfer (`TRON_SWEEP_ENERGY`, ADR 0064): 'burn' sends
+   * the deposit address the TRX to burn; 'delegate' lends it the energy of the hot wallet's staked
+   * TRX (Stake 2.0) for the sweep and takes it back after.
+   */
+  sweepEnergy: 'burn' | 'delegate';
   /** Seconds a signed transaction stays valid after its reference block. */
   txExpirationSeconds: number;
   /** Milliseconds one HTTP call to the node may take. */
@@ -82,6 +88,7 @@ export interface TronEnv {
   TRON_MAX_FEE_LIMIT_TRX: string;
   TRON_PAYOUT_ENERGY: number;
   TRON_SWEEP_MIN_USDT: string;
+  TRON_SWEEP_ENERGY?: 'burn' | 'delegate' | undefined;
   TRON_TX_EXPIRATION_SECONDS: number;
   TRON_TIMEOUT_MS: number;
   TRON_POLL_MS: number;
@@ -141,6 +148,7 @@ export function loadTronSettings(env: TronEnv): { settings: TronSettings | null;
       maxFeeLimitTrx: env.TRON_MAX_FEE_LIMIT_TRX,
       payoutEnergy: env.TRON_PAYOUT_ENERGY,
       sweepMinTokens: env.TRON_SWEEP_MIN_USDT,
+      sweepEnergy: env.TRON_SWEEP_ENERGY ?? 'burn',
       txExpirationSeconds: env.TRON_TX_EXPIRATION_SECONDS,
       timeoutMs: env.TRON_TIMEOUT_MS,
       pollMs: env.TRON_POLL_MS,

@@ -110,8 +110,17 @@ export interface TronNode {
   txInfo(txid: string, solid: boolean): Promise<TxInfo | null>;
   /** TRX balance (sun) and whether the account exists (is activated). */
   account(address: string): Promise<{ exists: boolean; balanceSun: bigint }>;
-  /** Energy the account may use now from its stake (or delegations), and its free and staked bandwidth left. */
-  resources(address: string): Promise<{ energy: bigint; bandwidth: bigint }>;
+  /**
+   * Energy the account may use now from its stake (or delegations), its free and staked bandwidth
+   * left, and the network's energy totals (`TotalEnergyLimit` energy a day shared by
+   * `TotalEnergyWeight` whole TRX staked for energy): staking `s` sun gives
+   * `s × totalEnergyLimit / (totalEnergyWeight × 1,000,000)` energy (Stake 2.0).
+   */
+  resources(address: string): Promise<{ energy: bigint; bandwidth: bigint; totalEnergyLimit: bigint; totalEnergyWeight: bigint }>;
+  /** Sun of staked TRX `owner` may delegate for energy now (`getcandelegatedmaxsize`, type 1). */
+  canDelegateEnergySun(owner: string): Promise<bigint>;
+  /** Sun of staked TRX `from` delegates for energy to `to` now (`getdelegatedresourcev2`; 0 when none). */
+  delegatedEnergySun(from: string, to: string): Promise<bigint>;
   /** Chain parameters: sun per energy unit and per bandwidth byte, and the fee of creating an account. */
   fees(): Promise<{ energySun: bigint; bandwidthSun: bigint; createAccountSun: bigint }>;
   /**
@@ -270,7 +279,23 @@ export function createTronNode(settings: Pick<TronSettings, 'nodeUrl' | 'solidit
       const n = (k: string) => BigInt(r[k] ?? 0);
       const energy = n('EnergyLimit') - n('EnergyUsed');
       const bandwidth = n('freeNetLimit') - n('freeNetUsed') + n('NetLimit') - n('NetUsed');
-      return { energy: energy > 0n ? energy : 0n, bandwidth: bandwidth > 0n ? bandwidth : 0n };
+      return {
+        energy: energy > 0n ? energy : 0n,
+        bandwidth: bandwidth > 0n ? bandwidth : 0n,
+        totalEnergyLimit: n('TotalEnergyLimit'),
+        totalEnergyWeight: n('TotalEnergyWeight'),
+      };
+    },
+    async canDelegateEnergySun(owner) {
+      const r = await wallet<{ max_size?: number }>('getcandelegatedmaxsize', { owner_address: toHex41(owner), type: 1 });
+      return BigInt(r.max_size ?? 0);
+    },
+    async delegatedEnergySun(from, to) {
+      const r = await wallet<{ delegatedResource?: { from?: string; to?: string; frozen_balance_for_energy?: number }[] }>('getdelegatedresourcev2', {
+        fromAddress: toHex41(from),
+        toAddress: toHex41(to),
+      });
+      return (r.delegatedResource ?? []).reduce((sum, d) => sum + BigInt(d.frozen_balance_for_energy ?? 0), 0n);
     },
     async fees() {
       const p = await wallet<{ chainParameter?: { key: string; value?: number }[] }>('getchainparameters', {});

@@ -8,12 +8,13 @@ import utils from 'tronweb/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tronDepositAddresses, tronPayouts, tronSweeps, tronTransfers, tronTxs } from '../../../db/schema/index';
 import { ConfigError, loadConfig } from '../../../env';
-import { startFakeTronNode, type FakeTronNode } from '../../../test/tron/fake-node';
+import { startFakeTronNode, TOTAL_ENERGY_LIMIT, TOTAL_ENERGY_WEIGHT, type FakeTronNode } from '../../../test/tron/fake-node';
 import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database';
 import { addressOfKey, tronDepositPath } from './address';
 import type { TronProvider } from './index';
 import { sweepTron, trxPerTokenSwept } from './sweep';
+import { buildEnergyDelegation, buildEnergyStake, signTx } from './tx';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const SOLID_LAG = 3;
@@ -327,6 +328,129 @@ describe('sweeping', () => {
     expect(await services().deposits.payments(a.id)).toHaveLength(1);
     // Run again: nothing is left above the minimum.
     expect((await sweepTron(deps, {})).filter((r) => r.address === a.address)).toEqual([]);
+  });
+});
+
+describe('sweeping with energy delegated from the hot wallet (TRON_SWEEP_ENERGY=delegate)', () => {
+  const sweepDeps = () => ({ db: db(), node: provider().node, settings: provider().settings, keys: provider().keys, now: () => t.clock.now(), sleep: async () => fake.produce(1) });
+  /** Sun of stake for `energy` at the fake's totals, in whole TRX rounded up. */
+  const stakeFor = (energy: bigint) => ((energy * TOTAL_ENERGY_WEIGHT + TOTAL_ENERGY_LIMIT - 1n) / TOTAL_ENERGY_LIMIT) * 1_000_000n;
+  const txsTo = async (kind: string, address: string) => (await db().select().from(tronTxs).where(eq(tronTxs.kind, kind))).filter((r) => r.toAddress === address);
+  const opsOf = (address: string) => fake.stakeOps().filter((o) => o.to === address);
+  const isBroadcastOf = (type: string) => (path: string, body: Record<string, unknown>) =>
+    path === '/wallet/broadcasttransaction' && (body.raw_data as { contract: { type: string }[] }).contract[0]!.type === type;
+
+  beforeAll(async () => {
+    // The hot wallet stakes 20,000 TRX for energy (FreezeBalanceV2Contract, signed here like any transaction).
+    fake.fundTrx(hot, 30_000_000_000n);
+    fake.produce(1 + SOLID_LAG);
+    const ref = await provider().node.nowBlock(true);
+    const answer = await provider().node.broadcast(signTx(buildEnergyStake({ from: hot, balanceSun: 20_000_000_000n, ref, lifetimeMs: 60_000 }), hotKey));
+    expect(answer).toEqual({ accepted: true });
+    fake.produce(1 + SOLID_LAG);
+    expect(fake.frozenEnergySun(hot)).toBe(20_000_000_000n);
+  });
+
+  async function paidAddress(amount: string) {
+    const user = await createUser(t);
+    const bill = await deposit(user, String(Number(amount) * 100));
+    fake.payToken(payer, bill.address, usdt(amount));
+    fake.produce(1 + SOLID_LAG);
+    return bill.address;
+  }
+
+  it('lends the sweep its energy, sends only 1 sun to activate, takes the energy back, and burns less TRX than burning', async () => {
+    const a = await paidAddress('12');
+    const [lent] = await sweepTron(sweepDeps(), { energy: 'delegate' });
+    expect(lent).toMatchObject({ address: a, amount: '12', energy: 'delegate', reclaimed: true });
+    // 31,895 energy estimated, 120 % of it lent: 38,274 energy, 3,403 TRX of stake at 11.25 energy per TRX.
+    expect(lent!.delegatedSun).toBe(stakeFor(38_274n));
+    expect(lent!.delegatedSun).toBe(3_403_000_000n);
+    expect(fake.tokenBalance(a)).toBe(0n);
+    expect(fake.delegatedEnergySun(hot, a)).toBe(0n);
+    expect(opsOf(a).map((o) => [o.type, o.amount])).toEqual([
+      ['delegate', 3_403_000_000n],
+      ['undelegate', 3_403_000_000n],
+    ]);
+    const [row] = await db().select().from(tronSweeps).where(eq(tronSweeps.address, a));
+    expect(row).toMatchObject({ status: 'done', fundSun: 1n, feeSun: lent!.feeSun });
+    const [sweepTx] = await txsTo('sweep', hot).then((rows) => rows.filter((r) => r.fromAddress === a));
+    expect(sweepTx).toMatchObject({ status: 'success', feeSun: 0n });
+
+    // The same sweep in burn mode, for comparison.
+    const b = await paidAddress('12');
+    const [burnt] = await sweepTron(sweepDeps(), { energy: 'burn' });
+    expect(burnt).toMatchObject({ address: b, energy: 'burn', delegatedSun: 0n });
+    expect(lent!.feeSun * 2n).toBeLessThan(burnt!.feeSun);
+  });
+
+  it('never delegates twice when a delegation answer is lost and the run fails; takes it back only on proof', async () => {
+    const c = await paidAddress('20');
+    // The delegation is broadcast but its answer lost; then the node fails every lookup: the run stops.
+    let cut = false;
+    fake.setPlan((path, body) => {
+      if (isBroadcastOf('DelegateResourceContract')(path, body)) {
+        cut = true;
+        return { kind: 'lost' };
+      }
+      return cut && path.endsWith('/gettransactioninfobyid') ? { kind: '503' } : null;
+    });
+    // No block is made after that: the delegation waits in the node's pool, unseen by resource reads.
+    await expect(sweepTron({ ...sweepDeps(), sleep: async () => void (cut || fake.produce(1)) }, { energy: 'delegate' })).rejects.toThrow(/gettransactioninfobyid: HTTP 503/);
+    fake.setPlan(null);
+    const [open] = await txsTo('delegate', c);
+    expect(open!.status).toBe('signed');
+    expect(fake.pool()).toEqual([open!.txid]);
+    // The next run settles the stored delegation first and lends nothing more.
+    const [swept] = await sweepTron(sweepDeps(), { energy: 'delegate' });
+    expect(swept).toMatchObject({ address: c, amount: '20', energy: 'delegate', delegatedSun: 0n });
+    expect((await txsTo('delegate', c)).map((r) => r.status)).toEqual(['success']);
+    expect(opsOf(c).map((o) => o.type)).toEqual(['delegate', 'undelegate']);
+    expect(fake.delegatedEnergySun(hot, c)).toBe(0n);
+
+    // The sweep's broadcast answer is lost and every lookup fails: no proof, so nothing is taken back.
+    const d = await paidAddress('30');
+    cut = false;
+    fake.setPlan((path, body) => {
+      if (isBroadcastOf('TriggerSmartContract')(path, body)) {
+        cut = true;
+        return { kind: 'lost' };
+      }
+      return cut && path.endsWith('/gettransactioninfobyid') ? { kind: '503' } : null;
+    });
+    await expect(sweepTron(sweepDeps(), { energy: 'delegate' })).rejects.toThrow(/HTTP 503/);
+    fake.setPlan(null);
+    expect(fake.delegatedEnergySun(hot, d)).toBeGreaterThan(0n);
+    expect(opsOf(d).map((o) => o.type)).toEqual(['delegate']);
+    expect(await txsTo('reclaim', d)).toEqual([]);
+    // Once the sweep's solidified info is there, a later run takes the delegation back, once.
+    fake.produce(1 + SOLID_LAG);
+    expect(await sweepTron(sweepDeps(), { energy: 'delegate' })).toEqual([]);
+    expect(fake.tokenBalance(d)).toBe(0n);
+    expect(fake.delegatedEnergySun(hot, d)).toBe(0n);
+    expect(opsOf(d).map((o) => o.type)).toEqual(['delegate', 'undelegate']);
+    expect((await txsTo('reclaim', d)).map((r) => r.status)).toEqual(['success']);
+    expect(await sweepTron(sweepDeps(), { energy: 'delegate' })).toEqual([]);
+    expect(opsOf(d)).toHaveLength(2);
+  });
+
+  it('burns TRX when the hot wallet cannot lend enough', async () => {
+    const e = await paidAddress('15');
+    const can = await provider().node.canDelegateEnergySun(hot);
+    const spare = fake.frozenEnergySun(hot);
+    // The stake is all lent elsewhere: nothing left to delegate for this sweep.
+    const other = addressOfKey(randomBytes(32).toString('hex'));
+    fake.fundTrx(other, 1_000_000n);
+    fake.produce(1 + SOLID_LAG);
+    const ref = await provider().node.nowBlock(true);
+    expect(await provider().node.broadcast(signTx(buildEnergyDelegation({ from: hot, to: other, balanceSun: can, undelegate: false, ref, lifetimeMs: 60_000 }), hotKey))).toEqual({ accepted: true });
+    fake.produce(1 + SOLID_LAG);
+    expect(await provider().node.canDelegateEnergySun(hot)).toBe(0n);
+    const [r] = await sweepTron(sweepDeps(), { energy: 'delegate' });
+    expect(r).toMatchObject({ address: e, energy: 'burn', delegatedSun: 0n });
+    expect(fake.tokenBalance(e)).toBe(0n);
+    expect(opsOf(e)).toEqual([]);
+    expect(spare).toBe(20_000_000_000n);
   });
 });
 

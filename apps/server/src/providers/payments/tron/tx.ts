@@ -79,6 +79,48 @@ export function buildTrxTransfer(input: Common & { from: string; to: string; amo
   });
 }
 
+/**
+ * Stake 2.0 `DelegateResourceContract` (`undelegate`: `UnDelegateResourceContract`): `from` lends
+ * (takes back) the energy of `balanceSun` of its TRX staked for energy to (from) `to`, unlocked.
+ */
+export function buildEnergyDelegation(input: Common & { from: string; to: string; balanceSun: bigint; undelegate: boolean }): UnsignedTx {
+  const type = input.undelegate ? 'UnDelegateResourceContract' : 'DelegateResourceContract';
+  return finish({
+    contract: [
+      {
+        parameter: {
+          value: {
+            owner_address: toHex41(input.from),
+            receiver_address: toHex41(input.to),
+            balance: Number(input.balanceSun),
+            resource: 'ENERGY',
+            ...(input.undelegate ? {} : { lock: false }),
+          },
+          type_url: `type.googleapis.com/protocol.${type}`,
+        },
+        type,
+      },
+    ],
+    ...tapos(input),
+  });
+}
+
+/** Stake 2.0 `FreezeBalanceV2Contract`: `from` stakes `balanceSun` of its TRX for energy. */
+export function buildEnergyStake(input: Common & { from: string; balanceSun: bigint }): UnsignedTx {
+  return finish({
+    contract: [
+      {
+        parameter: {
+          value: { owner_address: toHex41(input.from), frozen_balance: Number(input.balanceSun), resource: 'ENERGY' },
+          type_url: 'type.googleapis.com/protocol.FreezeBalanceV2Contract',
+        },
+        type: 'FreezeBalanceV2Contract',
+      },
+    ],
+    ...tapos(input),
+  });
+}
+
 /** Signs `tx` with a hex private key (64 digits): the signature over its txid. */
 export function signTx(tx: UnsignedTx, privateKeyHex: string): SignedTx {
   const signed = utils.crypto.signTransaction(privateKeyHex, { ...tx, visible: false } as never) as unknown as SignedTx;
