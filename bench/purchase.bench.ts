@@ -63,10 +63,19 @@ function freePort(): Promise<number> {
   });
 }
 
+/** BENCH_IDEMPOTENCY=1: every buy and pay carries a fresh Idempotency-Key (the store's cost: ADR 0051). */
+const IDEMPOTENCY = process.env.BENCH_IDEMPOTENCY === '1';
+
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
 /** POST through a keep-alive agent (lighter on the shared CPU than fetch). */
-function post(base: string, url: string, body: unknown, token?: string): Promise<{ code: number; msg: string; data: any }> {
+function post(
+  base: string,
+  url: string,
+  body: unknown,
+  token?: string,
+  idempotencyKey?: string,
+): Promise<{ code: number; msg: string; data: any }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -78,6 +87,7 @@ function post(base: string, url: string, body: unknown, token?: string): Promise
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(payload),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
         },
       },
       (res) => {
@@ -218,8 +228,9 @@ async function main() {
   // the working directory) when it exits at the end of the bench.
   const profile =
     process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? process.cwd()}`] : [];
-  // The server as `npm start` runs it (compiled, the build refreshed first when stale), with request
-  // logs off (LOG_LEVEL=warn) as in every bench:purchase run on record.
+  // The server as `npm start` runs it (compiled, the build refreshed first when stale), request logs
+  // at npm start's default level (info; written to stdout, dropped here); BENCH_LOG_LEVEL=warn turns
+  // them off, as every bench:purchase run before 2026-11-29 did.
   const built = spawnSync(process.execPath, [path.join(here, '../scripts/start.mjs')], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('the build failed');
   const server = spawn(process.execPath, [...profile, '--conditions=coffer-compiled', 'dist/server.js'], {
@@ -230,13 +241,13 @@ async function main() {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: benchUrl.toString(),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       WORKERS: 'false',
       SERVE_WEB: 'false',
       // Load from one address; the per-client budget (docs/api.md "Rate limits") would refuse it.
       API_RATE_LIMIT_MAX: '100000000',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const pool = new pg.Pool({ connectionString: benchUrl.toString(), max: CONNECTIONS });
   try {
@@ -339,6 +350,9 @@ async function main() {
     );
     const sellerAvailable = sellerAccounts[0].id as string;
     console.log(
+      `log level ${process.env.BENCH_LOG_LEVEL ?? 'info'}; Idempotency-Key ${IDEMPOTENCY ? 'on every buy and pay' : 'not sent'}`,
+    );
+    console.log(
       `bench:purchase — ${BUYERS} buyers, 1 seller with ${COLLECTIONS} collections at ${PRICE} points, ${CONNECTIONS} connections, ${SECONDS} s per run`,
     );
 
@@ -359,7 +373,8 @@ async function main() {
         while (performance.now() < warmUntil) {
           const { buyer, collectionId } = pair(k++);
           const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
-          if (order.code === 10000) await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id, amount: order.data.amount }, buyer.token);
+          if (order.code === 10000)
+            await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id, amount: order.data.amount }, buyer.token);
         }
       }),
     );
@@ -381,10 +396,23 @@ async function main() {
         async (i) => {
           const { buyer, collectionId } = pair(i);
           const t0 = performance.now();
-          const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
+          const key = IDEMPOTENCY ? randomUUID() : undefined;
+          const order = await post(
+            base,
+            '/sl/v1/collection/buy',
+            { collection_id: collectionId },
+            buyer.token,
+            key && `${key}-buy`,
+          );
           if (order.code !== 10000) return false;
           const t1 = performance.now();
-          const paid = await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id, amount: order.data.amount }, buyer.token);
+          const paid = await post(
+            base,
+            '/api/uc/v1/account/order/pay',
+            { order_id: order.data.id, amount: order.data.amount },
+            buyer.token,
+            key && `${key}-pay`,
+          );
           buyMs.push(t1 - t0);
           payMs.push(performance.now() - t1);
           return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
