@@ -48,6 +48,21 @@ async function register(nickname = 'Seller'): Promise<{ id: string; token: strin
   return { id: me.id, token, client };
 }
 
+/**
+ * A personal access token of `owner` with `scopes` (docs/api.md "Personal access tokens"): created
+ * with the owner's session and password, as the Developer tab does; a client that sends it.
+ */
+async function accessToken(owner: { client: CofferClient }, scopes: string[]): Promise<{ token: string; client: CofferClient }> {
+  const created = await owner.client.call('/api/uc/v1/account/token/create', {
+    name: 'SDK script',
+    scopes: scopes as never,
+    expires_in_days: 7,
+    password: md5(PASSWORD),
+  });
+  assert.match(created.token, /^coffer_pat_/);
+  return { token: created.token, client: createCofferClient({ baseUrl: server.url, token: created.token }) };
+}
+
 /** A buyer (nickname `nickname`) tops up through the sandbox and buys `collectionId`. @returns the order id */
 async function buy(collectionId: string, nickname = 'Buyer'): Promise<string> {
   const buyer = await register(nickname);
@@ -59,8 +74,10 @@ async function buy(collectionId: string, nickname = 'Buyer'): Promise<string> {
 }
 
 describe('@coffer/sdk against the running server', () => {
-  it('creates a collection, uploads a 6 MiB file in two parts with its MD5, publishes, lists the sale and reads the feed', async () => {
-    const seller = await register();
+  it('with a personal access token: creates a collection, uploads a 6 MiB file in two parts with its MD5, publishes, lists the sale and reads the feed', async () => {
+    const owner = await register();
+    // The script holds only a token with the scopes it needs, never the seller's session.
+    const seller = await accessToken(owner, ['collections:read', 'collections:write', 'sales:read', 'events:read']);
     const collection = await seller.client.call('/api/sl/v1/collection/create', {
       title: 'Field recordings',
       desc: 'Rain',
@@ -90,6 +107,17 @@ describe('@coffer/sdk against the running server', () => {
     );
     const rest = await seller.client.call('/api/uc/v1/account/events/list', { cursor: feed.next_cursor });
     assert.deepEqual(rest.events, []);
+    // Money never leaves through a token: cash-out is session only (403 INSUFFICIENT_SCOPE).
+    await assert.rejects(
+      seller.client.call('/api/uc/v1/account/withdraw/create', {
+        user_id: owner.id,
+        currency: 'usdttrc20',
+        amount: '10',
+        address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+        network: 'TRX',
+      } as never),
+      (err: unknown) => err instanceof CofferApiError && err.reason === 'INSUFFICIENT_SCOPE' && err.status === 403,
+    );
   });
 
   it('throws CofferApiError with the envelope code, msg and reason; HTTP status kept', async () => {
@@ -180,13 +208,15 @@ function parseCsv(text: string): string[][] {
 describe('coffer (child process) against the running server', () => {
   it('uploads a folder as a published collection, lists its sales and exports them as guarded CSV', async () => {
     const seller = await register();
+    // The command runs on a personal access token (COFFER_TOKEN), as a seller's script would.
+    const pat = await accessToken(seller, ['collections:read', 'collections:write', 'sales:read']);
     const folder = path.join(tmp, 'brushes');
     await import('node:fs/promises').then((fs) => fs.mkdir(path.join(folder, 'nested'), { recursive: true }));
     await writeFile(path.join(folder, 'a.txt'), 'first file\n');
     await writeFile(path.join(folder, 'b.json'), '{"b":2}\n');
     await writeFile(path.join(folder, '.hidden'), 'skipped');
     await writeFile(path.join(folder, 'nested', 'c.txt'), 'skipped too');
-    const up = await coffer(['upload', folder, '--title', 'Brushes, "deluxe"', '--price', '7'], seller.token);
+    const up = await coffer(['upload', folder, '--title', 'Brushes, "deluxe"', '--price', '7'], pat.token);
     assert.equal(up.code, 0, up.stderr);
     const made = JSON.parse(up.stdout) as { id: string; status: string; files: number };
     assert.deepEqual([made.status, made.files], ['Published', 2]);
@@ -201,18 +231,18 @@ describe('coffer (child process) against the running server', () => {
     const first = await buy(made.id, '=HYPERLINK("http://x")');
     const second = await buy(made.id, '-1+2, "ok"');
 
-    const list = await coffer(['sales', 'list'], seller.token);
+    const list = await coffer(['sales', 'list'], pat.token);
     assert.equal(list.code, 0, list.stderr);
     const lines = list.stdout.trim().split('\n');
     assert.deepEqual(lines.map((l) => l.split('\t')[0]).sort(), [first, second].sort());
     assert.match(list.stderr, /Page 1 of 1 \(2 orders\)/);
-    const json = JSON.parse((await coffer(['sales', 'list', '--json', '--size', '1'], seller.token)).stdout) as {
+    const json = JSON.parse((await coffer(['sales', 'list', '--json', '--size', '1'], pat.token)).stdout) as {
       orders: unknown[];
       totalCount: number;
     };
     assert.deepEqual([json.orders.length, json.totalCount], [1, 2]);
 
-    const csv = await coffer(['sales', 'export', '--csv'], seller.token);
+    const csv = await coffer(['sales', 'export', '--csv'], pat.token);
     assert.equal(csv.code, 0, csv.stderr);
     assert.ok(csv.stdout.endsWith('\r\n'));
     const [header, ...rows] = parseCsv(csv.stdout);
