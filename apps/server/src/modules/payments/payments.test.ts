@@ -13,6 +13,7 @@ async function appWith(sandbox: boolean) {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('requireAuth', async () => {});
   app.decorate('optionalAuth', async () => {});
+  app.decorate('authFor', () => async () => {});
   const payments = { provider: { sandbox, name: sandbox ? 'sandbox' : 'nowpayments' } } as unknown as PaymentsService;
   await paymentRoutes(app, payments, {} as DepositsService);
   await app.ready();
