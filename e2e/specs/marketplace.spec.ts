@@ -307,6 +307,40 @@ describe('marketplace', () => {
     await c.context.close();
   });
 
+  test('leaving /upload by a link with a file not yet in a collection asks; after leaving, one Back returns to /upload', async () => {
+    const seller = await registerUser(server.url, { nickname: 'Leaver' });
+    const file = path.join(fixtures.dir, 'draft-notes.txt');
+    await writeFile(file, 'notes\n'.repeat(100));
+    const s = await newPage(browser, server.url);
+    await logIn(s.page, seller);
+    await s.page.goto('/mycollections');
+    await s.page.goto('/upload');
+    await s.page.getByLabel('Choose files').setInputFiles([file]);
+    await s.page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="upload-row"][data-status="done"]').length === 1,
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    const asked: string[] = [];
+    s.page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await s.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Purchases' }).click();
+    await s.page.waitForURL(/\/profile\/buy$/);
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!, /lose/i);
+    // The guard entry left with the page: Back returns to /upload once, then to the page before it.
+    await s.page.goBack();
+    await s.page.waitForURL(/\/upload$/);
+    await s.page.goBack();
+    await s.page.waitForURL(/\/mycollections$/);
+    assert.deepEqual(s.errors, []);
+    await s.context.close();
+  });
+
   test('six good files and an empty one: the empty one is refused at once, Publish without it gives six files and one outcome', async () => {
     const seller = await registerUser(server.url, { nickname: 'Studio Six' });
     const title = `Six files ${seller.username.slice(-4)}`;

@@ -65,7 +65,9 @@ describe('useLeaveWarning', () => {
     expect(confirm).toHaveBeenCalledWith(MESSAGE);
     expect(screen.queryByText('Elsewhere page')).not.toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
-    expect(screen.getByText('Elsewhere page')).toBeInTheDocument();
+    // Off the guard entry first (history.back), then to the link.
+    expect(await screen.findByText('Elsewhere page')).toBeInTheDocument();
+    expect((window.history.state as Record<string, unknown> | null)?.[LEAVE_GUARD_STATE]).toBeUndefined();
   });
 
   test('links inside the scope are left alone', async () => {

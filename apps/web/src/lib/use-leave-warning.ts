@@ -12,10 +12,13 @@
  *   which is such an activation.
  * When the warning ends on the page itself (the files are in the collection), the guard entry is
  * made an ordinary copy of the page (its flag removed); a page that then navigates away on its own
- * does so with {@link leaveGuardOptions}, replacing the guard entry instead of stacking on it.
+ * does so with {@link leaveGuardOptions}, replacing the guard entry instead of stacking on it. A
+ * link the user confirms leaving by first steps back off the guard entry, then follows the link, so
+ * Back from the next page returns to this page once.
  * Links inside `scope` (the form itself), new-tab clicks and downloads are left alone.
  */
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
+import { useNavigate } from 'react-router';
 
 /** The key set in `history.state` on a guard entry. */
 export const LEAVE_GUARD_STATE = 'cofferLeaveGuard';
@@ -44,6 +47,9 @@ export function leaveGuardOptions(): { replace: boolean } {
 }
 
 export function useLeaveWarning(active: boolean, message: string, scope?: RefObject<HTMLElement | null>): void {
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
   useEffect(() => {
     if (!active) return;
     const href = window.location.href;
@@ -65,12 +71,18 @@ export function useLeaveWarning(active: boolean, message: string, scope?: RefObj
         (to.pathname === window.location.pathname && to.search === window.location.search)
       )
         return;
-      if (window.confirm(message)) {
-        leaving = true;
+      if (!window.confirm(message)) {
+        e.preventDefault();
+        e.stopPropagation();
         return;
       }
+      leaving = true;
+      if (!onGuardEntry()) return;
+      // Off the guard entry first, then to the link: the guard never stays in the history.
       e.preventDefault();
       e.stopPropagation();
+      window.addEventListener('popstate', () => void navigateRef.current(`${to.pathname}${to.search}${to.hash}`), { once: true });
+      window.history.back();
     };
     const onPopState = () => {
       // Forward onto the guard entry again, another page, or our own second step back: nothing to ask.
