@@ -163,6 +163,22 @@ describe('BuyButton states', () => {
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  test('the dialog closes with Escape while the quote is still out (a quote moves nothing)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    server.use(http.post('*/sl/v1/collection/buy', async () => (await gate, HttpResponse.json(ok(order('OrderStatusPending'))))));
+    const user = userEvent.setup();
+    renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
+    await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
+    expect(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm purchase' })).toBeDisabled();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    release();
+    // Opened again, it quotes afresh and can be confirmed.
+    await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
+    await waitFor(() => expect(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm purchase' })).toBeEnabled());
+  });
+
   test('the Confirm button shows progress and the dialog stays while paying', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

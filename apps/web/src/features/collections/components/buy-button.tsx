@@ -20,7 +20,7 @@ import type { Collection, Order } from '@coffer/contract';
 import { cmp, sub, CollectionStatus, OrderStatus } from '@coffer/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Coins, RefreshCw, ShieldCheck, ShoppingCart, Tag, Wallet, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation } from 'react-router';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -159,7 +159,8 @@ function PurchaseStep({
   codeSlot: ReactNode;
   onTopUp?: () => void;
   onClose: () => void;
-  onBusyChange: (busy: boolean) => void;
+  /** `busy`: a quote or a payment is out (the code controls wait); `paying`: a payment is out (the dialog stays). */
+  onBusyChange: (busy: boolean, paying: boolean) => void;
 }) {
   const client = useQueryClient();
   const quote = useQuoteOrder();
@@ -182,7 +183,10 @@ function PurchaseStep({
   const knownShort = !canAfford(viewer.available, listed);
   const busy = quote.isPending || pay.isPending;
 
-  useEffect(() => onBusyChange(busy), [busy, onBusyChange]);
+  // The code controls wait for either call; closing the dialog waits only for a payment (a quote moves
+  // nothing: its order simply goes unpaid and expires).
+  useEffect(() => onBusyChange(busy, pay.isPending), [busy, pay.isPending, onBusyChange]);
+  useEffect(() => () => onBusyChange(false, false), [onBusyChange]);
 
   /** Asks collection/buy for the order at the price of now; `reason` is why it is asked again. */
   function requote(reason?: 'changed' | 'expired') {
@@ -409,6 +413,11 @@ export function BuyButton({
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [paying, setPaying] = useState(false);
+  const onBusyChange = useCallback((quotingOrPaying: boolean, nowPaying: boolean) => {
+    setBusy(quotingOrPaying);
+    setPaying(nowPaying);
+  }, []);
   const [code, setCode] = useState<string | null>(initialCode ? initialCode.trim().toUpperCase() : null);
   const [codeInput, setCodeInput] = useState(initialCode ?? '');
   const [showCode, setShowCode] = useState(Boolean(initialCode));
@@ -522,7 +531,7 @@ export function BuyButton({
         {price === 0 ? BuyTexts.getFree : BuyTexts.buy(price)}
       </Button>
 
-      <Dialog open={open} onOpenChange={(o) => !busy && setOpen(o)}>
+      <Dialog open={open} onOpenChange={(o) => !paying && setOpen(o)}>
         <DialogContent title={BuyTexts.confirmTitle} description={collection.title}>
           <PurchaseStep
             collection={collection}
@@ -531,10 +540,10 @@ export function BuyButton({
             codeSlot={codeSlot}
             onTopUp={onTopUp}
             onClose={() => {
-              setBusy(false);
+              onBusyChange(false, false);
               setOpen(false);
             }}
-            onBusyChange={setBusy}
+            onBusyChange={onBusyChange}
           />
         </DialogContent>
       </Dialog>
