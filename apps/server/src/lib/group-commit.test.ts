@@ -1,6 +1,7 @@
 /** lib/group-commit.ts: the keyed queue, split on failure and the one retry policy. */
 import { describe, expect, it } from 'vitest';
 import {
+  batchQueue,
   commitSplitting,
   rejectGroup,
   retryTransient,
@@ -129,5 +130,54 @@ describe('commitSplitting', () => {
     );
     expect(sizes).toEqual([2, 2]);
     expect(log).toEqual(['a/1=ok', 'b/2=ok']);
+  });
+});
+
+describe('batchQueue', () => {
+  it('commits what arrives while a batch commits as the next batch, repeats of a key joining one group', async () => {
+    const batches: string[][] = [];
+    let release!: () => void;
+    let gate: Promise<void> = new Promise((r) => (release = r));
+    const submit = batchQueue<Ask, string, string[]>({
+      key: (x) => x.order,
+      max: 10,
+      commit: async (groups) => {
+        batches.push(groups.map((g) => `${g.order}x${g.waiters.length}`));
+        if (batches.length === 1) await gate;
+        return groups.map((g) => `paid ${g.order}`);
+      },
+      answer: (groups, results) => groups.forEach((g, i) => g.waiters.forEach((w) => w.resolve(results[i]!))),
+    });
+    const first = submit({ buyer: 'a', order: '1' });
+    // The first batch is out: these three wait for it, then go together.
+    const rest = [submit({ buyer: 'b', order: '2' }), submit({ buyer: 'b', order: '2' }), submit({ buyer: 'c', order: '3' })];
+    await Promise.resolve();
+    expect(batches).toEqual([['1x1']]);
+    release();
+    gate = Promise.resolve();
+    expect(await Promise.all([first, ...rest])).toEqual(['paid 1', 'paid 2', 'paid 2', 'paid 3']);
+    expect(batches).toEqual([['1x1'], ['2x2', '3x1']]);
+  });
+
+  it('rejects only the requests of the group whose commit fails for good', async () => {
+    const submit = batchQueue<Ask, string, string[]>({
+      key: (x) => x.order,
+      max: 10,
+      commit: async (groups) => {
+        if (groups.some((g) => g.order === 'bad')) throw new Error('check violation');
+        return groups.map((g) => `paid ${g.order}`);
+      },
+      answer: (groups, results) => groups.forEach((g, i) => g.waiters.forEach((w) => w.resolve(results[i]!))),
+    });
+    const outcomes = await Promise.allSettled([
+      submit({ buyer: 'a', order: '1' }),
+      submit({ buyer: 'b', order: 'bad' }),
+      submit({ buyer: 'c', order: '3' }),
+    ]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : String(o.reason)))).toEqual([
+      'paid 1',
+      'Error: check violation',
+      'paid 3',
+    ]);
   });
 });

@@ -113,3 +113,38 @@ export async function commitSplitting<G, T>(
 export function rejectGroup<I, R>(group: Group<I, R>, err: unknown): void {
   for (const w of group.waiters) w.reject(err);
 }
+
+/** What {@link batchQueue} needs: the batch's key rules, its one commit, and how answers are shared out. */
+export interface BatchQueueOptions<I extends object, R, T> extends TakeOptions<I> {
+  /** Settles a batch: one statement or one transaction (it may run again, see {@link retryTransient}). */
+  commit: (groups: Group<I, R>[]) => Promise<T>;
+  /** Resolves the waiters of every group from the committed result (after COMMIT; never retried). */
+  answer: (groups: Group<I, R>[], result: T) => void;
+}
+
+/**
+ * A keyed queue drained one batch at a time: requests that arrive while a batch commits form the
+ * next one, so a single caller waits one round trip and many callers share one commit. Each batch
+ * is taken with {@link takeBatch} and committed with {@link commitSplitting} (a batch that fails
+ * for good is split, so only a faulty group fails; its waiters are rejected with the error).
+ * @returns `submit(input)`: resolves with what `answer` gives this request, or rejects with the
+ *   error of its group's commit
+ */
+export function batchQueue<I extends object, R, T>(options: BatchQueueOptions<I, R, T>): (input: I) => Promise<R> {
+  const queue: Waiter<I, R>[] = [];
+  let draining = false;
+  async function drain(): Promise<void> {
+    if (draining) return;
+    draining = true;
+    try {
+      while (queue.length) await commitSplitting(takeBatch(queue, options), options.commit, options.answer, rejectGroup);
+    } finally {
+      draining = false;
+    }
+  }
+  return (input) =>
+    new Promise<R>((resolve, reject) => {
+      queue.push({ input, resolve, reject });
+      void drain();
+    });
+}

@@ -11,10 +11,16 @@
  *
  * Times come from the app clock; every decision is one statement (insert on conflict, or a
  * compare-and-set update), so two instances racing for a key see one winner.
+ *
+ * Cost: the claim and the stored answer are the two writes every keyed request adds to its call.
+ * Both are group-committed (lib/group-commit.ts `batchQueue`): the claims (and the answers) of the
+ * requests that arrive while one batch commits go together in one statement and one commit, up to
+ * {@link MAX_KEY_BATCH} per batch.
  */
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { batchQueue } from '../../lib/group-commit';
 import type { IdempotencyBegin, IdempotencyClaim, IdempotencyStore } from '../../lib/idempotency';
 import * as repo from './idempotency.repository';
 
@@ -24,6 +30,8 @@ export const KEY_TTL_MS = 24 * 3_600_000;
 export const STALE_CLAIM_MS = 60_000;
 /** Rows deleted per statement by {@link IdempotencyService.purgeExpired}. */
 const PURGE_BATCH = 1_000;
+/** Claims (or answers) written per statement at most. */
+export const MAX_KEY_BATCH = 64;
 
 export interface IdempotencyDeps {
   db: Db;
@@ -38,14 +46,47 @@ export function createIdempotencyService(deps: IdempotencyDeps) {
   const inUse = () =>
     new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed. Retry after it answers.');
 
+  /**
+   * Claims a key for one request, batched with the claims of the requests around it. Of several
+   * requests with the same (user, key) in one batch, only the first can win the row; the others see
+   * `inserted: false` and read the row like any repeat.
+   * @returns whether this request inserted the row, and the claim's time (`locked_at`)
+   */
+  const insertClaim = batchQueue<repo.ClaimAsk, { inserted: boolean; now: Date }, { inserted: Set<string>; now: Date }>({
+    key: (c) => `${c.userId}\n${c.key}`,
+    max: MAX_KEY_BATCH,
+    commit: async (groups) => {
+      const now = new Date(clock.now());
+      const inserted = await repo.insertClaims(db, groups, now, new Date(now.getTime() + KEY_TTL_MS));
+      return { inserted, now };
+    },
+    answer: (groups, { inserted, now }) => {
+      for (const g of groups) {
+        const won = inserted.has(`${g.userId}\n${g.key}`);
+        g.waiters.forEach((w, i) => w.resolve({ inserted: won && i === 0, now }));
+      }
+    },
+  });
+
+  /** Stores one claim's answer, batched with the answers around it; resolves after COMMIT. */
+  const storeAnswer = batchQueue<repo.CompleteAsk, void, void>({
+    key: (a) => `${a.userId}\n${a.key}\n${a.lockedAt.getTime()}`,
+    max: MAX_KEY_BATCH,
+    commit: (groups) => repo.completeMany(db, groups),
+    answer: (groups) => {
+      for (const g of groups) for (const w of g.waiters) w.resolve();
+    },
+  });
+
   const service = {
     async begin(input: { userId: string; key: string; operation: string; fingerprint: string }): Promise<IdempotencyBegin> {
       // A few rounds at most: each lost round means another request changed the row in between.
       for (let round = 0; round < 5; round += 1) {
+        const first = await insertClaim(input);
+        if (first.inserted) return { kind: 'claimed', claim: { userId: input.userId, key: input.key, lockedAt: first.now } };
         const now = new Date(clock.now());
         const expiresAt = new Date(now.getTime() + KEY_TTL_MS);
         const claim: IdempotencyClaim = { userId: input.userId, key: input.key, lockedAt: now };
-        if (await repo.insertClaim(db, { ...input, now, expiresAt })) return { kind: 'claimed', claim };
         const row = await repo.find(db, input.userId, input.key);
         if (!row) continue;
         if (row.expiresAt.getTime() <= now.getTime()) {
@@ -64,7 +105,7 @@ export function createIdempotencyService(deps: IdempotencyDeps) {
     },
 
     complete(claim: IdempotencyClaim, status: number, response: string): Promise<void> {
-      return repo.complete(db, claim.userId, claim.key, claim.lockedAt, status, response);
+      return storeAnswer({ userId: claim.userId, key: claim.key, lockedAt: claim.lockedAt, status, response });
     },
 
     release(claim: IdempotencyClaim): Promise<void> {

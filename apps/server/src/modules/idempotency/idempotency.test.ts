@@ -62,6 +62,29 @@ describe('Idempotency-Key', () => {
     expect(await billsOf(u)).toBe(2);
   });
 
+  it('group-commits concurrent claims and answers: 40 keys at once each run once and replay their own answer; two of one key run once', async () => {
+    // Five users with eight keys each (a user holds at most 10 open bills), all sent at once, so their
+    // claims (and then their answers) share batches.
+    const users = await Promise.all(Array.from({ length: 5 }, () => createUser(t)));
+    const asks = users.flatMap((u) => Array.from({ length: 8 }, (_, i) => ({ u, key: `burst-${i}` })));
+    const [firsts, twins] = await Promise.all([
+      Promise.all(asks.map(({ u, key }) => deposit(u, key))),
+      Promise.all([deposit(users[0]!, 'twin'), deposit(users[0]!, 'twin')]),
+    ]);
+    expect(firsts.map((r) => r.status)).toEqual(asks.map(() => 200));
+    expect(new Set(firsts.map((r) => r.body.data.bill.id)).size).toBe(40);
+    // Of the two sent with one key, one ran; the other found it running (409) or replayed its answer.
+    const ran = twins.filter((r) => r.status === 200 && r.replayed === undefined);
+    expect(ran).toHaveLength(1);
+    const other = twins.find((r) => r !== ran[0])!;
+    if (other.status === 200) expect([other.replayed, other.raw]).toEqual(['true', ran[0]!.raw]);
+    else expect(other.status).toBe(409);
+    expect(await Promise.all(users.map(billsOf))).toEqual([9, 8, 8, 8, 8]);
+    const replays = await Promise.all(asks.map(({ u, key }) => deposit(u, key)));
+    replays.forEach((r, i) => expect([r.replayed, r.raw]).toEqual(['true', firsts[i]!.raw]));
+    expect(await Promise.all(users.map(billsOf))).toEqual([9, 8, 8, 8, 8]);
+  });
+
   it('refuses the same key with another body or another call with 422, doing nothing', async () => {
     const u = await createUser(t);
     await deposit(u, 'k-reuse');
