@@ -271,7 +271,7 @@ export async function buildServices(deps: ServicesDeps) {
     feeBps: config.PLATFORM_FEE_BPS,
     holdDays: config.EARNINGS_HOLD_DAYS,
   });
-  const provider = createPaymentProvider(config, { db, clock, log });
+  const provider = await createPaymentProvider(config, { db, clock, log });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
   const deposits = createDepositsService({
     db,

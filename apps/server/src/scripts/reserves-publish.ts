@@ -24,7 +24,7 @@ async function main(): Promise<number> {
   try {
     await database.migrate();
     const db = database.db;
-    const provider = createPaymentProvider(config, { db, clock: systemClock });
+    const provider = await createPaymentProvider(config, { db, clock: systemClock });
     const reserves = createReservesService({
       db,
       clock: systemClock,

@@ -16,7 +16,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import { DOWNLOAD_URL_TTL_SECONDS, ONE_LINE_FORBIDDEN } from '@coffer/contract';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
@@ -180,6 +179,8 @@ export function createDownloadsService(deps: DownloadsDeps) {
       };
 
       // Stored entries (no deflate): the files are mostly compressed already and the CPU is shared.
+      // archiver (about 20 MB of memory) is loaded at the first download-all.
+      const { ZipArchive } = await import('archiver');
       const archive = new ZipArchive({ store: true });
       let stopped = false;
       // The object being copied, closed at once when the client goes away.

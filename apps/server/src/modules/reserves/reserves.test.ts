@@ -219,7 +219,7 @@ describe("reserves: a proof hides the other users' balances (issue 39, ADR 0048)
         db,
         clock: u.clock,
         ledger: u.app.ctx.services.ledger,
-        provider: createPaymentProvider(config, { db, clock: u.clock }),
+        provider: await createPaymentProvider(config, { db, clock: u.clock }),
         pointsPerUsd: config.POINTS_PER_USD,
         reserveAddresses: [],
         random: (size) => Uint8Array.from({ length: size }, () => Math.floor(next() * 256)),

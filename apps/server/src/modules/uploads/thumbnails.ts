@@ -3,7 +3,6 @@
  * sharp from the stored bytes, kept beside the file under `thumbs/`. Best effort: a file sharp cannot
  * read (not an image, damaged, too large) simply has no thumbnail; the file list never depends on it.
  */
-import sharp from 'sharp';
 import type { StorageProvider } from '../../providers/storage/index';
 
 /** Longest side of a thumbnail, pixels. */
@@ -33,6 +32,8 @@ export async function writeThumbnail(storage: StorageProvider, sourceKey: string
       if (bytes > THUMBNAIL_MAX_SOURCE_BYTES) return false;
       chunks.push(chunk as Buffer);
     }
+    // Loaded at the first thumbnail (libvips: about 30 MB of memory a server without images never pays).
+    const { default: sharp } = await import('sharp');
     const webp = await sharp(Buffer.concat(chunks), { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
       .rotate()
       .resize(THUMBNAIL_PX, THUMBNAIL_PX, { fit: 'inside', withoutEnlargement: true })

@@ -1,9 +1,11 @@
 /**
  * The SMTP mail provider (product §11, production): nodemailer over `SMTP_URL`
  * (`smtp://user:pass@host:587` upgrades with STARTTLS when the server offers it; `smtps://` is TLS
- * from the start; `?pool=true` keeps a connection pool). One transport per process.
+ * from the start; `?pool=true` keeps a connection pool). One transport per process, made at the
+ * first mail: nodemailer (about 15 MB of memory) is loaded only by a server that sends through SMTP.
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { MailMessage, MailProvider, SentMail } from './types';
 
 export interface SmtpOptions {
@@ -14,16 +16,17 @@ export interface SmtpOptions {
 }
 
 export function createSmtpMail(options: SmtpOptions): MailProvider {
-  const transport = nodemailer.createTransport(options.url);
+  let transport: Promise<Transporter<SMTPTransport.SentMessageInfo>> | null = null;
+  const open = () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(options.url)));
   return {
     kind: 'smtp',
     async send(message: MailMessage): Promise<SentMail> {
-      const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
+      const info = await (await open()).sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
       if (info.rejected.length > 0) throw new Error(`The SMTP server refused the recipient (${info.response})`);
       return { messageId: info.messageId, location: 'smtp' };
     },
     async close() {
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }

@@ -12,11 +12,7 @@ import type { Db } from '../../db/client';
 import { ConfigError, type Config, type PaymentRail } from '../../env';
 import type { Clock } from '../../lib/clock';
 import { createCompositeProvider } from './composite';
-import { createEvmProvider } from './evm/index';
-import { createNowPaymentsProvider } from './nowpayments/index';
 import { createSandboxProvider } from './sandbox';
-import { createTonProvider } from './ton/index';
-import { createTronProvider } from './tron/index';
 import type { PaymentProvider } from './types';
 
 export type {
@@ -39,12 +35,26 @@ interface RailDeps {
   log: FastifyBaseLogger;
 }
 
-/** How each real rail is built from the configuration (one line per rail). */
-const RAILS: Record<Exclude<PaymentRail, 'sandbox'>, (config: Config, deps: RailDeps) => PaymentProvider> = {
-  evm: (config, deps) => createEvmProvider(need(config.evm, 'EVM_NETWORKS', 'evm'), { ...deps, databaseUrl: config.DATABASE_URL }),
-  tron: (config, deps) => createTronProvider(need(config.tron, 'TRON_TRX_USD_PRICE', 'tron'), { ...deps, databaseUrl: config.DATABASE_URL }),
-  ton: (config, deps) => createTonProvider(need(config.ton, 'TON_HOT_WALLET_MNEMONIC', 'ton'), { ...deps, databaseUrl: config.DATABASE_URL }),
-  nowpayments: (config, deps) => createNowPaymentsProvider(need(config.nowpayments, 'NOWPAYMENTS_API_KEY', 'nowpayments'), deps),
+/**
+ * How each real rail is built from the configuration (one line per rail). A rail's module, and the
+ * chain library under it (viem, tronweb, @ton/ton: about 40 MB of memory together), is loaded only
+ * when `PAYMENTS` lists the rail, so the embedded default (`sandbox`) never loads them.
+ */
+const RAILS: Record<Exclude<PaymentRail, 'sandbox'>, (config: Config, deps: RailDeps) => Promise<PaymentProvider>> = {
+  evm: async (config, deps) =>
+    (await import('./evm/index')).createEvmProvider(need(config.evm, 'EVM_NETWORKS', 'evm'), { ...deps, databaseUrl: config.DATABASE_URL }),
+  tron: async (config, deps) =>
+    (await import('./tron/index')).createTronProvider(need(config.tron, 'TRON_TRX_USD_PRICE', 'tron'), {
+      ...deps,
+      databaseUrl: config.DATABASE_URL,
+    }),
+  ton: async (config, deps) =>
+    (await import('./ton/index')).createTonProvider(need(config.ton, 'TON_HOT_WALLET_MNEMONIC', 'ton'), {
+      ...deps,
+      databaseUrl: config.DATABASE_URL,
+    }),
+  nowpayments: async (config, deps) =>
+    (await import('./nowpayments/index')).createNowPaymentsProvider(need(config.nowpayments, 'NOWPAYMENTS_API_KEY', 'nowpayments'), deps),
 };
 
 function need<T>(settings: T | undefined, variable: string, rail: string): T {
@@ -53,14 +63,18 @@ function need<T>(settings: T | undefined, variable: string, rail: string): T {
 }
 
 /**
+ * Builds the provider of `PAYMENTS`: the sandbox, one rail, or the composite of several rails.
  * @throws ConfigError when a selected rail's settings are missing
  */
-export function createPaymentProvider(config: Config, deps: { db: Db; clock: Clock; log?: FastifyBaseLogger }): PaymentProvider {
+export async function createPaymentProvider(
+  config: Config,
+  deps: { db: Db; clock: Clock; log?: FastifyBaseLogger },
+): Promise<PaymentProvider> {
   const railDeps = { db: deps.db, clock: deps.clock, log: deps.log ?? silentLog };
   if (config.rails.length === 1 && config.rails[0] === 'sandbox') {
     return createSandboxProvider({ db: deps.db, clock: deps.clock, prices: config.SANDBOX_PRICES, payoutFees: config.SANDBOX_PAYOUT_FEES });
   }
   if (config.rails.includes('sandbox')) throw new ConfigError('Invalid configuration:\nPAYMENTS: sandbox cannot be combined with real rails');
-  const rails = config.rails.map((r) => RAILS[r as Exclude<PaymentRail, 'sandbox'>](config, railDeps));
+  const rails = await Promise.all(config.rails.map((r) => RAILS[r as Exclude<PaymentRail, 'sandbox'>](config, railDeps)));
   return rails.length === 1 ? rails[0]! : createCompositeProvider(rails);
 }

@@ -14,7 +14,6 @@ import { inspect } from 'node:util';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import { isAddress } from 'viem';
 import { z } from 'zod';
 import { fromEnvOrFile } from '../env-file';
 
@@ -70,7 +69,9 @@ const TokenSchema = z.object({
     .regex(/^[A-Za-z0-9]{2,10}$/, 'must be 2-10 letters or digits')
     .transform((s) => s.toUpperCase()),
   /** The ERC-20 contract. */
-  address: z.string().refine((a) => isAddress(a, { strict: false }), 'must be a 0x address of 40 hex digits'),
+  // The format only, as viem's isAddress(a, { strict: false }) checks it (no EIP-55 checksum), without
+  // loading viem (about 25 MB) in a server that does not run the EVM rail.
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 40 hex digits'),
   /** The token's decimals (USDT: 6 on Ethereum, 18 on BSC). */
   decimals: z.number().int().min(0).max(36),
   /** Currency code; default symbol + network suffix, e.g. `usdterc20`, `usdtbsc`. */

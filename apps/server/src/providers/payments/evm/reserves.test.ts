@@ -42,7 +42,7 @@ describe('evm reserveBalances', () => {
       ]),
       EVM_SEED: 'test test test test test test test test test test test junk',
     });
-    const provider = createPaymentProvider(config, { db: database.db, clock: new ManualClock() });
+    const provider = await createPaymentProvider(config, { db: database.db, clock: new ManualClock() });
     const code = tokenCode('ETH', 'USDT');
     const held = privateKeyToAccount(generatePrivateKey()).address;
     const empty = privateKeyToAccount(generatePrivateKey()).address;

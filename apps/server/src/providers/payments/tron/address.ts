@@ -6,18 +6,12 @@
  */
 import type { HDKey } from '@scure/bip32';
 import utils from 'tronweb/utils';
+import { isTronAddress } from './address-format';
 
-/** The pattern a TRON payout address must match (what `wallet_regex` says). */
-export const TRON_WALLET_REGEX = '^T[1-9A-HJ-NP-Za-km-z]{33}$';
-const WALLET_RE = new RegExp(TRON_WALLET_REGEX);
+export { isTronAddress, TRON_WALLET_REGEX } from './address-format';
 
 /** The BIP-44 path of deposit address `index` (TRON coin type 195, account 0, external chain). */
 export const tronDepositPath = (index: number): string => `m/44'/195'/0'/0/${index}`;
-
-/** True for a base58check TRON address (right length, alphabet, version byte 0x41 and checksum). */
-export function isTronAddress(value: string): boolean {
-  return WALLET_RE.test(value) && utils.crypto.isAddressValid(value);
-}
 
 /** `T...` -> `41` + 40 hex digits, lower case. @throws Error for an invalid address */
 export function toHex41(base58: string): string {

@@ -14,7 +14,7 @@
  * Secrets are {@link Secret}s and never printed.
  */
 import { isValidSeed, Secret } from '../evm/config';
-import { isTronAddress } from './address';
+import { isTronAddress } from './address-format';
 import { fromEnvOrFile } from '../env-file';
 
 /** USDT's TRC-20 contract on TRON mainnet (Tether's published address). */
