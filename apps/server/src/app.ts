@@ -42,8 +42,6 @@ import { textGuardPlugin } from './plugins/text-guard';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { filesPlugin } from './modules/uploads/files.routes';
 import { metricsPlugin } from './plugins/metrics';
-import { addEvmMetrics } from './providers/payments/evm/metrics';
-import { addTronMetrics } from './providers/payments/tron/metrics';
 import { probesPlugin } from './plugins/probes';
 import { RequestLogController } from './plugins/request-log';
 import { openApiOptions } from './plugins/openapi';
@@ -167,8 +165,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorHandlerPlugin);
   // Operations (docs/operations.md): /metrics with its request hooks first, so they see every route; /healthz, /readyz.
   await app.register(metricsPlugin, { config, database, clock });
-  if (config.evm) addEvmMetrics(app.metrics, { settings: config.evm, db: database.db });
-  if (config.tron) addTronMetrics(app.metrics, { settings: config.tron, db: database.db });
+  // Imported only for a configured rail: its module graph holds the chain library (viem, tronweb).
+  if (config.evm) (await import('./providers/payments/evm/metrics')).addEvmMetrics(app.metrics, { settings: config.evm, db: database.db });
+  if (config.tron) (await import('./providers/payments/tron/metrics')).addTronMetrics(app.metrics, { settings: config.tron, db: database.db });
   await app.register(probesPlugin, { database, workersEnabled: config.WORKERS, workers: () => runner.state() });
   // Helmet's headers, computed once (plugins/security-headers.ts).
   await app.register(securityHeadersPlugin, {
