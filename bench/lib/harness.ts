@@ -199,9 +199,13 @@ export interface Coffer {
  * @param options.databaseUrl PostgreSQL URL (unset: the embedded PGlite in DATA_DIR, as npm start)
  * @param options.nodeArgs extra node flags for the server (`BENCH_SERVER_NODE_ARGS`, e.g. `--cpu-prof`);
  *   printed, and not what npm start runs
+ * @param options.env further Coffer variables a bench needs set (e.g. `MAX_UPLOAD_BYTES` for an
+ *   upload above the default limit); printed with the others
  * @throws when the build fails or the server does not become ready
  */
-export async function startCoffer(options: { databaseUrl?: string; nodeArgs?: string[] } = {}): Promise<Coffer> {
+export async function startCoffer(
+  options: { databaseUrl?: string; nodeArgs?: string[]; env?: Record<string, string> } = {},
+): Promise<Coffer> {
   const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('scripts/start.mjs (the build) failed');
   const port = await freePort();
@@ -214,6 +218,7 @@ export async function startCoffer(options: { databaseUrl?: string; nodeArgs?: st
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     DATA_DIR: dataDir,
     ...CHANGED_FOR_LOAD,
+    ...options.env,
   };
   const env: Record<string, string> = {};
   for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
@@ -303,6 +308,11 @@ export class LoadGenerator {
         else w.resolve(msg.result!);
       });
     });
+    // A load generator that dies fails the runs it had (instead of leaving the bench waiting).
+    this.child.once('exit', (code) => {
+      for (const w of this.waiting.values()) w.reject(new Error(`the load generator exited (${code})`));
+      this.waiting.clear();
+    });
   }
 
   /** The load generator's pid (for its CPU time). */
@@ -375,11 +385,12 @@ export interface Sample {
 export const fmt = (n: number, digits = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '-';
 
-/** A series' unit decides its format: `%` and `x` ratios, `ms` with 3 decimals under 1 ms, rates whole. */
+/** A series' unit decides its format: `%` and `x` ratios, `ms` with 3 decimals under 1 ms, `s` with 2, rates whole. */
 function num(value: number, unit: string): string {
   if (unit === '%') return fmt(value * 100);
   if (unit === 'x') return value.toFixed(2);
   if (unit === 'ms') return fmt(value, value < 1 ? 3 : 1);
+  if (unit === 's') return fmt(value, 2);
   return fmt(value);
 }
 
