@@ -1,394 +1,201 @@
 /**
- * `npm run bench:api`: load figures of the API's hot calls, printed, never asserted.
+ * `npm run bench:api`: Coffer's hot reads against their limits, printed, never asserted
+ * (bench/README.md "bench:api"; harness: lib/harness.ts).
  *
- * In one run it starts, each in its own child process:
- * - the Coffer server as `npm start` runs it: `scripts/start.mjs` first (builds when the build is
- *   stale), then `node --conditions=coffer-compiled apps/server/dist/server.js` with npm start's
- *   default log level (info; its stdout goes to /dev/null), on a temp data dir with the embedded PGlite
- *   database, or with `BENCH_DATABASE_URL=postgres://...` on a fresh PostgreSQL database created next
- *   to that one (dropped at the end; `BENCH_KEEP_DB=1` keeps it);
- * - the ceilings (this file with `--ceiling`): a bare Fastify app with `POST /bare`, a fixed success
- *   envelope (HTTP, routing and JSON only), and, on PostgreSQL, `POST /select`, one
- *   `SELECT ... FROM users WHERE id = $1` through a `pg` Pool of 20 connections (Coffer's pool size)
- *   answered in the envelope: the one-SELECT ceiling the Coffer calls are measured against (issue 15).
- * The load generator (autocannon, 50 connections, BENCH_SECONDS seconds each, default 10, after a
- * 1-second warm-up) runs in this process, apart from both servers. For each call it prints
- * requests/s, p50/p99 latency in ms, the server's CPU time per request (from /proc), the ratio to
- * the one-SELECT ceiling (to the bare route without PostgreSQL) and the load average at its start.
+ * Coffer runs as `npm start` runs it (lib/harness.ts `startCoffer`: compiled server, request logs at
+ * info, every variable at its default but PORT, DATABASE_URL, DATA_DIR and the per-client budget),
+ * on a fresh PostgreSQL database next to `BENCH_DATABASE_URL` (or `DATABASE_URL`), dropped after;
+ * without either, on the embedded PGlite (then the uncached reads have no limit to compare with).
+ * The load generator (autocannon, `BENCH_CONNECTIONS` connections, default 50) runs in its own
+ * process, the limits in another.
  *
- * Calls: `get/me` signed in, `get/me` with a personal access token, and the hot public reads `/sl/v1/collection/detail` (as a visitor) and
- * `/sl/v1/market/collections` (page 0, size 20) when the app has them (skipped with a note when they
- * answer 404). `BENCH_ONLY=get/me` (a substring) loads only the matching calls; `BENCH_LOG_LEVEL=warn`
- * starts the server with request logs off (their cost is the difference from the default run);
- * `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles the server. Figures depend on the machine (the header prints its CPUs and load average);
- * bench/README.md records measured ones.
+ * Calls and their limits (the issue "Figures a user gets, against limits that are limits"):
+ * - cached reads, `collection/detail` (visitor) and `market/collections` (page 0, size 20): a bare
+ *   Fastify answering the same bytes Coffer answered, from memory;
+ * - uncached reads, `get/me` with a session and with a personal access token: Fastify + one PREPARED
+ *   SELECT (a pg named statement, pool of 20) of the same user row.
+ * Each round measures every call on Coffer, then on its limit (BENCH_ROUNDS rounds, default 3;
+ * BENCH_SECONDS per run, default 10, after a 1-second warm-up of each before the first round). Printed:
+ * each round's figures with the 1-minute load average of that run, the median and the spread
+ * (min-max), the ratio Coffer / limit, and the goal: reads >= 60 % of their limit with p99 <= 20 ms.
+ * `BENCH_ONLY=get/me` (a substring) keeps the matching calls; `BENCH_SERVER_NODE_ARGS` adds node
+ * flags to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); `BENCH_HISTORY=1` appends the
+ * summary to bench/history.md; `BENCH_KEEP_DB=1` keeps the database.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import pg from 'pg';
+import {
+  appendHistory,
+  benchRounds,
+  benchSeconds,
+  Figures,
+  LoadGenerator,
+  loadText,
+  machineLine,
+  measured,
+  mustPost,
+  postJson,
+  publishCollection,
+  scratchDatabase,
+  startCoffer,
+  startLimitServer,
+  Summary,
+  type Coffer,
+  type LimitServer,
+  type ScratchDatabase,
+  type SummaryRow,
+} from './lib/harness';
+import type { LimitRoute } from './lib/limit-server';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 50;
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const load1 = () => loadavg()[0]!;
+const SECONDS = benchSeconds(10);
+const ROUNDS = benchRounds();
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Goals of the issue: reads at >= 60 % of their limit, p99 <= 20 ms. */
+const GOAL_RATIO = 0.6;
+const GOAL_P99_MS = 20;
 
-interface Figures {
+/** One call measured against its limit. */
+interface Call {
   name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  /** Server CPU (user + system) per request in ms, when the server's pid is known. */
-  cpuPerRequest?: number;
-  /** 1-minute load average when the run started. */
-  load: number;
-}
-
-interface Target {
-  name: string;
-  url: string;
-  body: unknown;
+  path: string;
+  body: string;
   token?: string;
-  /** The server process (for its CPU time). */
-  pid?: number;
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat (Linux). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-async function load(target: Target, seconds = SECONDS): Promise<Figures> {
-  const loadAtStart = load1();
-  const cpu0 = target.pid ? cpuMs(target.pid) : 0;
-  const result = await autocannon({
-    url: target.url,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: seconds,
-    // The load generator runs in a worker thread of this process, apart from both servers.
-    workers: 1,
-    headers: { 'content-type': 'application/json', ...(target.token ? { authorization: `Bearer ${target.token}` } : {}) },
-    body: JSON.stringify(target.body),
-  });
-  return {
-    name: target.name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    cpuPerRequest: target.pid && result.requests.total ? (cpuMs(target.pid) - cpu0) / result.requests.total : undefined,
-    load: loadAtStart,
-  };
-}
-
-async function post(base: string, url: string, body: unknown, token?: string) {
-  const res = await fetch(base + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; reason?: string; data: any } };
-}
-
-/** True when the app has no such call (the not-found handler's answer, not a record's NOT_FOUND). */
-const missingRoute = (res: { status: number; body: { msg: string } }) =>
-  res.status === 404 && res.body.msg === 'The requested resource was not found.';
-
-/**
- * Publishes one collection with one small resource through the public calls (product §17), so that
- * collection/detail reads a real row. Returns its id, or a note saying which step failed.
- */
-async function publishedCollection(base: string, token: string): Promise<{ id?: string; note?: string }> {
-  const file = Buffer.from('Coffer bench resource\n');
-  const md5 = createHash('md5').update(file).digest('hex');
-  const collection = await post(
-    base,
-    '/sl/v1/collection/create',
-    { title: 'Bench collection', desc: 'Made by npm run bench:api', amount: 10 },
-    token,
-  );
-  if (collection.body.code !== 10000) return { note: `collection/create answered ${collection.body.msg}` };
-  const id = collection.body.data.id as string;
-  const upload = await post(
-    base,
-    '/sl/v1/upload/resource/url',
-    { file_name: 'bench.txt', size: file.length, md5, content_type: 'text/plain' },
-    token,
-  );
-  if (upload.body.code !== 10000) return { id, note: `upload/resource/url answered ${upload.body.msg}` };
-  const put = await fetch(upload.body.data.url, { method: 'PUT', body: file, headers: { 'content-type': 'text/plain' } });
-  if (!put.ok) return { id, note: `the presigned PUT answered ${put.status}` };
-  const done = await post(base, '/sl/v1/complete/upload', { upload_id: upload.body.data.upload_id, parts: [] }, token);
-  if (done.body.code !== 10000) return { id, note: `complete/upload answered ${done.body.msg}` };
-  const added = await post(base, '/sl/v1/collection/resource/add', { collection_id: id, resource_id: done.body.data.id }, token);
-  if (added.body.code !== 10000) return { id, note: `collection/resource/add answered ${added.body.msg}` };
-  const published = await post(base, '/sl/v1/collection/publish', { collection_id: id }, token);
-  if (published.body.code !== 10000) return { id, note: `collection/publish answered ${published.body.msg}` };
-  return { id };
-}
-
-function print(rows: Figures[], ceiling: Figures, bare: Figures) {
-  const pad = (s: string, n: number) => s.padEnd(n);
-  const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
-  console.log(
-    `\n${pad('call', 36)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU ms/req'.padStart(11)}` +
-      `${`vs ${ceiling === bare ? 'bare' : 'SELECT'}`.padStart(11)}${'load'.padStart(7)}  non-2xx/errors`,
-  );
-  for (const r of ceiling === bare ? [bare, ...rows] : [bare, ceiling, ...rows]) {
-    const ratio = r === bare || r === ceiling ? '' : `${((r.rps / ceiling.rps) * 100).toFixed(0)}%`;
-    const cpu = r.cpuPerRequest === undefined ? '' : r.cpuPerRequest.toFixed(3);
-    console.log(
-      `${pad(r.name, 36)}${num(r.rps)}${num(r.p50, 1)}${num(r.p99, 1)}${cpu.padStart(11)}${ratio.padStart(11)}${r.load.toFixed(1).padStart(7)}  ${r.non2xx}/${r.errors}`,
-    );
-  }
-}
-
-/** A port that was free a moment ago (the app's presigned links need it before it listens). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls until `url` answers (any HTTP status) or 60 s pass. */
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
-    const up = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
-      () => true,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not start`);
-}
-
-/**
- * The ceiling server (`--ceiling <port>`, with CEILING_DATABASE_URL and CEILING_USER_ID on PostgreSQL):
- * `POST /bare` answers a fixed envelope; `POST /select` runs one primary-key SELECT of the users
- * table through a pg Pool (20 connections) and answers its row in the envelope.
- */
-async function ceilingServer(port: number) {
-  const app = Fastify({ logger: false });
-  const fixed = {
-    code: 10000,
-    msg: 'success',
-    data: { id: '0193e4c2-0000-7000-8000-000000000000', username: 'bench', asset: { available: '0.00', freeze: '0.00' } },
-  };
-  app.post('/bare', async () => fixed);
-  const url = process.env.CEILING_DATABASE_URL;
-  if (url) {
-    const pool = new pg.Pool({ connectionString: url, max: 20 });
-    const userId = process.env.CEILING_USER_ID;
-    app.post('/select', async () => {
-      const { rows } = await pool.query('select id, username, email, nickname, avatar, created_at from users where id = $1', [
-        userId,
-      ]);
-      return { code: 10000, msg: 'success', data: rows[0] };
-    });
-    app.addHook('onClose', () => pool.end());
-  }
-  await app.listen({ host: '127.0.0.1', port });
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  /** The limit server's route answering this call's limit. */
+  limitPath: string;
+  limitKind: 'same bytes from memory' | 'one prepared SELECT';
 }
 
 async function main() {
-  const port = await freePort();
-  const ceilingPort = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-'));
-  const base = `http://127.0.0.1:${port}`;
-  const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
-
-  // A fresh PostgreSQL database next to BENCH_DATABASE_URL's.
-  const adminUrl = process.env.BENCH_DATABASE_URL;
-  let benchUrl: string | undefined;
-  const dbName = `coffer_bench_api_${process.pid}_${randomBytes(3).toString('hex')}`;
-  if (adminUrl) {
-    const u = new URL(adminUrl);
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    u.pathname = `/${dbName}`;
-    benchUrl = u.toString();
-  }
-
-  // npm start's first half: build when the build is stale.
-  const built = spawnSync(process.execPath, [path.join(root, 'scripts/start.mjs')], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('the build failed');
-
-  const children: ChildProcess[] = [];
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const postgres = adminUrl && /^postgres(ql)?:\/\//.test(adminUrl) ? adminUrl : undefined;
+  let db: ScratchDatabase | undefined;
+  let coffer: Coffer | undefined;
+  let limit: LimitServer | undefined;
+  const loader = new LoadGenerator();
   try {
-    // BENCH_SERVER_NODE_ARGS adds node flags to the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-    const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const server = spawn(process.execPath, [...extraArgs, '--conditions=coffer-compiled', 'dist/server.js'], {
-      cwd: path.join(root, 'apps/server'),
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'production',
-        PAYMENTS: 'sandbox',
-        ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_URL: base,
-        WORKERS: 'false',
-        SERVE_WEB: 'false',
-        // Load from one address would spend the per-client budget (docs/api.md "Rate limits") in a second;
-        // BENCH_API_RATE_LIMIT_MAX sets it (e.g. to measure the budget's cost with a budget that is never reached).
-        API_RATE_LIMIT_MAX: process.env.BENCH_API_RATE_LIMIT_MAX ?? '100000000',
-        ...(benchUrl ? { DATABASE_URL: benchUrl } : {}),
-        // BENCH_LOG_LEVEL=warn measures what request logging costs (npm start's default is info).
-        ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
-      },
-      // Log lines (level info, as npm start, unless BENCH_LOG_LEVEL) are written and dropped.
-      stdio: ['ignore', 'ignore', 'inherit'],
+    if (postgres) db = await scratchDatabase(postgres, 'api');
+    coffer = await startCoffer({
+      databaseUrl: db?.url,
+      nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
     });
-    children.push(server);
-    await waitFor(`${base}/api/uc/v1/account/get/me`, server);
+    const base = coffer.base;
 
+    const password = createHash('md5').update('Bench#1234').digest('hex');
     const name = `bench_${randomBytes(4).toString('hex')}`;
-    const reg = await post(base, '/api/uc/v1/account/register', {
-      username: name,
-      email: `${name}@example.com`,
-      password: createHash('md5').update('Bench#1234').digest('hex'),
-    });
-    if (reg.body.code !== 10000) throw new Error(`register failed: ${reg.body.msg}`);
-    const token = reg.body.data.access_token as string;
-    const me = await post(base, '/api/uc/v1/account/get/me', {}, token);
-
-    const ceiling = spawn(
-      process.execPath,
-      [...process.execArgv, fileURLToPath(import.meta.url), '--ceiling', String(ceilingPort)],
-      {
-        env: { ...process.env, ...(benchUrl ? { CEILING_DATABASE_URL: benchUrl, CEILING_USER_ID: me.body.data.id } : {}) },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    );
-    children.push(ceiling);
-    await waitFor(`${ceilingBase}/bare`, ceiling);
-
-    const targets: Target[] = [
-      { name: 'get/me (signed in)', url: `${base}/api/uc/v1/account/get/me`, body: {}, token, pid: server.pid },
-    ];
-    const notes: string[] = [];
-    // The same call with a personal access token (ADR 0058): checksum, hash, token cache, scope check.
-    const pat = await post(
+    const reg = await mustPost(base, '/api/uc/v1/account/register', { username: name, email: `${name}@example.com`, password });
+    const token = reg.access_token as string;
+    const me = await mustPost(base, '/api/uc/v1/account/get/me', {}, token);
+    const pat = await mustPost(
       base,
       '/api/uc/v1/account/token/create',
-      { name: 'bench', scopes: ['account:read'], expires_in_days: 7, password: createHash('md5').update('Bench#1234').digest('hex') },
+      { name: 'bench', scopes: ['account:read'], expires_in_days: 7, password },
       token,
     );
-    if (pat.body.code === 10000) {
-      targets.push({
-        name: 'get/me (access token)',
-        url: `${base}/api/uc/v1/account/get/me`,
-        body: {},
-        token: pat.body.data.token as string,
-        pid: server.pid,
-      });
-    } else notes.push(`skipped get/me with an access token: token/create answered ${pat.body.msg}`);
+    const collectionId = await publishCollection(base, token, 'Bench collection', 10);
+    const detailBody = JSON.stringify({ collection_id: collectionId });
+    const marketBody = JSON.stringify({ paginator: { page: 0, size: 20 } });
+    // The bytes Coffer answers (read twice: the second comes from its public read cache).
+    await postJson(base, '/sl/v1/collection/detail', JSON.parse(detailBody));
+    const detail = await postJson(base, '/sl/v1/collection/detail', JSON.parse(detailBody));
+    await postJson(base, '/sl/v1/market/collections', JSON.parse(marketBody));
+    const market = await postJson(base, '/sl/v1/market/collections', JSON.parse(marketBody));
+    const meAnswer = await postJson(base, '/api/uc/v1/account/get/me', {}, token);
 
-    const market: Target = {
-      name: 'sl/v1/market/collections',
-      url: `${base}/sl/v1/market/collections`,
-      body: { paginator: { page: 0, size: 20 } },
-      pid: server.pid,
-    };
-    const detailProbe = await post(base, '/sl/v1/collection/detail', { collection_id: '00000000-0000-7000-8000-000000000000' });
-    if (missingRoute(detailProbe)) {
-      notes.push('skipped /sl/v1/collection/detail: the app has no such route yet (404)');
-    } else {
-      const made = await publishedCollection(base, token);
-      if (made.note) notes.push(`collection/detail reads ${made.id ? 'an unpublished' : 'no'} collection: ${made.note}`);
-      targets.push({
-        name: 'sl/v1/collection/detail',
-        url: `${base}/sl/v1/collection/detail`,
-        body: { collection_id: made.id ?? '00000000-0000-7000-8000-000000000000' },
-        pid: server.pid,
+    const routes: LimitRoute[] = [
+      { path: '/detail', kind: 'bytes', body: detail.text },
+      { path: '/market', kind: 'bytes', body: market.text },
+    ];
+    if (db)
+      routes.push({
+        path: '/me',
+        kind: 'select',
+        name: 'bench_limit_me',
+        sql: 'select id, username, email, nickname, avatar, created_at from users where id = $1',
+        params: [me.id],
       });
-    }
-    if (missingRoute(await post(base, '/sl/v1/market/collections', market.body))) {
-      notes.push('skipped /sl/v1/market/collections: the app has no such route yet (404)');
-    } else {
-      targets.push(market);
-    }
+    limit = await startLimitServer({ routes, databaseUrl: db?.url, poolMax: 20 });
+
+    const all: Call[] = [
+      ...(db
+        ? [
+            { name: 'get/me (session)', path: '/api/uc/v1/account/get/me', body: '{}', token, limitPath: '/me', limitKind: 'one prepared SELECT' as const },
+            { name: 'get/me (access token)', path: '/api/uc/v1/account/get/me', body: '{}', token: pat.token as string, limitPath: '/me', limitKind: 'one prepared SELECT' as const },
+          ]
+        : []),
+      { name: 'collection/detail', path: '/sl/v1/collection/detail', body: detailBody, limitPath: '/detail', limitKind: 'same bytes from memory' },
+      { name: 'market/collections', path: '/sl/v1/market/collections', body: marketBody, limitPath: '/market', limitKind: 'same bytes from memory' },
+    ];
+    const calls = all.filter((c) => !process.env.BENCH_ONLY || c.name.includes(process.env.BENCH_ONLY));
 
     console.log(
-      `Coffer bench:api — ${CONNECTIONS} connections, ${SECONDS} s per call, database ${benchUrl ? 'postgres' : 'pglite'}, ` +
-        `compiled server (log level ${process.env.BENCH_LOG_LEVEL ?? 'info'}), node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}`,
+      `\nbench:api — ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per run (Coffer, then its limit), database ${db ? 'PostgreSQL' : 'PGlite'}, ${machineLine()}`,
     );
-    if (!benchUrl) notes.push('no BENCH_DATABASE_URL: the one-SELECT ceiling needs PostgreSQL; ratios are to the bare route');
-    for (const note of notes) console.log(`note: ${note}`);
+    console.log(
+      `payload bytes: collection/detail ${detail.text.length} (limit: the same), market/collections ${market.text.length} (the same), ` +
+        `get/me ${meAnswer.text.length} (limit: the users row in the envelope)`,
+    );
+    if (!db) console.log('note: no BENCH_DATABASE_URL/DATABASE_URL: PGlite, and get/me (its limit needs PostgreSQL) is left out');
 
-    // Short warm-ups so that JIT and caches are hot before measuring.
-    await load({ name: 'warm-up', url: `${ceilingBase}/bare`, body: {} }, 1);
-    const bareFigures = await load({
-      name: 'bare Fastify (fixed envelope)',
-      url: `${ceilingBase}/bare`,
-      body: {},
-      pid: ceiling.pid,
+    const job = (url: string, body: string, tok?: string, duration = SECONDS) => ({
+      url,
+      connections: CONNECTIONS,
+      duration,
+      headers: { 'content-type': 'application/json', ...(tok ? { authorization: `Bearer ${tok}` } : {}) },
+      body,
     });
-    let selectFigures = bareFigures;
-    if (benchUrl) {
-      await load({ name: 'warm-up', url: `${ceilingBase}/select`, body: {} }, 1);
-      selectFigures = await load({
-        name: 'Fastify + pg, one SELECT (ceiling)',
-        url: `${ceilingBase}/select`,
-        body: {},
-        pid: ceiling.pid,
-      });
+    for (const c of calls) {
+      await loader.run(job(base + c.path, c.body, c.token, 1));
+      await loader.run(job(limit.base + c.limitPath, c.body, c.token, 1));
     }
-    const rows: Figures[] = [];
-    for (const target of targets.filter((t) => !process.env.BENCH_ONLY || t.name.includes(process.env.BENCH_ONLY))) {
-      await load(target, 1);
-      rows.push(await load(target));
-    }
-    print(rows, selectFigures, bareFigures);
-    console.log(
-      `load average at the end: ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
-  } finally {
-    for (const child of children) {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
+
+    const figures = new Figures();
+    const problems: string[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`round ${round} of ${ROUNDS} (load ${loadText()})`);
+      for (const c of calls) {
+        const cof = await measured({ server: coffer.pid, loadgen: loader.pid }, () => loader.run(job(base + c.path, c.body, c.token)));
+        const lim = await measured({ server: limit.pid }, () => loader.run(job(limit!.base + c.limitPath, c.body, c.token)));
+        for (const [who, m] of [['Coffer', cof], ['limit', lim]] as const)
+          if (m.result.non2xx || m.result.errors) problems.push(`${c.name} ${who} round ${round}: ${m.result.non2xx} non-2xx, ${m.result.errors} errors`);
+        figures.record(`${c.name}: Coffer`, 'req/s', cof.result.rps, cof.load);
+        figures.record(`${c.name}: Coffer p99`, 'ms', cof.result.p99, cof.load);
+        figures.record(`${c.name}: Coffer server CPU per request`, 'ms', cof.cpu.server! / Math.max(1, cof.result.total), cof.load);
+        figures.record(`${c.name}: limit (${c.limitKind})`, 'req/s', lim.result.rps, lim.load);
+        figures.record(`${c.name}: limit p99`, 'ms', lim.result.p99, lim.load);
+        figures.record(`${c.name}: Coffer / limit`, '%', cof.result.rps / lim.result.rps, cof.load);
+        console.log(
+          `  ${c.name}: Coffer ${cof.result.rps.toFixed(0)} req/s p99 ${cof.result.p99} ms (load ${cof.load.toFixed(1)}), ` +
+            `limit ${lim.result.rps.toFixed(0)} req/s p99 ${lim.result.p99} ms (load ${lim.load.toFixed(1)}): ${((cof.result.rps / lim.result.rps) * 100).toFixed(0)} %`,
+        );
       }
     }
-    rmSync(dataDir, { recursive: true, force: true });
-    if (adminUrl && process.env.BENCH_KEEP_DB !== '1') {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName}`);
-      await admin.end();
-    }
+
+    const rows: SummaryRow[] = calls.map((c) => ({
+      what: `${c.name} (${CONNECTIONS} conn.), limit: ${c.limitKind}`,
+      coffer: `${c.name}: Coffer`,
+      limit: `${c.name}: limit (${c.limitKind})`,
+      ratio: `${c.name}: Coffer / limit`,
+      p99: `${c.name}: Coffer p99`,
+      goalRatio: GOAL_RATIO,
+      goalP99: GOAL_P99_MS,
+    }));
+    const summary = new Summary(figures, rows);
+    console.log(`\nEvery round (value, and the 1-minute load average when its run started):\n\n${figures.table()}`);
+    console.log(`\nMedians of ${ROUNDS} rounds against the limits and the goals:\n\n${summary.table()}`);
+    for (const p of problems) console.log(`warning: ${p}`);
+    console.log(`\nload average at the end: ${loadText()}`);
+    appendHistory(
+      'bench:api',
+      `${CONNECTIONS} connections, database ${db ? 'PostgreSQL' : 'PGlite'}, Coffer as \`npm start\` runs it.\n\n${summary.table()}\n\n<details><summary>every round</summary>\n\n${figures.table()}\n\n</details>`,
+    );
+  } finally {
+    await loader.stop();
+    await limit?.stop();
+    await coffer?.stop();
+    await db?.drop();
   }
 }
 
-const ceilingAt = process.argv.indexOf('--ceiling');
-(ceilingAt > 0 ? ceilingServer(Number(process.argv[ceilingAt + 1])) : main()).catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

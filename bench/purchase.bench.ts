@@ -1,200 +1,88 @@
 /**
- * `npm run bench:purchase` (needs DATABASE_URL, a PostgreSQL server): purchase throughput, printed,
- * never asserted.
+ * `npm run bench:purchase` (needs DATABASE_URL, a PostgreSQL server): purchases against their limit,
+ * printed, never asserted (bench/README.md "bench:purchase"; harness: lib/harness.ts).
  *
- * On a fresh database created next to DATABASE_URL's (dropped at the end; BENCH_KEEP_DB=1 keeps it):
- * - Coffer (`apps/server/dist/server.js` as `npm start` runs it, built first when stale, in a child
- *   process; request logs off) with 1,000 funded buyers and one seller
- *   with 100 published collections (price 10 points). 16 connections buy + pay over HTTP
- *   (`collection/buy`, then `account/order/pay`) for BENCH_SECONDS (default 20): each purchase is a
- *   fresh (buyer, collection) pair, so every one moves money.
- * - The minimal purchase transaction (the yardstick of issue #15): BEGIN; insert the ledger
- *   transaction; insert its two entries; debit the buyer; credit the seller (last); COMMIT — through
- *   `pg` at the same concurrency, then the same four statements through `pgbench` (16 clients) when
- *   it is on PATH.
- * Each run starts on a settled database (VACUUM ANALYZE, CHECKPOINT). Prints purchases/s, p50/p99 latency, the ratio Coffer / minimal transaction and os.loadavg() per
- * run, and runs `ledger:verify` after every run (a violation makes the exit code 1). BENCH_PROFILE=1
- * writes the server's CPU profile (`node --cpu-prof`) into BENCH_PROFILE_DIR when it stops.
- * BENCH_ROUNDS=N measures Coffer and the yardstick N times, alternating (Coffer, pg, pgbench, then
- * again), and ends with a table of every round and the median and lowest ratio: on a shared 2-core
- * machine a single pair of runs moves by 10-20 % from one minute to the next. The 100,000 distinct
- * (buyer, collection) pairs last about five rounds of 20 s.
+ * On a fresh database next to DATABASE_URL's (dropped at the end; BENCH_KEEP_DB=1 keeps it), Coffer
+ * runs as `npm start` runs it (lib/harness.ts `startCoffer`) with one seller and BENCH_COLLECTIONS
+ * published collections at 10 points (default 200, made through the API) and 1,000 buyers seeded
+ * in SQL (sessions, funded ledger accounts). The load generator (autocannon in its own process,
+ * lib/purchase-scenario.ts) buys and pays over HTTP on 16 connections, each purchase a fresh
+ * (buyer, collection) pair; 15 s of warm-up (BENCH_WARMUP_SECONDS) first.
+ *
+ * The limit (issue "Figures a user gets, against limits that are limits"): the combined rate
+ * 1 / (2 / http + 1 / sql), where
+ * - http: requests/s of the same two POSTs (same headers and bodies, 16 connections) against a bare
+ *   Fastify answering Coffer's own buy and pay answers from memory (no database);
+ * - sql: purchases/s of the minimal purchase statements (debit buyer, credit seller, insert the
+ *   order, the ledger transaction and its two entries) on a minimal schema of their own, prepared
+ *   and batched as lib/group-commit.ts batches Coffer's (lib/sql-limit.ts), concurrency 16,
+ *   synchronous_commit on.
+ * Each round runs Coffer, then http, then sql (BENCH_ROUNDS, default 3; BENCH_SECONDS each, default
+ * 20), and, unless BENCH_MIXED=0, a mixed run: `collection/detail` reads (BENCH_READ_CONNECTIONS,
+ * default 50) while purchases run, then the reads' own limit (the same bytes from memory). Printed:
+ * every figure per round with the 1-minute load average of its run, medians and spreads, the ratios
+ * and the goal (purchases >= 50 % of the combined limit). `ledger:verify` runs after every run of
+ * Coffer (a violation makes the exit code 1). BENCH_IDEMPOTENCY=1 sends a fresh Idempotency-Key on
+ * every buy and pay; BENCH_SERVER_NODE_ARGS (or BENCH_PROFILE=1 with BENCH_PROFILE_DIR) adds node
+ * flags to the server; BENCH_HISTORY=1 appends the summary to bench/history.md.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import {
+  appendHistory,
+  benchRounds,
+  benchSeconds,
+  Figures,
+  fmt,
+  LoadGenerator,
+  loadText,
+  machineLine,
+  measured,
+  mustPost,
+  postJson,
+  publishCollection,
+  runSqlPurchaseLimit,
+  scratchDatabase,
+  startCoffer,
+  startLimitServer,
+  Summary,
+  type Coffer,
+  type LimitServer,
+  type ScratchDatabase,
+  type SummaryRow,
+} from './lib/harness';
+import type { LoadJob } from './lib/loadgen';
+import type { PurchaseArgs, PurchaseSummary } from './lib/purchase-scenario';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-/**
- * BENCH_WARMUP_SECONDS: purchases before the first measured run (default 15). With 2 s the first
- * round ran at 315-327 purchases/s and 2.34 ms of server CPU each, the next ones at 389-460 and
- * 1.48-1.70 ms (2026-11-27): the server was not warm yet (bench/README.md).
- */
+const SECONDS = benchSeconds(20);
+const ROUNDS = benchRounds();
+/** BENCH_WARMUP_SECONDS: purchases before the first round, not measured (default 15; history.md 2026-11-27). */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
-/** BENCH_ROUNDS: Coffer and its yardstick measured this many times, alternating (default 1). */
-const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 1)) || 1);
 const CONNECTIONS = 16;
-const BUYERS = 1000;
-const COLLECTIONS = 100;
-const PRICE = 10;
-/** Minor units moved by each minimal transaction (10 points, as a purchase). */
-const MINIMAL_PRICE = PRICE * 100;
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-if (!/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) {
-  console.error('bench:purchase needs DATABASE_URL=postgres://... (a PostgreSQL server; a fresh database is created on it)');
-  process.exit(1);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** BENCH_IDEMPOTENCY=1: every buy and pay carries a fresh Idempotency-Key (the store's cost: ADR 0051). */
+const READ_CONNECTIONS = Number(process.env.BENCH_READ_CONNECTIONS ?? 50);
+const MIXED = process.env.BENCH_MIXED !== '0';
 const IDEMPOTENCY = process.env.BENCH_IDEMPOTENCY === '1';
-
-const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-
-/** POST through a keep-alive agent (lighter on the shared CPU than fetch). */
-function post(
-  base: string,
-  url: string,
-  body: unknown,
-  token?: string,
-  idempotencyKey?: string,
-): Promise<{ code: number; msg: string; data: any }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      base + url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          } catch (err) {
-            reject(err);
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-async function must(base: string, url: string, body: unknown, token?: string) {
-  const out = await post(base, url, body, token);
-  if (out.code !== 10000) throw new Error(`${url}: ${out.msg}`);
-  return out.data;
-}
-
-const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
-
-/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100;
-}
-
-/** CPU time (ms) used so far by every PostgreSQL process on this machine (backends and background workers). */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
-/** CPU time (ms, user + system) this bench process has used (the load generator). */
-const selfCpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-interface Run {
-  name: string;
-  done: number;
-  failed: number;
-  seconds: number;
-  latencies: number[];
-  /** os.loadavg() when the run started. */
-  load: number[];
-}
-
-/** Runs `job` on CONNECTIONS loops for SECONDS; each call takes the next pair index. */
-async function load(name: string, next: () => number, job: (k: number) => Promise<boolean>): Promise<Run> {
-  const latencies: number[] = [];
-  let failed = 0;
-  const load0 = loadavg();
-  const until = performance.now() + SECONDS * 1000;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < until) {
-        const k = next();
-        const s = performance.now();
-        if (await job(k)) latencies.push(performance.now() - s);
-        else failed++;
-      }
-    }),
-  );
-  return {
-    name,
-    done: latencies.length,
-    failed,
-    seconds: (performance.now() - t0) / 1000,
-    latencies: latencies.sort((a, b) => a - b),
-    load: load0,
-  };
-}
-
-const admin = new URL(process.env.DATABASE_URL!);
-const dbName = `coffer_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-const benchUrl = new URL(admin);
-benchUrl.pathname = `/${dbName}`;
+const BUYERS = 1000;
+/** 1,000 buyers x BENCH_COLLECTIONS distinct purchases in all (200,000 by default). */
+const COLLECTIONS = Number(process.env.BENCH_COLLECTIONS ?? 200);
+const PRICE = 10;
+/** Goal of the issue: purchases at >= 50 % of the combined limit. */
+const GOAL_RATIO = 0.5;
+/** Goals of reads (bench:api), shown beside the mixed run's reads. */
+const READ_GOAL_RATIO = 0.6;
+const READ_GOAL_P99_MS = 20;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SCENARIO = path.join(here, 'lib/purchase-scenario.ts');
 
 let verifyFailed = false;
 
 /**
- * Settles the bench database before a measured run: VACUUM ANALYZE (the previous phase's dead rows
- * and fresh statistics) and a CHECKPOINT (its dirty pages written), so that neither autovacuum nor
- * the checkpointer works off one run's writes during the next. CHECKPOINT needs a superuser; without
+ * Settles the database before a measured run: VACUUM ANALYZE (the previous run's dead rows, fresh
+ * statistics) and a CHECKPOINT (its dirty pages written), so that neither autovacuum nor the
+ * checkpointer works off one run's writes during the next. CHECKPOINT needs a superuser; without
  * one it is skipped with a note.
  */
 async function settle(pool: pg.Pool): Promise<void> {
@@ -202,406 +90,282 @@ async function settle(pool: pg.Pool): Promise<void> {
   await pool.query('checkpoint').catch((err: Error) => console.log(`checkpoint skipped: ${err.message}`));
 }
 
-/** Runs `ledger:verify` on the bench database (prints its report); a failure sets the exit code. */
-function verifyLedger(when: string) {
-  console.log(`ledger:verify ${when}:`);
+/** Runs `ledger:verify` on the bench database (its report printed); a failure sets the exit code. */
+function verifyLedger(databaseUrl: string, when: string) {
   const verify = spawnSync(
     process.execPath,
     [...process.execArgv, path.join(here, '../apps/server/src/scripts/ledger-verify.ts')],
-    {
-      env: { ...process.env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: 'warn' },
-      stdio: 'inherit',
-    },
+    { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
   );
-  if (verify.status !== 0) verifyFailed = true;
+  const ok = verify.status === 0;
+  if (!ok) verifyFailed = true;
+  console.log(`  ledger:verify ${when}: ${ok ? 'OK' : `FAILED\n${verify.stdout}${verify.stderr}`}`);
+}
+
+/** One seller with COLLECTIONS published collections (through the API) and BUYERS funded buyers (in SQL). */
+async function seed(base: string, pool: pg.Pool, dbName: string) {
+  const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+  const sellerName = `seller_${randomBytes(4).toString('hex')}`;
+  const { access_token: sellerToken } = await mustPost(base, '/api/uc/v1/account/register', {
+    username: sellerName,
+    email: `${sellerName}@example.com`,
+    password: md5('Secret#123'),
+  });
+  const seller = await mustPost(base, '/api/uc/v1/account/get/me', {}, sellerToken);
+  const collectionIds: string[] = [];
+  for (let i = 0; i < COLLECTIONS; i++) collectionIds.push(await publishCollection(base, sellerToken, `Pack ${i}`, PRICE));
+
+  const {
+    rows: [{ password_hash: hash }],
+  } = await pool.query('select password_hash from users where id = $1', [seller.id]);
+  const {
+    rows: [{ id: depositsId }],
+  } = await pool.query("select id from ledger_accounts where user_id is null and kind = 'deposits'");
+  const tokens: string[] = [];
+  // Enough to buy every collection once.
+  const fundMinor = COLLECTIONS * PRICE * 100;
+  const c = await pool.connect();
+  try {
+    await c.query('begin');
+    for (let i = 0; i < BUYERS; i++) {
+      const id = randomUUID();
+      const token = randomBytes(32).toString('base64url');
+      const available = `bench-avail-${i}`;
+      const txId = randomUUID();
+      tokens.push(token);
+      await c.query('insert into users (id, username, email, nickname, password_hash) values ($1, $2, $3, $2, $4)', [
+        id,
+        `buyer_${i}_${dbName.slice(-6)}`,
+        `buyer${i}.${dbName}@example.com`,
+        hash,
+      ]);
+      // A session as a sign-in opens it: stepped up now, so `order/pay` needs no password within
+      // STEP_UP_MINUTES (docs/product.md §30). A run longer than that needs a fresh step-up.
+      await c.query(
+        "insert into sessions (id, user_id, token_hash, expires_at, stepped_up_at) values ($1, $2, $3, now() + interval '1 day', now())",
+        [randomUUID(), id, createHash('sha256').update(token).digest('hex')],
+      );
+      await c.query(
+        "insert into ledger_accounts (id, user_id, kind, balance) values ($1, $2, 'available', $3), ($4, $2, 'frozen', 0), ($5, $2, 'pending', 0)",
+        [available, id, fundMinor, randomUUID(), randomUUID()],
+      );
+      await c.query("insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'deposit', $1)", [
+        txId,
+        `bench-fund:${id}`,
+      ]);
+      await c.query('insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)', [
+        txId,
+        depositsId,
+        -fundMinor,
+        available,
+        fundMinor,
+      ]);
+    }
+    await c.query('commit');
+  } finally {
+    c.release();
+  }
+  return { tokens, collectionIds };
 }
 
 async function main() {
-  const root = new pg.Client({ connectionString: admin.toString() });
-  await root.connect();
-  await root.query(`create database ${dbName}`);
-  await root.end();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-purchase-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  // BENCH_PROFILE=1: the server writes a V8 CPU profile (.cpuprofile) into BENCH_PROFILE_DIR (default
-  // the working directory) when it exits at the end of the bench.
-  const profile =
-    process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? process.cwd()}`] : [];
-  // The server as `npm start` runs it (compiled, the build refreshed first when stale), request logs
-  // at npm start's default level (info; written to stdout, dropped here); BENCH_LOG_LEVEL=warn turns
-  // them off, as every bench:purchase run before 2026-11-29 did.
-  const built = spawnSync(process.execPath, [path.join(here, '../scripts/start.mjs')], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('the build failed');
-  const server = spawn(process.execPath, [...profile, '--conditions=coffer-compiled', 'dist/server.js'], {
-    cwd: path.join(here, '../apps/server'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: benchUrl.toString(),
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      WORKERS: 'false',
-      SERVE_WEB: 'false',
-      // Load from one address; the per-client budget (docs/api.md "Rate limits") would refuse it.
-      API_RATE_LIMIT_MAX: '100000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const pool = new pg.Pool({ connectionString: benchUrl.toString(), max: CONNECTIONS });
-  try {
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/api/uc/v1/account/get/me`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      }).then(
-        (r) => r.status === 401,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 300) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-
-    // Seller with 100 published collections, through the API.
-    const sellerName = `seller_${randomBytes(4).toString('hex')}`;
-    const { access_token: sellerToken } = await must(base, '/api/uc/v1/account/register', {
-      username: sellerName,
-      email: `${sellerName}@example.com`,
-      password: md5('Secret#123'),
-    });
-    const seller = await must(base, '/api/uc/v1/account/get/me', {}, sellerToken);
-    const collectionIds: string[] = [];
-    for (let i = 0; i < COLLECTIONS; i++) {
-      const c = await must(
-        base,
-        '/sl/v1/collection/create',
-        { title: `Pack ${i}`, desc: 'Benchmark pack', amount: PRICE },
-        sellerToken,
-      );
-      const body = Buffer.from(`file ${i}`);
-      const up = await must(
-        base,
-        '/sl/v1/upload/resource/url',
-        { file_name: `f${i}.txt`, size: body.length, md5: md5(body), content_type: 'text/plain' },
-        sellerToken,
-      );
-      await fetch(up.url, { method: 'PUT', body, headers: { 'content-type': 'text/plain' } });
-      const r = await must(base, '/sl/v1/complete/upload', { upload_id: up.upload_id, parts: [] }, sellerToken);
-      await must(base, '/sl/v1/collection/resource/add', { collection_id: c.id, resource_id: r.id }, sellerToken);
-      await must(base, '/sl/v1/collection/publish', { collection_id: c.id }, sellerToken);
-      collectionIds.push(c.id);
-    }
-
-    // 1,000 buyers, seeded in SQL (sessions, ledger accounts and a balanced funding posting each),
-    // with enough points to buy every collection.
-    const {
-      rows: [{ password_hash: hash }],
-    } = await pool.query('select password_hash from users where id = $1', [seller.id]);
-    const {
-      rows: [{ id: depositsId }],
-    } = await pool.query("select id from ledger_accounts where user_id is null and kind = 'deposits'");
-    const buyers: { id: string; token: string; available: string }[] = [];
-    // Enough for every collection and for the minimal-transaction runs on top.
-    const fundMinor = COLLECTIONS * PRICE * 100 * 50;
-    const seedClient = await pool.connect();
-    try {
-      await seedClient.query('begin');
-      for (let i = 0; i < BUYERS; i++) {
-        const id = randomUUID();
-        const token = randomBytes(32).toString('base64url');
-        const available = `bench-avail-${i}`;
-        const txId = randomUUID();
-        buyers.push({ id, token, available });
-        await seedClient.query('insert into users (id, username, email, nickname, password_hash) values ($1, $2, $3, $2, $4)', [
-          id,
-          `buyer_${i}_${dbName.slice(-6)}`,
-          `buyer${i}.${dbName}@example.com`,
-          hash,
-        ]);
-        // A session as a sign-in opens it: stepped up now, so `order/pay` needs no password within
-        // STEP_UP_MINUTES (docs/product.md §30; the runs end well within 15 minutes of the seed).
-        await seedClient.query(
-          "insert into sessions (id, user_id, token_hash, expires_at, stepped_up_at) values ($1, $2, $3, now() + interval '1 day', now())",
-          [randomUUID(), id, createHash('sha256').update(token).digest('hex')],
-        );
-        await seedClient.query(
-          "insert into ledger_accounts (id, user_id, kind, balance) values ($1, $2, 'available', $3), ($4, $2, 'frozen', 0), ($5, $2, 'pending', 0)",
-          [available, id, fundMinor, randomUUID(), randomUUID()],
-        );
-        await seedClient.query(
-          "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, $2, 'deposit', $1)",
-          [txId, `bench-fund:${id}`],
-        );
-        await seedClient.query(
-          'insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)',
-          [txId, depositsId, -fundMinor, available, fundMinor],
-        );
-      }
-      await seedClient.query('commit');
-    } finally {
-      seedClient.release();
-    }
-    const { rows: sellerAccounts } = await pool.query(
-      "select id from ledger_accounts where user_id = $1 and kind = 'available'",
-      [seller.id],
-    );
-    const sellerAvailable = sellerAccounts[0].id as string;
-    console.log(
-      `log level ${process.env.BENCH_LOG_LEVEL ?? 'info'}; Idempotency-Key ${IDEMPOTENCY ? 'on every buy and pay' : 'not sent'}`,
-    );
-    console.log(
-      `bench:purchase — ${BUYERS} buyers, 1 seller with ${COLLECTIONS} collections at ${PRICE} points, ${CONNECTIONS} connections, ${SECONDS} s per run`,
-    );
-
-    let k = 0;
-    // Consecutive purchases hit different collections (and buyers) of the one seller: the seller's
-    // balance row is the hot spot, as in a shop with one popular seller.
-    // Pair i = q * 1000 + b is (buyer b, collection (b + q) mod 100): unique for all 100,000 pairs.
-    const pair = (i: number) => ({
-      buyer: buyers[i % BUYERS]!,
-      collectionId: collectionIds[(i + Math.floor(i / BUYERS)) % COLLECTIONS]!,
-    });
-
-    // Warm-up (JIT, connection pools, prepared statements), on its own pairs: BENCH_WARMUP_SECONDS.
-    console.log(`warm-up: ${WARMUP_SECONDS} s of purchases, not measured`);
-    const warmUntil = performance.now() + WARMUP_SECONDS * 1000;
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        while (performance.now() < warmUntil) {
-          const { buyer, collectionId } = pair(k++);
-          const order = await post(base, '/sl/v1/collection/buy', { collection_id: collectionId }, buyer.token);
-          if (order.code === 10000)
-            await post(base, '/api/uc/v1/account/order/pay', { order_id: order.data.id, amount: order.data.amount }, buyer.token);
-        }
-      }),
-    );
-
-    /** Each round's figures, for the summary of BENCH_ROUNDS > 1. */
-    const rounds: { coffer: number; pg: number; pgbench: number | null; serverCpu: number; load: number[] }[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      if (ROUNDS > 1) console.log(`\n--- round ${round} of ${ROUNDS}`);
-      await settle(pool);
-      /** Latency of each call of the purchases, ms (`collection/buy`, then `account/order/pay`). */
-      const buyMs: number[] = [];
-      const payMs: number[] = [];
-      const serverCpu0 = cpuMs(server.pid!);
-      const pgCpu0 = postgresCpuMs();
-      const selfCpu0 = selfCpuMs();
-      const http = await load(
-        'Coffer over HTTP (buy + pay)',
-        () => k++,
-        async (i) => {
-          const { buyer, collectionId } = pair(i);
-          const t0 = performance.now();
-          const key = IDEMPOTENCY ? randomUUID() : undefined;
-          const order = await post(
-            base,
-            '/sl/v1/collection/buy',
-            { collection_id: collectionId },
-            buyer.token,
-            key && `${key}-buy`,
-          );
-          if (order.code !== 10000) return false;
-          const t1 = performance.now();
-          const paid = await post(
-            base,
-            '/api/uc/v1/account/order/pay',
-            { order_id: order.data.id, amount: order.data.amount },
-            buyer.token,
-            key && `${key}-pay`,
-          );
-          buyMs.push(t1 - t0);
-          payMs.push(performance.now() - t1);
-          return paid.code === 10000 && paid.data.status === 'OrderStatusPaid';
-        },
-      );
-      buyMs.sort((a, b) => a - b);
-      payMs.sort((a, b) => a - b);
-
-      const serverCpuPerPurchase = (cpuMs(server.pid!) - serverCpu0) / Math.max(1, http.done);
-      const pgCpuPerPurchase = (postgresCpuMs() - pgCpu0) / Math.max(1, http.done);
-      const selfCpuPerPurchase = (selfCpuMs() - selfCpu0) / Math.max(1, http.done);
-
-      verifyLedger(`after "${http.name}"`);
-
-      // The minimal purchase transaction (the issue's yardstick): insert the ledger transaction, its
-      // two entries, debit the buyer, credit the seller last; nothing else. Same buyers, same seller.
-      const minimalSql = async () => {
-        const b = buyers[Math.floor(Math.random() * BUYERS)]!;
-        const txId = randomUUID();
-        const client = await pool.connect();
-        try {
-          await client.query('begin');
-          await client.query(
-            "insert into ledger_transactions (id, idempotency_key, kind, biz_id) values ($1, 'minimal:' || $1, 'purchase', $1)",
-            [txId],
-          );
-          await client.query(
-            'insert into ledger_entries (transaction_id, account_id, amount) values ($1, $2, $3), ($1, $4, $5)',
-            [txId, b.available, -MINIMAL_PRICE, sellerAvailable, MINIMAL_PRICE],
-          );
-          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
-            -MINIMAL_PRICE,
-            b.available,
-          ]);
-          await client.query('update ledger_accounts set balance = balance + $1::bigint where id = $2', [
-            MINIMAL_PRICE,
-            sellerAvailable,
-          ]);
-          await client.query('commit');
-          return true;
-        } catch (err) {
-          await client.query('rollback').catch(() => undefined);
-          console.error(err);
-          return false;
-        } finally {
-          client.release();
-        }
-      };
-      await settle(pool);
-      const pgCpuMin0 = postgresCpuMs();
-      const minimal = await load('minimal transaction through pg (4 statements)', () => 0, minimalSql);
-      const pgCpuPerMinimal = (postgresCpuMs() - pgCpuMin0) / Math.max(1, minimal.done);
-      verifyLedger(`after "${minimal.name}"`);
-
-      // The same four statements through pgbench (a C client), when it is on PATH.
-      let pgbench: Run | null = null;
-      const scriptDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-pgbench-'));
-      try {
-        const script = path.join(scriptDir, 'purchase.sql');
-        writeFileSync(
-          script,
-          [
-            `\\set b random(0, ${BUYERS - 1})`,
-            'BEGIN;',
-            "INSERT INTO ledger_transactions (id, idempotency_key, kind, biz_id) SELECT u, 'minimal:' || u, 'purchase', u FROM (SELECT gen_random_uuid()::text AS u) g RETURNING quote_literal(id) AS tx \\gset",
-            `INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES (:tx, 'bench-avail-' || :b, -${MINIMAL_PRICE}), (:tx, :seller, ${MINIMAL_PRICE});`,
-            `UPDATE ledger_accounts SET balance = balance - ${MINIMAL_PRICE} WHERE id = 'bench-avail-' || :b;`,
-            `UPDATE ledger_accounts SET balance = balance + ${MINIMAL_PRICE} WHERE id = :seller;`,
-            'END;',
-            '',
-          ].join('\n'),
-        );
-        await settle(pool);
-        const load0 = loadavg();
-        const out = spawnSync(
-          'pgbench',
-          [
-            '-n',
-            '-c',
-            String(CONNECTIONS),
-            '-j',
-            '2',
-            '-T',
-            String(SECONDS),
-            '-r',
-            '-f',
-            script,
-            '-D',
-            `seller='${sellerAvailable}'`,
-            benchUrl.toString(),
-          ],
-          { encoding: 'utf8' },
-        );
-        const tps = /tps = ([\d.]+)/.exec(out.stdout ?? '');
-        const lat = /latency average = ([\d.]+) ms/.exec(out.stdout ?? '');
-        if (out.status === 0 && tps) {
-          const n = Math.round(Number(tps[1]) * SECONDS);
-          pgbench = {
-            name: 'minimal transaction through pgbench',
-            done: n,
-            failed: 0,
-            seconds: SECONDS,
-            latencies: [],
-            load: load0,
-          };
-          console.log(`pgbench: ${tps[1]} tps, latency average ${lat?.[1] ?? '?'} ms`);
-        } else {
-          console.log(`pgbench not run (${out.error?.message ?? out.stderr?.trim() ?? 'no output'})`);
-        }
-      } finally {
-        rmSync(scriptDir, { recursive: true, force: true });
-      }
-      if (pgbench) verifyLedger(`after "${pgbench.name}"`);
-
-      const rate = (r: Run) => r.done / r.seconds;
-      const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-      console.log('');
-      console.log('| run | purchases/s | p50 ms | p99 ms | failed | load average before (1/5/15 min) |');
-      console.log('|---|---:|---:|---:|---:|---|');
-      for (const r of [http, minimal, ...(pgbench ? [pgbench] : [])]) {
-        const p = (q: number) => (r.latencies.length ? percentile(r.latencies, q).toFixed(1) : '-');
-        console.log(`| ${r.name} | ${rate(r).toFixed(0)} | ${p(50)} | ${p(99)} | ${r.failed} | ${la(r.load)} |`);
-      }
-      console.log('');
-      console.log(`ratio Coffer / minimal transaction (pg): ${(rate(http) / rate(minimal)).toFixed(2)}x`);
-      if (pgbench) console.log(`ratio Coffer / minimal transaction (pgbench): ${(rate(http) / rate(pgbench)).toFixed(2)}x`);
-      console.log(
-        `Coffer's calls, p50 / p99 ms: collection/buy ${percentile(buyMs, 50).toFixed(1)} / ${percentile(buyMs, 99).toFixed(1)}, account/order/pay ${percentile(payMs, 50).toFixed(1)} / ${percentile(payMs, 99).toFixed(1)}`,
-      );
-      console.log(`Coffer server CPU per purchase (buy + pay, user + system): ${serverCpuPerPurchase.toFixed(2)} ms`);
-      console.log(
-        `CPU per purchase elsewhere: PostgreSQL ${pgCpuPerPurchase.toFixed(2)} ms, load generator ${selfCpuPerPurchase.toFixed(2)} ms; PostgreSQL per minimal transaction (pg): ${pgCpuPerMinimal.toFixed(2)} ms`,
-      );
-      console.log(`load average now: ${la(loadavg())}`);
-      rounds.push({
-        coffer: rate(http),
-        pg: rate(minimal),
-        pgbench: pgbench ? rate(pgbench) : null,
-        serverCpu: serverCpuPerPurchase,
-        load: http.load,
-      });
-    }
-    if (ROUNDS > 1) {
-      const median = (xs: number[]) => {
-        const v = [...xs].sort((a, b) => a - b);
-        return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
-      };
-      console.log(`\n${ROUNDS} rounds, each Coffer then the minimal transaction (pg, pgbench), ${SECONDS} s per run:`);
-      console.log(
-        '| round | Coffer purchases/s | minimal pg TPS | minimal pgbench TPS | ratio pg | ratio pgbench | server CPU ms / purchase | load before |',
-      );
-      console.log('|---:|---:|---:|---:|---:|---:|---:|---|');
-      rounds.forEach((r, i) =>
-        console.log(
-          `| ${i + 1} | ${r.coffer.toFixed(0)} | ${r.pg.toFixed(0)} | ${r.pgbench?.toFixed(0) ?? '-'} | ${(r.coffer / r.pg).toFixed(2)}x | ${r.pgbench ? `${(r.coffer / r.pgbench).toFixed(2)}x` : '-'} | ${r.serverCpu.toFixed(2)} | ${r.load.map((x) => x.toFixed(2)).join(' ')} |`,
-        ),
-      );
-      const pgRatios = rounds.map((r) => r.coffer / r.pg);
-      const benchRatios = rounds.filter((r) => r.pgbench).map((r) => r.coffer / r.pgbench!);
-      console.log(
-        `ratio Coffer / minimal transaction over ${ROUNDS} rounds: pg median ${median(pgRatios).toFixed(2)}x (min ${Math.min(...pgRatios).toFixed(2)}x)` +
-          (benchRatios.length
-            ? `, pgbench median ${median(benchRatios).toFixed(2)}x (min ${Math.min(...benchRatios).toFixed(2)}x)`
-            : ''),
-      );
-    }
-  } finally {
-    await pool.end();
-    agent.destroy();
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
+  const admin = process.env.DATABASE_URL ?? '';
+  if (!/^postgres(ql)?:\/\//.test(admin)) {
+    console.error('bench:purchase needs DATABASE_URL=postgres://... (a PostgreSQL server; a fresh database is created on it)');
+    process.exit(1);
   }
-}
+  let db: ScratchDatabase | undefined;
+  let coffer: Coffer | undefined;
+  let limit: LimitServer | undefined;
+  let pool: pg.Pool | undefined;
+  const buyLoader = new LoadGenerator();
+  const readLoader = new LoadGenerator();
+  try {
+    db = await scratchDatabase(admin, 'purchase');
+    const profile =
+      process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? process.cwd()}`] : [];
+    coffer = await startCoffer({
+      databaseUrl: db.url,
+      nodeArgs: [...profile, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    });
+    const base = coffer.base;
+    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    console.log(`seeding: 1 seller with ${COLLECTIONS} collections (through the API), ${BUYERS} buyers (SQL)`);
+    const { tokens, collectionIds } = await seed(base, pool, db.name);
 
-async function dropBenchDatabase() {
-  if (!process.env.BENCH_KEEP_DB) {
-    const root2 = new pg.Client({ connectionString: admin.toString() });
-    await root2.connect();
-    await root2.query(`drop database if exists ${dbName}`);
-    await root2.end();
-  } else {
-    console.log(`kept database ${dbName}`);
+    // Pair 0 (buyer 0, collection 0) is bought here, for the bytes the http limit answers.
+    const buy0 = await postJson(base, '/sl/v1/collection/buy', { collection_id: collectionIds[0] }, tokens[0]);
+    const pay0 = await postJson(
+      base,
+      '/api/uc/v1/account/order/pay',
+      { order_id: buy0.body.data.id, amount: buy0.body.data.amount },
+      tokens[0],
+    );
+    if (pay0.body.code !== 10000) throw new Error(`the first purchase failed: ${pay0.text}`);
+    const detailBody = JSON.stringify({ collection_id: collectionIds[1] });
+    await postJson(base, '/sl/v1/collection/detail', JSON.parse(detailBody));
+    const detail = await postJson(base, '/sl/v1/collection/detail', JSON.parse(detailBody));
+    limit = await startLimitServer({
+      routes: [
+        // The pending order as the buy answered it, so the scenario pays it as it would Coffer's.
+        { path: '/sl/v1/collection/buy', kind: 'bytes', body: buy0.text },
+        { path: '/api/uc/v1/account/order/pay', kind: 'bytes', body: pay0.text },
+        { path: '/detail', kind: 'bytes', body: detail.text },
+      ],
+    });
+    let next = 1;
+    const purchases = (url: string, duration: number, bare = false): LoadJob => ({
+      url,
+      connections: CONNECTIONS,
+      duration,
+      scenario: SCENARIO,
+      args: { tokens, collectionIds, start: bare ? 0 : next, bare, idempotency: IDEMPOTENCY } satisfies PurchaseArgs,
+    });
+    const reads = (url: string, duration: number): LoadJob => ({
+      url,
+      connections: READ_CONNECTIONS,
+      duration,
+      headers: { 'content-type': 'application/json' },
+      body: detailBody,
+    });
+    const sqlConfig = { databaseUrl: db.url, concurrency: CONNECTIONS, maxBatch: 64, inFlight: 2, price: PRICE * 100 };
+
+    console.log(
+      `\nbench:purchase — ${BUYERS} buyers, 1 seller, ${COLLECTIONS} collections at ${PRICE} points, ${CONNECTIONS} connections, ` +
+        `${ROUNDS} rounds of ${SECONDS} s per run, mixed run ${MIXED ? `on (${READ_CONNECTIONS} read connections)` : 'off'}, ` +
+        `Idempotency-Key ${IDEMPOTENCY ? 'on every call' : 'not sent'}, ${machineLine()}`,
+    );
+    console.log(`http limit: bare Fastify answering Coffer's buy (${buy0.text.length} bytes) and pay (${pay0.text.length} bytes) answers`);
+
+    console.log(`warm-up: ${WARMUP_SECONDS} s of purchases on Coffer, 1 s on the http limit, 2 s of the sql limit; not measured`);
+    const warm = await buyLoader.run(purchases(base, WARMUP_SECONDS));
+    next = (warm.scenario as unknown as PurchaseSummary).next;
+    await buyLoader.run(purchases(limit.base, 1, true));
+    if (MIXED) await readLoader.run(reads(base + '/sl/v1/collection/detail', 1));
+    const sqlWarm = await runSqlPurchaseLimit({ ...sqlConfig, seconds: 2 });
+    console.log(`sql limit statements (prepared, one transaction per batch):\n  ${sqlWarm.statements.join(';\n  ')}`);
+
+    const figures = new Figures();
+    const problems: string[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`round ${round} of ${ROUNDS} (load ${loadText()})`);
+      await settle(pool);
+      const cof = await measured({ server: coffer.pid, postgres: 'postgres', loadgen: buyLoader.pid }, () =>
+        buyLoader.run(purchases(base, SECONDS)),
+      );
+      const s = cof.result.scenario as unknown as PurchaseSummary;
+      next = s.next;
+      if (s.failed) problems.push(`Coffer round ${round}: ${s.failed} failed purchases (first: ${s.firstFailure})`);
+      const rate = s.done / cof.result.seconds;
+      verifyLedger(db.url, `after Coffer's round ${round}`);
+
+      const http = await measured({ server: limit.pid }, () => buyLoader.run(purchases(limit!.base, SECONDS, true)));
+      await settle(pool);
+      const sql = await runSqlPurchaseLimit({ ...sqlConfig, seconds: SECONDS });
+      const sqlRate = sql.done / sql.seconds;
+      const combined = 1 / (2 / http.result.rps + 1 / sqlRate);
+      if (sql.failed) problems.push(`sql limit round ${round}: ${sql.failed} failed`);
+
+      figures.record('Coffer purchases', 'purchases/s', rate, cof.load);
+      figures.record('Coffer purchase p99 (buy + pay)', 'ms', s.p99, cof.load);
+      figures.record('Coffer server CPU per purchase', 'ms', cof.cpu.server! / Math.max(1, s.done), cof.load);
+      figures.record('PostgreSQL CPU per purchase (Coffer)', 'ms', cof.cpu.postgres! / Math.max(1, s.done), cof.load);
+      figures.record('http limit: two bare Fastify POSTs', 'req/s', http.result.rps, http.load);
+      figures.record('sql limit: minimal statements, batched', 'purchases/s', sqlRate, sql.load);
+      figures.record('PostgreSQL CPU per purchase (sql limit)', 'ms', sql.postgresCpuMs / Math.max(1, sql.done), sql.load);
+      figures.record('combined limit 1 / (2 / http + 1 / sql)', 'purchases/s', combined, Math.max(http.load, sql.load));
+      figures.record('Coffer / combined limit', '%', rate / combined, cof.load);
+      console.log(
+        `  Coffer ${fmt(rate)} purchases/s p99 ${s.p99.toFixed(1)} ms (load ${cof.load.toFixed(1)}); http ${fmt(http.result.rps)} req/s ` +
+          `(load ${http.load.toFixed(1)}); sql ${fmt(sqlRate)} purchases/s in ${sql.batches} batches (load ${sql.load.toFixed(1)}); ` +
+          `combined ${fmt(combined)} purchases/s; ratio ${fmt((rate / combined) * 100)} %`,
+      );
+
+      if (MIXED) {
+        await settle(pool);
+        const mixed = await measured({ server: coffer.pid }, () =>
+          Promise.all([buyLoader.run(purchases(base, SECONDS)), readLoader.run(reads(base + '/sl/v1/collection/detail', SECONDS))]),
+        );
+        const [mBuy, mRead] = mixed.result;
+        const ms = mBuy.scenario as unknown as PurchaseSummary;
+        next = ms.next;
+        if (ms.failed) problems.push(`mixed round ${round}: ${ms.failed} failed purchases (first: ${ms.firstFailure})`);
+        if (mRead.non2xx || mRead.errors) problems.push(`mixed round ${round}: reads ${mRead.non2xx} non-2xx, ${mRead.errors} errors`);
+        verifyLedger(db.url, `after the mixed round ${round}`);
+        const readLimit = await measured({ server: limit.pid }, () => readLoader.run(reads(limit!.base + '/detail', SECONDS)));
+        const mRate = ms.done / mBuy.seconds;
+        figures.record('mixed: Coffer purchases', 'purchases/s', mRate, mixed.load);
+        figures.record('mixed: Coffer collection/detail', 'req/s', mRead.rps, mixed.load);
+        figures.record('mixed: collection/detail p99', 'ms', mRead.p99, mixed.load);
+        figures.record('read limit: same bytes from memory', 'req/s', readLimit.result.rps, readLimit.load);
+        figures.record('mixed: purchases / combined limit', '%', mRate / combined, mixed.load);
+        figures.record('mixed: reads / read limit', '%', mRead.rps / readLimit.result.rps, mixed.load);
+        figures.record('mixed: both fractions summed', '%', mRate / combined + mRead.rps / readLimit.result.rps, mixed.load);
+        console.log(
+          `  mixed: ${fmt(mRate)} purchases/s with ${fmt(mRead.rps)} reads/s (p99 ${mRead.p99} ms) (load ${mixed.load.toFixed(1)}); ` +
+            `read limit ${fmt(readLimit.result.rps)} req/s (load ${readLimit.load.toFixed(1)})`,
+        );
+      }
+    }
+
+    const rows: SummaryRow[] = [
+      {
+        what: `purchases, buy + pay (${CONNECTIONS} conn.), limit 1 / (2 / http + 1 / sql)`,
+        coffer: 'Coffer purchases',
+        limit: 'combined limit 1 / (2 / http + 1 / sql)',
+        ratio: 'Coffer / combined limit',
+        p99: 'Coffer purchase p99 (buy + pay)',
+        goalRatio: GOAL_RATIO,
+      },
+      ...(MIXED
+        ? [
+            {
+              what: 'mixed: purchases while collection/detail reads run, against the combined limit',
+              coffer: 'mixed: Coffer purchases',
+              limit: 'combined limit 1 / (2 / http + 1 / sql)',
+              ratio: 'mixed: purchases / combined limit',
+              goalRatio: GOAL_RATIO,
+            },
+            {
+              what: `mixed: collection/detail (${READ_CONNECTIONS} conn.) while purchases run, against the same bytes from memory`,
+              coffer: 'mixed: Coffer collection/detail',
+              limit: 'read limit: same bytes from memory',
+              ratio: 'mixed: reads / read limit',
+              p99: 'mixed: collection/detail p99',
+              goalRatio: READ_GOAL_RATIO,
+              goalP99: READ_GOAL_P99_MS,
+            },
+          ]
+        : []),
+    ];
+    const summary = new Summary(figures, rows);
+    const limits =
+      `http ${figures.medianText('http limit: two bare Fastify POSTs')} (${figures.spread('http limit: two bare Fastify POSTs')}), ` +
+      `sql ${figures.medianText('sql limit: minimal statements, batched')} (${figures.spread('sql limit: minimal statements, batched')}), ` +
+      `combined ${figures.medianText('combined limit 1 / (2 / http + 1 / sql)')} (medians, spreads in brackets)`;
+    console.log(`\nEvery round (value, and the 1-minute load average when its run started):\n\n${figures.table()}`);
+    console.log(`\nLimits: ${limits}.\n\nMedians of ${ROUNDS} rounds against the limits and the goals:\n\n${summary.table()}`);
+    for (const p of problems) console.log(`warning: ${p}`);
+    console.log(`\nload average at the end: ${loadText()}; ledger:verify ${verifyFailed ? 'FAILED at least once' : 'OK after every Coffer run'}`);
+    appendHistory(
+      'bench:purchase',
+      `${CONNECTIONS} connections, PostgreSQL, Coffer as \`npm start\` runs it. Limits: ${limits}. ledger:verify ${verifyFailed ? 'FAILED' : 'OK'}.\n\n` +
+        `${summary.table()}\n\n<details><summary>every round</summary>\n\n${figures.table()}\n\n</details>`,
+    );
+  } finally {
+    await buyLoader.stop();
+    await readLoader.stop();
+    await pool?.end();
+    await limit?.stop();
+    await coffer?.stop();
+    await db?.drop();
   }
 }
 
 try {
   await main();
   if (verifyFailed) process.exitCode = 1;
-} finally {
-  await dropBenchDatabase();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
 }

@@ -2,8 +2,9 @@
  * `npm run bench:upload`: multipart upload throughput into local storage, printed, never asserted.
  *
  * In one run:
- * - Coffer: `apps/server/src/server.ts` in a child process (PGlite and local storage in a temp
- *   DATA_DIR, a free 127.0.0.1 port). A client registers, starts a multipart upload of
+ * - Coffer as `npm start` runs it (lib/harness.ts `startCoffer`: the compiled server, request logs at
+ *   info, workers on; PGlite in its fresh DATA_DIR, or with DATABASE_URL a scratch PostgreSQL
+ *   database next to that one, dropped after), local storage. A client (this process) registers, starts a multipart upload of
  *   BENCH_UPLOAD_MB MiB (default 1024) and sends every part as a client would: ask
  *   `upload/part/url`, PUT the part to the presigned URL, keep the ETag — 4 parts in flight —
  *   then `complete/upload` (which assembles the parts and verifies size and MD5).
@@ -11,8 +12,10 @@
  *   streams each PUT to disk through MD5 and answers the ETag, loaded with the same parts, 4 in
  *   flight, and no presign call.
  *
- * BENCH_ROUNDS rounds (default 2) alternate the two, with `sync` before each run; the best round of
- * each is compared. Prints MB/s of the part PUTs for both, the ratio, the completion time, Coffer's
+ * BENCH_ROUNDS rounds (default 3) alternate the two, with `sync` before each run; the best round of
+ * each is compared, and every figure's median and spread (min-max) are printed beside each round's
+ * figure and the 1-minute load average of that round (lib/harness.ts `Figures`), with the goal: end to
+ * end >= 70 % of the ceiling. BENCH_HISTORY=1 appends them to bench/history.md. Prints MB/s of the part PUTs for both, the ratio, the completion time, Coffer's
  * end to end MB/s (parts + completion, timed as one) and its ratio to the ceiling, each server's peak
  * RSS (VmHWM from /proc) and `os.loadavg()` after each round. Part bodies are slices of a 16 MiB random pool, so the client holds no
  * whole file in memory either.
@@ -24,23 +27,23 @@
  * BENCH_SERVER_NODE_ARGS adds Node options to the Coffer server only, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` (the profile is written when the server exits).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, createServer as createHttpServer, request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { appendHistory, Figures, load1, scratchDatabase, startCoffer, Summary, type ScratchDatabase } from './lib/harness';
 
 const MiB = 1024 * 1024;
 const TOTAL = Number(process.env.BENCH_UPLOAD_MB ?? 1024) * MiB;
 const IN_FLIGHT = 4;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const here = path.dirname(fileURLToPath(import.meta.url));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Goal: Coffer end to end >= 70 % of the ceiling. */
+const GOAL_RATIO = 0.7;
 
 // ---------------------------------------------------------------------------------------------
 // The bare ceiling server (child process)
@@ -77,17 +80,6 @@ if (process.argv[2] === '--bare') {
 
 // ---------------------------------------------------------------------------------------------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
 /** Current resident set size of a process in MB (VmRSS). */
 function currentRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -115,15 +107,6 @@ function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return kb / 1024;
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const pool = randomBytes(16 * MiB);
@@ -201,12 +184,6 @@ async function inFlight(count: number, job: (n: number) => Promise<void>) {
   );
 }
 
-function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.resume();
-  return child;
-}
-
 async function main() {
   const partSize = 5 * MiB;
   const partCount = Math.ceil(TOTAL / partSize);
@@ -230,57 +207,19 @@ async function main() {
 
   // Coffer. With DATABASE_URL the server uses a scratch PostgreSQL database (the RSS is then the
   // Node process alone); without it, embedded PGlite, whose WASM heap dominates the RSS.
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-upload-'));
-  let databaseUrl = '';
-  let dropDatabase = async () => {};
-  if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) {
-    const admin = new URL(process.env.DATABASE_URL!);
-    const name = `coffer_bench_upload_${process.pid}`;
-    const root = new pg.Client({ connectionString: admin.toString() });
-    await root.connect();
-    await root.query(`create database ${name}`);
-    await root.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: admin.toString() });
-      await c.connect();
-      await c.query(`drop database if exists ${name}`);
-      await c.end();
-    };
-  }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = startChild(
-    process.execPath,
-    [...serverArgs, ...process.execArgv, path.join(here, '../apps/server/src/server.ts')],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      WORKERS: 'false',
-      SERVE_WEB: 'false',
-      // Load from one address; the per-client budget (docs/api.md "Rate limits") would refuse it.
-      API_RATE_LIMIT_MAX: '100000000',
-      MAX_UPLOAD_BYTES: String(Math.max(TOTAL, 2 * 1024 * MiB)),
-    },
-  );
+  let db: ScratchDatabase | undefined;
+  if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) db = await scratchDatabase(process.env.DATABASE_URL!, 'upload');
+  const coffer = await startCoffer({
+    databaseUrl: db?.url,
+    nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    // The default MAX_UPLOAD_BYTES (2 GiB) holds the default 1 GiB; only a larger BENCH_UPLOAD_MB needs more.
+    ...(TOTAL > 2 * 1024 * MiB ? { env: { MAX_UPLOAD_BYTES: String(TOTAL) } } : {}),
+  });
+  const base = coffer.base;
+  const server = { pid: coffer.pid };
+  const databaseUrl = db?.url ?? '';
+  const figures = new Figures();
   try {
-    await waitFor(
-      async () =>
-        (
-          await fetch(`${base}/api/uc/v1/account/get/me`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: '{}',
-          })
-        ).status === 401,
-      'the server',
-    );
     const idleRss = currentRssMb(server.pid!);
     const u = `bench_${randomBytes(4).toString('hex')}`;
     const { access_token: token } = await post(base, '/api/uc/v1/account/register', {
@@ -299,6 +238,7 @@ async function main() {
     const cpus: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       spawnSync('sync');
+      const bareLoad = load1();
       let t0 = performance.now();
       const bareCpu0 = [cpuSeconds(bare.pid!), clientCpu()];
       await inFlight(partCount, async (n) => {
@@ -309,6 +249,7 @@ async function main() {
       for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
 
       spawnSync('sync');
+      const cofferLoad = load1();
       const start = await post(
         base,
         '/sl/v1/multipart/upload',
@@ -338,6 +279,13 @@ async function main() {
         `ceiling server ${bareCpu[0]!.toFixed(2)} s (client ${bareCpu[1]!.toFixed(2)} s), Coffer server ${cofferCpu[0]!.toFixed(2)} s, of which its event loop ${cofferCpu[1]!.toFixed(2)} s (client ${cofferCpu[2]!.toFixed(2)} s)`,
       );
       if (resource.md5 !== md5 || resource.size !== TOTAL) throw new Error('completion answered a different file');
+      figures.record('Coffer end to end (parts + complete/upload)', 'MB/s', endToEnd.at(-1)!, cofferLoad);
+      figures.record('Coffer part PUTs', 'MB/s', cofferRuns.at(-1)!, cofferLoad);
+      figures.record('complete/upload', 's', completions.at(-1)!, cofferLoad);
+      figures.record('Coffer server CPU', 's', cofferCpu[0]!, cofferLoad);
+      figures.record('ceiling: streaming PUT + MD5 (bare Node)', 'MB/s', bareRuns.at(-1)!, bareLoad);
+      figures.record('ceiling server CPU', 's', bareCpu[0]!, bareLoad);
+      figures.record('Coffer end to end / ceiling', '%', endToEnd.at(-1)! / bareRuns.at(-1)!, cofferLoad);
       loads.push(
         loadavg()
           .map((l) => l.toFixed(2))
@@ -371,14 +319,29 @@ async function main() {
     console.log(`ratio Coffer end to end / ceiling: ${((e2eMbs / bareMbs) * 100).toFixed(0)} %`);
     console.log(`load average (1 5 15 min) after each round: ${loads.join(' | ')}`);
     console.log(`CPU time per round (the database server's own not counted): ${cpus.join(' | ')}`);
+    const summary = new Summary(figures, [
+      {
+        what: `${mb} MiB upload end to end, limit: streaming PUT + MD5`,
+        coffer: 'Coffer end to end (parts + complete/upload)',
+        limit: 'ceiling: streaming PUT + MD5 (bare Node)',
+        ratio: 'Coffer end to end / ceiling',
+        goalRatio: GOAL_RATIO,
+      },
+    ]);
+    console.log(`\nEvery round (value, and the 1-minute load average when its run started):\n\n${figures.table()}`);
+    console.log(`\nMedians of ${ROUNDS} rounds against the limit and the goal:\n\n${summary.table()}`);
+    appendHistory(
+      'bench:upload',
+      `${mb} MiB, ${IN_FLIGHT} parts in flight, database ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, Coffer as \`npm start\` runs it. ` +
+        `Best rounds: ceiling ${bareMbs.toFixed(0)} MB/s, Coffer end to end ${e2eMbs.toFixed(0)} MB/s (${((e2eMbs / bareMbs) * 100).toFixed(0)} %).\n\n` +
+        `${summary.table()}\n\n<details><summary>every round</summary>\n\n${figures.table()}\n\n</details>`,
+    );
   } finally {
-    server.kill('SIGTERM');
     bare.kill();
-    await new Promise((r) => server.once('exit', r));
     agent.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    await coffer.stop();
     rmSync(bareDir, { recursive: true, force: true });
-    await dropDatabase();
+    await db?.drop();
   }
 }
 
