@@ -203,9 +203,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   // A control character in any string of a body is refused before validation (docs/abuse.md "Text").
   await app.register(textGuardPlugin);
-  // A session token or a personal access token (`coffer_pat_`), resolved once each (both cached).
-  const resolveBearer = (token: string) =>
-    token.startsWith(TOKEN_PREFIX) ? services.tokens.resolve(token) : services.accounts.resolveSession(token);
+  // A session token or a personal access token (`coffer_pat_`), resolved once per request (both cached).
   await app.register(authPlugin, {
     resolve: (token) => services.accounts.resolveSession(token),
     resolveAccessToken: (token) => services.tokens.resolve(token),
@@ -215,7 +213,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await app.register(apiBudgetPlugin, {
       max: config.API_RATE_LIMIT_MAX,
       windowSeconds: config.API_RATE_LIMIT_WINDOW_SECONDS,
-      resolve: resolveBearer,
+      resolve: (req) => app.authOf(req),
     });
   }
   await app.register(swagger, openApiOptions());

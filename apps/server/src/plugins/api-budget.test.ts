@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, createUser, md5, type TestApp } from '../test/harness';
 
 const MARKET = '/sl/v1/market/collections';
@@ -111,6 +111,22 @@ describe('per-client API budget and RateLimit headers', () => {
     expect(parseLimit(me.headers.ratelimit)).toMatchObject({ name: 'api', r: 2 });
     // A token that is not a live session counts as the address.
     expect((await post(t, MARKET, { page: 0, size: 5 }, 'not-a-session')).statusCode).toBe(429);
+  });
+
+  it('looks a bearer up once per request: the budget and the call share it (an unknown token is one lookup)', async () => {
+    const t = await appWithBudget(100);
+    const u = await createUser(t);
+    const sessions = vi.spyOn(t.app.ctx.services.accounts, 'resolveSession');
+    try {
+      const unknown = await post(t, GET_ME, {}, 'no-such-session-token');
+      expect(unknown.statusCode).toBe(401);
+      expect(sessions).toHaveBeenCalledTimes(1);
+      sessions.mockClear();
+      expect((await post(t, GET_ME, {}, u.token)).statusCode).toBe(200);
+      expect(sessions).toHaveBeenCalledTimes(1);
+    } finally {
+      sessions.mockRestore();
+    }
   });
 
   it('reports the stricter per-route limits (login per address, reset mails per account) as the tightest policy', async () => {

@@ -85,8 +85,8 @@ export interface ApiBudgetOptions {
   max: number;
   /** Window length in seconds. */
   windowSeconds: number;
-  /** Resolves a token to its live session, or null (the auth plugin's resolver; cached). */
-  resolve(token: string): Promise<AuthContext | null>;
+  /** The caller of a request, or null (the auth plugin's `authOf`: resolved once per request, cached). */
+  resolve(req: FastifyRequest): Promise<AuthContext | null>;
 }
 
 const num = (v: unknown): number | null => {
@@ -105,8 +105,7 @@ export const apiBudgetPlugin = fp<ApiBudgetOptions>(async (app: FastifyInstance,
 
   app.addHook('onRequest', async (req) => {
     if (!isApiUrl(req.url)) return;
-    const token = tokenFrom(req);
-    const auth = token ? await opts.resolve(token).catch(() => null) : null;
+    const auth = await opts.resolve(req).catch(() => null);
     keys.set(req, budgetKey(req, auth));
     const result = await check(req);
     if (result.isAllowed) return;
