@@ -15,7 +15,7 @@ import { AppError } from '../../lib/errors';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
 import { ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
-import { createOrdersService, type OrdersService } from './orders.service';
+import { createPurchaseService, type PurchaseService } from './purchase.service';
 import { mulberry32 } from '../../test/simulation';
 
 let t: TestApp;
@@ -46,7 +46,7 @@ function ordersOn(feeBps: number, sabotage: () => Error | null = () => null) {
     }, config as never);
   }) as Db['transaction'];
   const s = t.app.ctx.services;
-  const orders = createOrdersService({
+  const orders = createPurchaseService({
     db: wrapped,
     clock: t.clock,
     ledger: s.ledger,
@@ -70,7 +70,7 @@ const buy = async (u: TestUser, collectionId: string) =>
 const stepped = (u: TestUser) => ({ userId: u.id, sessionId: 'batch-test', steppedUpAt: t.clock.now() });
 const reasonOf = (e: unknown) => (e instanceof AppError ? e.reason : String(e));
 
-async function payAll(orders: OrdersService, pays: { buyer: TestUser; orderId: string }[]) {
+async function payAll(orders: PurchaseService, pays: { buyer: TestUser; orderId: string }[]) {
   return Promise.allSettled(pays.map((p) => orders.pay(stepped(p.buyer), p.orderId)));
 }
 
@@ -299,7 +299,7 @@ function ordersCounting() {
   const wrapped = Object.create(db) as Db & { session: Session };
   wrapped.session = Object.assign(Object.create(session) as Session, { client: counting });
   const s = t.app.ctx.services;
-  const orders = createOrdersService({
+  const orders = createPurchaseService({
     db: wrapped,
     clock: t.clock,
     ledger: s.ledger,
