@@ -5,7 +5,7 @@
  * share one statement, each answered as a buy alone would be.
  * Runs on PGlite by default and on PostgreSQL with DATABASE_URL.
  *
- * The orders service under test is built here on a wrapped database handle that counts (and, in
+ * The purchase service under test is built here on a wrapped database handle that counts (and, in
  * the randomized test, sabotages) its transactions; ledger, records and collections are the app's.
  */
 import { OrderStatus, type Order } from '@coffer/contract';
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 
 /**
- * An orders service on a database handle whose `transaction` is counted and may be sabotaged:
+ * A purchase service on a database handle whose `transaction` is counted and may be sabotaged:
  * `sabotage()` is asked after the batch's work, inside its transaction, and may return an error to
  * throw there (the transaction then rolls back).
  */
@@ -279,7 +279,7 @@ describe('order/pay group commit', () => {
   });
 });
 
-/** An orders service on a database handle whose driver calls are counted (one per statement). */
+/** A purchase service on a database handle whose driver calls are counted (one per statement). */
 function ordersCounting() {
   const db = t.app.ctx.database.db;
   const counter = { statements: 0 };
