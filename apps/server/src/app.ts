@@ -223,14 +223,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     accountRoutes(api, services.accounts, { registrationsPerIpPerHour: config.REGISTRATIONS_PER_IP_PER_HOUR });
     tokensRoutes(api, services.tokens);
     recordRoutes(api, services.records);
-    await paymentRoutes(api, services.payments, services.deposits, services.orders);
+    await paymentRoutes(api, services.payments, services.deposits, services.clearance);
     depositRoutes(api, services.deposits);
     withdrawalRoutes(api, services.withdrawals);
     await built.railRoutes(api);
     uploadsRoutes(api, services.uploads, services.images);
     collectionsRoutes(api, services.collections);
     creatorsRoutes(api, services.creators);
-    ordersRoutes(api, services.orders);
+    ordersRoutes(api, services);
     discountsRoutes(api, services.discounts);
     licencesRoutes(api, services.licences);
     downloadsRoutes(api, services.downloads);

@@ -35,7 +35,10 @@ import {
   orderStatusOf,
   paidOrder,
 } from './modules/orders/orders.repository';
-import { createOrdersService } from './modules/orders/orders.service';
+import { createClearanceService, type ClearanceService } from './modules/orders/clearance.service';
+import { createListingsService } from './modules/orders/listings.service';
+import { createPurchaseService } from './modules/orders/purchase.service';
+import { createRefundsService } from './modules/orders/refunds.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
 import { createReservesService } from './modules/reserves/reserves.service';
@@ -133,7 +136,7 @@ const CLEARANCE_INTERVAL_MS = 60_000;
  * clears every due sale each pass, then sets a timer to the next due time when it comes before the
  * next interval, so proceeds clear within a second of their time, not a minute.
  */
-function clearanceWorker(orders: ReturnType<typeof createOrdersService>, clock: { now(): number }): Worker {
+function clearanceWorker(clearance: ClearanceService, clock: { now(): number }): Worker {
   let wakeNow: (() => void) | null = null;
   let timer: NodeJS.Timeout | null = null;
   return {
@@ -143,8 +146,8 @@ function clearanceWorker(orders: ReturnType<typeof createOrdersService>, clock: 
       wakeNow = run;
     },
     async tick(signal) {
-      const cleared = await orders.clearDue(signal);
-      const next = await orders.nextClearanceOverall();
+      const cleared = await clearance.clearDue(signal);
+      const next = await clearance.nextClearanceOverall();
       if (timer) clearTimeout(timer);
       timer = null;
       const wait = next === null ? null : next - clock.now();
@@ -174,6 +177,21 @@ export async function buildServices(deps: ServicesDeps) {
   const records = createRecordsService({ db, collectionsOfOrders: (ids) => collectionsOfOrders(db, ids) });
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
+  const events = createEventsService({
+    db,
+    clock,
+    log,
+    // Private webhook targets only with WEBHOOK_ALLOW_PRIVATE=true, in every mode (docs/abuse.md).
+    allowPrivate: webhooksMayReachPrivate(config, log),
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    mailQueue,
+    publicUrl: config.publicUrl,
+    // Ed25519 webhook signing keys are sealed like two-factor secrets (ADR 0061).
+    sealKey: twoFactorKey(config),
+  });
+  // The clearance of the sellers' pending proceeds (product.md "Clearance"): before the account
+  // service, which tells a seller when their next proceeds clear.
+  const clearance = createClearanceService({ db, clock, ledger, events: events.writer });
   const accounts = createAccountService({
     db,
     clock,
@@ -193,8 +211,7 @@ export async function buildServices(deps: ServicesDeps) {
     // read cache is emptied (account deletion must not leave a collection shown as Published).
     deletionHooks: [(userId, tx) => collections.archivePublishedOf(userId, tx)],
     stepUpMinutes: config.STEP_UP_MINUTES,
-    // Bound late: the orders service is built below (it needs this one).
-    nextClearance: (userId) => orders.nextClearance(userId),
+    nextClearance: clearance.nextClearance,
   });
   // Personal access tokens (ADR 0058): creation re-authenticates through the account service.
   const tokens = createTokensService({
@@ -232,18 +249,6 @@ export async function buildServices(deps: ServicesDeps) {
     publicUrl: config.publicUrl,
     secret: storageSigningSecret(config),
   });
-  const events = createEventsService({
-    db,
-    clock,
-    log,
-    // Private webhook targets only with WEBHOOK_ALLOW_PRIVATE=true, in every mode (docs/abuse.md).
-    allowPrivate: webhooksMayReachPrivate(config, log),
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    mailQueue,
-    publicUrl: config.publicUrl,
-    // Ed25519 webhook signing keys are sealed like two-factor secrets (ADR 0061).
-    sealKey: twoFactorKey(config),
-  });
   const discounts = createDiscountsService({ db, clock, collections });
   const licences = createLicencesService({ db, clock, collections, mailQueue });
   const reviews = createReviewsService({
@@ -257,7 +262,8 @@ export async function buildServices(deps: ServicesDeps) {
   const sales = createSalesService({ db, clock });
   // Idempotency-Key answers of the endpoint table's `idempotent` calls (lib/route.ts, ADR 0051).
   const idempotency = createIdempotencyService({ db, clock });
-  const orders = createOrdersService({
+  // The orders module (docs/purchases.md): buying and paying, refunds and reports, the order lists.
+  const purchases = createPurchaseService({
     db,
     clock,
     ledger,
@@ -266,11 +272,12 @@ export async function buildServices(deps: ServicesDeps) {
     collections,
     discounts,
     licences,
-    reviews,
     events: events.writer,
     feeBps: config.PLATFORM_FEE_BPS,
     holdDays: config.EARNINGS_HOLD_DAYS,
   });
+  const refunds = createRefundsService({ db, clock, ledger, records, collections, licences, reviews, events: events.writer });
+  const orderListings = createListingsService({ db, collections, licences });
   const provider = await createPaymentProvider(config, { db, clock, log });
   const payments = createPaymentsService({ provider, clock, pointsPerUsd: config.POINTS_PER_USD });
   const deposits = createDepositsService({
@@ -342,7 +349,7 @@ export async function buildServices(deps: ServicesDeps) {
     { name: 'uploads-cleanup', intervalMs: 3_600_000, tick: () => uploads.abortStale(STALE_UPLOAD_MS) },
     // Idempotency keys past their 24 h.
     { name: 'idempotency-keys', intervalMs: 3_600_000, tick: async () => ({ purged: await idempotency.purgeExpired() }) },
-    clearanceWorker(orders, clock),
+    clearanceWorker(clearance, clock),
   ];
 
   return {
@@ -360,9 +367,11 @@ export async function buildServices(deps: ServicesDeps) {
       collections,
       creators,
       downloads,
-      orders,
+      purchases,
+      refunds,
+      orderListings,
       // The clearance job of product.md "Clearance" (also run by its worker): tests and scripts call it.
-      clearance: { clearDue: (signal?: AbortSignal) => orders.clearDue(signal) },
+      clearance,
       discounts,
       licences,
       payments,

@@ -1,7 +1,7 @@
 /**
  * Group commit: many requests settled by one database transaction (or one statement), each request
  * answered with its own outcome after COMMIT (docs/decisions/0033-purchase-hot-path.md; the batch
- * engines of `collection/buy` and `order/pay`, modules/orders/orders.service.ts).
+ * engines of `collection/buy` and `order/pay`, modules/orders/purchase.service.ts).
  *
  * Three pieces, one policy each:
  * - {@link takeBatch}: the keyed queue. Requests with the same key join one group and share its

@@ -9,15 +9,15 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../lib/errors';
 import type { ModerationService } from '../modules/moderation/moderation.service';
-import type { OrdersService } from '../modules/orders/orders.service';
+import type { RefundsService } from '../modules/orders/refunds.service';
 
 /**
- * What the dispute commands need ("This wasn't me", product.md): the orders service and the
- * account service's sign-out. Built only when a dispute command runs (scripts/admin.ts builds the
+ * What the dispute commands need ("This wasn't me", product.md): the refunds service (reports,
+ * reversals) and the account service's sign-out. Built only when a dispute command runs (scripts/admin.ts builds the
  * app's services for it).
  */
 export interface DisputeOps {
-  orders: Pick<OrdersService, 'openReports' | 'reverseReported' | 'dismissReport'>;
+  refunds: Pick<RefundsService, 'openReports' | 'reverseReported' | 'dismissReport'>;
   revokeAllSessions(userId: string): Promise<number>;
 }
 
@@ -150,7 +150,7 @@ export async function runAdmin(
       case 'disputes': {
         if (rest.length) throw new UsageError('disputes takes no arguments');
         if (!disputes) throw new UsageError('dispute commands are not available here');
-        const rows = await (await disputes()).orders.openReports(limitOf(values.limit, 100));
+        const rows = await (await disputes()).refunds.openReports(limitOf(values.limit, 100));
         if (!rows.length) {
           io.out('No open disputes.');
           return 0;
@@ -174,11 +174,11 @@ export async function runAdmin(
         if (!disputes) throw new UsageError('dispute commands are not available here');
         const ops = await disputes();
         if (verb === 'dismiss') {
-          await ops.orders.dismissReport(id);
+          await ops.refunds.dismissReport(id);
           io.out(`dismissed the dispute of order ${id} by ${op.by}: ${op.reason} (the sale stands and clears as scheduled)`);
           return 0;
         }
-        const { order, buyerId } = await ops.orders.reverseReported(id, `${op.reason} (by ${op.by})`);
+        const { order, buyerId } = await ops.refunds.reverseReported(id, `${op.reason} (by ${op.by})`);
         io.out(`reversed order ${order.id} by ${op.by}: ${op.reason}; ${order.amount} points back to the buyer`);
         if (values['revoke-sessions']) {
           const n = await ops.revokeAllSessions(buyerId);

@@ -98,7 +98,7 @@ const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
 
 describe("disputes ('This wasn't me')", () => {
   const disputes = async () => ({
-    orders: t.app.ctx.services.orders,
+    refunds: t.app.ctx.services.refunds,
     revokeAllSessions: (userId: string) => t.app.ctx.services.accounts.revokeAllSessions(userId),
   });
   const run = async (...argv: string[]) => {

@@ -51,10 +51,10 @@ async function main(): Promise<number> {
         events: events.writer,
         revocations: shared.revocations,
       });
-      // The dispute commands refund through the orders service: the app's services, built on demand.
+      // The dispute commands refund through the refunds service: the app's services, built on demand.
       const disputes = async () => {
         const { services } = await buildServices({ config, database, clock: systemClock, log, shared });
-        return { orders: services.orders, revokeAllSessions: (userId: string) => services.accounts.revokeAllSessions(userId) };
+        return { refunds: services.refunds, revokeAllSessions: (userId: string) => services.accounts.revokeAllSessions(userId) };
       };
       return await runAdmin(
         process.argv.slice(2),

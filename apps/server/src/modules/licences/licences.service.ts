@@ -155,7 +155,7 @@ export function createLicencesService(deps: LicencesDeps) {
     /**
      * Queues the receipt mail of each paid order in the pay transaction `tx` (key `receipt:<order id>`,
      * so a retried batch queues it once). Buyers whose account is deleted get none.
-     * @param orders what the pay batch read of each order under its lock (orders.repository
+     * @param orders what the pay batch read of each order under its lock (purchase.repository
      *   `lockManyForPay`); `withKey` marks the orders whose collection issues keys: only their keys
      *   are read here (issued earlier in `tx`), so a batch without keys reads nothing more
      * @returns the queued mails' ids, for {@link sendReceipts} after COMMIT

@@ -249,24 +249,24 @@ describe("'This wasn't me'", () => {
     t.clock.advance(8 * DAY);
     await t.app.ctx.services.clearance.clearDue();
     expect(await balances(seller)).toMatchObject({ available: 0n, pending: 3000n });
-    const open = await t.app.ctx.services.orders.openReports(50);
+    const open = await t.app.ctx.services.refunds.openReports(50);
     expect(open.map((r) => r.order.id)).toContain(order.id);
 
-    const { order: reversed, buyerId } = await t.app.ctx.services.orders.reverseReported(order.id, 'card thief');
+    const { order: reversed, buyerId } = await t.app.ctx.services.refunds.reverseReported(order.id, 'card thief');
     expect(buyerId).toBe(buyer.id);
     expect(reversed.status).toBe('OrderStatusRefunded');
     expect(await balances(seller)).toMatchObject({ available: 0n, pending: 0n });
     expect((await balances(buyer)).available).toBe(10000n);
     const feed = await ok(t, '/api/uc/v1/account/events/list', {}, seller.token);
     expect(feed.events.at(-1)).toMatchObject({ type: 'refund', data: { by: 'operator', from: 'pending' } });
-    expect((await t.app.ctx.services.orders.openReports(50)).map((r) => r.order.id)).not.toContain(order.id);
+    expect((await t.app.ctx.services.refunds.openReports(50)).map((r) => r.order.id)).not.toContain(order.id);
     await reconciled();
   });
 
   it('a dismissed report lets the sale clear; a cleared sale can no longer be reported', async () => {
     const { seller, buyer, order } = await sale(10);
     await ok(t, '/api/uc/v1/account/order/report', { order_id: order.id }, buyer.token);
-    await t.app.ctx.services.orders.dismissReport(order.id);
+    await t.app.ctx.services.refunds.dismissReport(order.id);
     t.clock.advance(8 * DAY);
     await t.app.ctx.services.clearance.clearDue();
     expect(await balances(seller)).toMatchObject({ available: 1000n, pending: 0n });

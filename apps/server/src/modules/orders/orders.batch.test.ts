@@ -5,7 +5,7 @@
  * share one statement, each answered as a buy alone would be.
  * Runs on PGlite by default and on PostgreSQL with DATABASE_URL.
  *
- * The orders service under test is built here on a wrapped database handle that counts (and, in
+ * The purchase service under test is built here on a wrapped database handle that counts (and, in
  * the randomized test, sabotages) its transactions; ledger, records and collections are the app's.
  */
 import { OrderStatus, type Order } from '@coffer/contract';
@@ -15,7 +15,7 @@ import { AppError } from '../../lib/errors';
 import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
 import { ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
-import { createOrdersService, type OrdersService } from './orders.service';
+import { createPurchaseService, type PurchaseService } from './purchase.service';
 import { mulberry32 } from '../../test/simulation';
 
 let t: TestApp;
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 
 /**
- * An orders service on a database handle whose `transaction` is counted and may be sabotaged:
+ * A purchase service on a database handle whose `transaction` is counted and may be sabotaged:
  * `sabotage()` is asked after the batch's work, inside its transaction, and may return an error to
  * throw there (the transaction then rolls back).
  */
@@ -46,7 +46,7 @@ function ordersOn(feeBps: number, sabotage: () => Error | null = () => null) {
     }, config as never);
   }) as Db['transaction'];
   const s = t.app.ctx.services;
-  const orders = createOrdersService({
+  const orders = createPurchaseService({
     db: wrapped,
     clock: t.clock,
     ledger: s.ledger,
@@ -70,7 +70,7 @@ const buy = async (u: TestUser, collectionId: string) =>
 const stepped = (u: TestUser) => ({ userId: u.id, sessionId: 'batch-test', steppedUpAt: t.clock.now() });
 const reasonOf = (e: unknown) => (e instanceof AppError ? e.reason : String(e));
 
-async function payAll(orders: OrdersService, pays: { buyer: TestUser; orderId: string }[]) {
+async function payAll(orders: PurchaseService, pays: { buyer: TestUser; orderId: string }[]) {
   return Promise.allSettled(pays.map((p) => orders.pay(stepped(p.buyer), p.orderId)));
 }
 
@@ -279,7 +279,7 @@ describe('order/pay group commit', () => {
   });
 });
 
-/** An orders service on a database handle whose driver calls are counted (one per statement). */
+/** A purchase service on a database handle whose driver calls are counted (one per statement). */
 function ordersCounting() {
   const db = t.app.ctx.database.db;
   const counter = { statements: 0 };
@@ -299,7 +299,7 @@ function ordersCounting() {
   const wrapped = Object.create(db) as Db & { session: Session };
   wrapped.session = Object.assign(Object.create(session) as Session, { client: counting });
   const s = t.app.ctx.services;
-  const orders = createOrdersService({
+  const orders = createPurchaseService({
     db: wrapped,
     clock: t.clock,
     ledger: s.ledger,

@@ -1,14 +1,28 @@
 /**
- * Purchase calls (product §16-§17): collection/buy, account/order/pay, my/orders, my/purchased/collections;
- * refunds (product §25): account/order/refund, account/order/refund/request, my/sales.
+ * The orders module's calls, each handed to the service that owns it:
+ * - purchase.service.ts (product §16-§17): collection/buy, account/order/pay;
+ * - refunds.service.ts (product §25, "This wasn't me"): account/order/refund,
+ *   account/order/refund/request, account/order/report;
+ * - listings.service.ts: my/orders, my/purchased/collections, my/sales.
+ * Clearance has no call of its own here (its worker is built in services.ts; the sandbox's shortcut is
+ * payments.routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { tokenFrom } from '../../plugins/auth';
 import { DISCOUNT_BUY_PER_MINUTE } from '../discounts/discounts.routes';
-import type { OrdersService } from './orders.service';
+import type { ListingsService } from './listings.service';
+import type { PurchaseService } from './purchase.service';
+import type { RefundsService } from './refunds.service';
 
-export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
+/** The services the orders module's routes call (a slice of `app.ctx.services`). */
+export interface OrdersRouteServices {
+  purchases: PurchaseService;
+  refunds: RefundsService;
+  orderListings: ListingsService;
+}
+
+export function ordersRoutes(app: FastifyInstance, { purchases, refunds, orderListings }: OrdersRouteServices) {
   defineEndpoint(
     app,
     'collectionBuy',
@@ -23,7 +37,7 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
         allowList: (req) => !(req.body as { code?: unknown } | undefined)?.code,
       },
     },
-    ({ auth, body }) => orders.buy(auth.userId, body.collection_id, body.code),
+    ({ auth, body }) => purchases.buy(auth.userId, body.collection_id, body.code),
   );
   defineEndpoint(
     app,
@@ -41,14 +55,14 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService) {
         },
       },
     },
-    ({ auth, body }) => orders.pay(auth, body.order_id, { password: body.password, code: body.code, amount: body.amount }),
+    ({ auth, body }) => purchases.pay(auth, body.order_id, { password: body.password, code: body.code, amount: body.amount }),
   );
-  defineEndpoint(app, 'orderReport', {}, ({ auth, body }) => orders.report(auth.userId, body.order_id, body.details));
-  defineEndpoint(app, 'myOrders', {}, ({ auth, body }) => orders.mine(auth.userId, body.paginator));
-  defineEndpoint(app, 'myPurchasedCollections', {}, ({ auth, body }) => orders.purchased(auth.userId, body.paginator));
-  defineEndpoint(app, 'orderRefund', {}, ({ auth, body }) => orders.refund(auth.userId, body.order_id, body.reason));
+  defineEndpoint(app, 'orderReport', {}, ({ auth, body }) => refunds.report(auth.userId, body.order_id, body.details));
+  defineEndpoint(app, 'myOrders', {}, ({ auth, body }) => orderListings.mine(auth.userId, body.paginator));
+  defineEndpoint(app, 'myPurchasedCollections', {}, ({ auth, body }) => orderListings.purchased(auth.userId, body.paginator));
+  defineEndpoint(app, 'orderRefund', {}, ({ auth, body }) => refunds.refund(auth.userId, body.order_id, body.reason));
   defineEndpoint(app, 'orderRefundRequest', {}, ({ auth, body }) =>
-    orders.requestRefund(auth.userId, body.order_id, body.reason),
+    refunds.requestRefund(auth.userId, body.order_id, body.reason),
   );
-  defineEndpoint(app, 'mySales', {}, ({ auth, body }) => orders.sales(auth.userId, body.paginator, body.pending_requests));
+  defineEndpoint(app, 'mySales', {}, ({ auth, body }) => orderListings.sales(auth.userId, body.paginator, body.pending_requests));
 }

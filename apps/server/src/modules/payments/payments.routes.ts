@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineEndpoint } from '../../lib/route';
 import { CURRENCY_LOGO_PATH } from '../../providers/payments/sandbox';
 import type { DepositsService } from '../deposits/deposits.service';
-import type { OrdersService } from '../orders/orders.service';
+import type { ClearanceService } from '../orders/clearance.service';
 import type { PaymentsService } from './payments.service';
 
 /** apps/web/public/currencies: the logos ship with the web app and the server serves them too. */
@@ -22,7 +22,7 @@ export async function paymentRoutes(
   app: FastifyInstance,
   payments: PaymentsService,
   deposits: DepositsService,
-  orders?: Pick<OrdersService, 'clearNowForSeller'>,
+  clearance?: Pick<ClearanceService, 'clearNowForSeller'>,
 ) {
   defineEndpoint(app, 'currencyList', {}, async ({ reply }) => {
     reply.header('Cache-Control', `private, max-age=${CURRENCY_LIST_CACHE_MS / 1000}`);
@@ -34,7 +34,7 @@ export async function paymentRoutes(
       deposits.simulatePayment(auth.userId, body.bill_id, body.currency_amount),
     );
     // The sandbox's time machine for the holding period (docs/product.md §30).
-    if (orders) defineEndpoint(app, 'sandboxClear', {}, ({ auth }) => orders.clearNowForSeller(auth.userId));
+    if (clearance) defineEndpoint(app, 'sandboxClear', {}, ({ auth }) => clearance.clearNowForSeller(auth.userId));
   }
   await app.register(fastifyStatic, {
     root: logosDir,
