@@ -11,7 +11,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { fail, ok, renderApp, signOutStore } from '@/test/render';
 import { server } from '@/test/server';
-import { makeCollection, renderWithProviders } from '../test/helpers';
+import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { MarketCard } from './market-card';
 
 const CREATOR_ID = '0190f3a2-0000-7000-8000-0000000000c1';

@@ -21,7 +21,7 @@ import { formatDate } from '@/lib/format';
 import { useCreatorDetail } from '../api/get-creator';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { RatingSummary } from './star-rating';
+import { RatingSummary } from '@/components/ui/star-rating';
 
 /** The creator's avatar (the profile feature's, composed in by app/routes). */
 export type CreatorAvatarSlot = (user: PublicUser) => ReactNode;

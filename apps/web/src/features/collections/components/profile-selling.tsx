@@ -3,6 +3,7 @@
  * user's own tab, their sales with refunds and refund requests below (product §25).
  */
 import { Store } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -12,9 +13,12 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { ProfileSales } from './profile-sales';
 
-export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boolean }) {
+/**
+ * @param sales the owner's sales list under their collections (the sales feature's, composed in
+ *   app/routes/profile/selling.tsx); shown only on the user's own tab
+ */
+export function ProfileSelling({ userId, isOwn, sales }: { userId: string; isOwn: boolean; sales?: ReactNode }) {
   const { query, paging, pagination } = usePagedQuery((p) => useUserCollections(userId, p));
   const { totalCount: count } = paging;
 
@@ -71,7 +75,7 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
         )}
         {pagination ? <Pagination {...pagination} /> : null}
       </section>
-      {isOwn ? <ProfileSales /> : null}
+      {isOwn ? sales : null}
     </div>
   );
 }

@@ -1,8 +1,11 @@
 /**
  * /resource/{id}: the file's data (name, type, size, MD5, added date), its collection, and the
- * same buy / download logic as the collection page.
+ * same buy / download logic as the collection page (Buy is the orders feature's, a slot the route
+ * fills: app/routes/resource.tsx).
  */
+import type { Collection } from '@coffer/contract';
 import { ArrowRight, FileQuestion } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -13,13 +16,24 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatFileSize } from '@/lib/format';
 import { useResourceDetail } from '../api/get-resource-detail';
-import { BannerImage } from './banner-image';
-import { BuyButton, type Viewer } from './buy-button';
+import { BannerImage } from '@/components/ui/banner-image';
 import { DownloadButton } from './download-button';
 import { FileTypeIcon } from './file-icon';
 import { formatPointsLabel } from '@/lib/points';
 
-export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer: Viewer; onTopUp?: () => void }) {
+/**
+ * @param viewer the signed-in user's id, or null for a visitor
+ * @param buy the Buy button for the file's collection, shown to whoever cannot download it yet
+ */
+export function ResourceDetailView({
+  id,
+  viewer,
+  buy,
+}: {
+  id: string;
+  viewer: { id: string | null };
+  buy?: (props: { collection: Collection; purchased: boolean }) => ReactNode;
+}) {
   const query = useResourceDetail(id, viewer.id);
   if (query.isPending) {
     return (
@@ -99,7 +113,7 @@ export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer
               <p className="text-sm wrap-anywhere text-slate-600 dark:text-slate-400">
                 This file comes with <span className="font-medium">{collection.title}</span> for {formatPointsLabel(collection.amount)}.
               </p>
-              <BuyButton collection={collection} viewer={viewer} purchased={purchased} onTopUp={onTopUp} />
+              {buy?.({ collection, purchased })}
             </div>
           )}
         </div>
