@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import type { Order, SaleOrder } from '@coffer/contract';
 import { describe, expect, test } from 'vitest';
+import { apiFailure, mockApi } from '@/test/mock-api';
 import { server } from '@/test/server';
-import { fail, ok } from '@/test/render';
 import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { ProfilePurchases } from '@/features/orders/components/profile-purchases';
 import { ProfileSales } from '@/features/sales/components/profile-sales';
@@ -12,7 +12,7 @@ import { purchasedFiles } from './buy';
 import { saleAction } from './selling';
 
 const collection = makeCollection({ title: 'Icons', amount: 25 });
-const page = (orders: unknown[]) => ({
+const page = <T,>(orders: T[]) => ({
   orders,
   count: orders.length,
   page: 0,
@@ -22,17 +22,21 @@ const page = (orders: unknown[]) => ({
   hasNextPage: false,
 });
 const base = { collection_id: collection.id, amount: 25, created_at: 1, paid_at: 2, collection };
+/** A buyer's order of `collection` (25 Points, paid at 2) with `fields` over it. */
+const order = (fields: Pick<Order, 'id' | 'status'> & Partial<Order>): Order => ({ ...base, ...fields });
+const noPurchases = { collections: [], count: 0, page: 0, size: 10, totalCount: 0, totalPages: 0, hasNextPage: false };
+const noChanges = { changes: [], cursor: 'c0', has_more: false };
 
 describe("the seller's sales", () => {
   test('lists sales with buyer and status, shows refund requests, and refunds a paid order', async () => {
-    const paid = {
+    const paid: SaleOrder = {
       ...base,
       id: 'o-1',
       status: 'OrderStatusPaid',
       buyer: { id: 'b1', nickname: 'Ada' },
       refund_request: { reason: 'Broken zip', requested_at: 3 },
     };
-    const refunded = {
+    const refunded: SaleOrder = {
       ...base,
       id: 'o-2',
       status: 'OrderStatusRefunded',
@@ -42,14 +46,13 @@ describe("the seller's sales", () => {
     const asked: unknown[] = [];
     const refunds: unknown[] = [];
     server.use(
-      http.post('*/sl/v1/my/sales', async ({ request }) => {
-        const body = (await request.json()) as { pending_requests: boolean };
+      mockApi('mySales', ({ body }) => {
         asked.push(body.pending_requests);
-        return HttpResponse.json(ok(page(body.pending_requests ? [paid] : [paid, refunded])));
+        return page(body.pending_requests ? [paid] : [paid, refunded]);
       }),
-      http.post('*/api/uc/v1/account/order/refund', async ({ request }) => {
-        refunds.push(await request.json());
-        return HttpResponse.json(ok({ ...paid, status: 'OrderStatusRefunded' }));
+      mockApi('orderRefund', ({ body }) => {
+        refunds.push(body);
+        return { ...paid, status: 'OrderStatusRefunded' };
       }),
     );
     const user = userEvent.setup();
@@ -76,20 +79,16 @@ describe("the seller's sales", () => {
 describe('My orders', () => {
   test('shows Refunded in blue, Request refund on a paid order and Refund requested once asked', async () => {
     server.use(
-      http.post('*/sl/v1/my/purchased/collections', () =>
-        HttpResponse.json(ok({ collections: [], count: 0, page: 0, size: 10, totalCount: 0, totalPages: 0, hasNextPage: false })),
+      mockApi('myPurchasedCollections', noPurchases),
+      mockApi(
+        'myOrders',
+        page([
+          order({ id: 'o-1', status: 'OrderStatusPaid', refund_request: null }),
+          order({ id: 'o-2', status: 'OrderStatusPaid', refund_request: { reason: 'x', requested_at: 3 } }),
+          order({ id: 'o-3', status: 'OrderStatusRefunded', refund_request: null }),
+        ]),
       ),
-      http.post('*/sl/v1/my/orders', () =>
-        HttpResponse.json(
-          ok(
-            page([
-              { ...base, id: 'o-1', status: 'OrderStatusPaid', refund_request: null },
-              { ...base, id: 'o-2', status: 'OrderStatusPaid', refund_request: { reason: 'x', requested_at: 3 } },
-              { ...base, id: 'o-3', status: 'OrderStatusRefunded', refund_request: null },
-            ]),
-          ),
-        ),
-      ),
+      mockApi('myLibraryChanges', noChanges),
     );
     renderWithProviders(<ProfilePurchases userId="u-1" files={purchasedFiles} />);
     const rows = await screen.findAllByTestId('order-row');
@@ -106,16 +105,13 @@ describe("the seller's proceeds per sale (clearance)", () => {
     const clearsAt = new Date(2026, 11, 5, 12, 0).getTime();
     const buyer = { id: 'b1', nickname: 'Ada' };
     server.use(
-      http.post('*/sl/v1/my/sales', () =>
-        HttpResponse.json(
-          ok(
-            page([
-              { ...base, id: 'o-1', status: 'OrderStatusPaid', buyer, clears_at: clearsAt, cleared_at: null },
-              { ...base, id: 'o-2', status: 'OrderStatusPaid', buyer, clears_at: 5, cleared_at: 6 },
-              { ...base, id: 'o-3', status: 'OrderStatusRefunded', buyer, clears_at: clearsAt, cleared_at: null },
-            ]),
-          ),
-        ),
+      mockApi(
+        'mySales',
+        page([
+          { ...order({ id: 'o-1', status: 'OrderStatusPaid', clears_at: clearsAt, cleared_at: null }), buyer },
+          { ...order({ id: 'o-2', status: 'OrderStatusPaid', clears_at: 5, cleared_at: 6 }), buyer },
+          { ...order({ id: 'o-3', status: 'OrderStatusRefunded', clears_at: clearsAt, cleared_at: null }), buyer },
+        ]),
       ),
     );
     renderWithProviders(<ProfileSales action={saleAction} />);
@@ -130,24 +126,22 @@ describe("the seller's proceeds per sale (clearance)", () => {
 
 describe("This wasn't me", () => {
   const day = 86_400_000;
-  function serveOrders(orders: unknown[]) {
+  function serveOrders(orders: Order[]) {
     server.use(
-      http.post('*/sl/v1/my/purchased/collections', () =>
-        HttpResponse.json(ok({ collections: [], count: 0, page: 0, size: 10, totalCount: 0, totalPages: 0, hasNextPage: false })),
-      ),
-      http.post('*/sl/v1/my/orders', () => HttpResponse.json(ok(page(orders)))),
-      http.post('*/sl/v1/my/library/changes', () => HttpResponse.json(ok({ changes: [], cursor: null, has_more: false }))),
+      mockApi('myPurchasedCollections', noPurchases),
+      mockApi('myOrders', page(orders)),
+      mockApi('myLibraryChanges', noChanges),
     );
   }
 
   test('only a paid order whose payment is pending and not reported offers it; a reported one reads Reported', async () => {
     const now = Date.now();
     serveOrders([
-      { ...base, id: 'o-1', status: 'OrderStatusPaid', clears_at: now + 3 * day, cleared_at: null, reported_at: null },
-      { ...base, id: 'o-2', status: 'OrderStatusPaid', clears_at: now - day, cleared_at: now - day, reported_at: null },
-      { ...base, id: 'o-3', status: 'OrderStatusPaid', clears_at: now + day, cleared_at: null, reported_at: now - 1000 },
-      { ...base, id: 'o-4', status: 'OrderStatusRefunded', clears_at: now + day, cleared_at: null, reported_at: null },
-      { ...base, id: 'o-5', status: 'OrderStatusPaid', clears_at: null, cleared_at: null, reported_at: null },
+      order({ id: 'o-1', status: 'OrderStatusPaid', clears_at: now + 3 * day, cleared_at: null, reported_at: null }),
+      order({ id: 'o-2', status: 'OrderStatusPaid', clears_at: now - day, cleared_at: now - day, reported_at: null }),
+      order({ id: 'o-3', status: 'OrderStatusPaid', clears_at: now + day, cleared_at: null, reported_at: now - 1000 }),
+      order({ id: 'o-4', status: 'OrderStatusRefunded', clears_at: now + day, cleared_at: null, reported_at: null }),
+      order({ id: 'o-5', status: 'OrderStatusPaid', clears_at: null, cleared_at: null, reported_at: null }),
     ]);
     renderWithProviders(<ProfilePurchases userId="u-1" files={purchasedFiles} />);
     const rows = await screen.findAllByTestId('order-row');
@@ -162,13 +156,13 @@ describe("This wasn't me", () => {
 
   test('the dialog works from the keyboard, sends the details and says what happens next', async () => {
     const now = Date.now();
-    const order = { ...base, id: 'o-1', status: 'OrderStatusPaid', clears_at: now + 3 * day, cleared_at: null, reported_at: null };
-    serveOrders([order]);
+    const reported = order({ id: 'o-1', status: 'OrderStatusPaid', clears_at: now + 3 * day, cleared_at: null, reported_at: null });
+    serveOrders([reported]);
     const reports: unknown[] = [];
     server.use(
-      http.post('*/api/uc/v1/account/order/report', async ({ request }) => {
-        reports.push(await request.json());
-        return HttpResponse.json(ok({ ...order, reported_at: now }));
+      mockApi('orderReport', ({ body }) => {
+        reports.push(body);
+        return { ...reported, reported_at: now };
       }),
     );
     const user = userEvent.setup();
@@ -197,10 +191,10 @@ describe("This wasn't me", () => {
 
   test("a refusal shows the server's msg in the dialog, which stays open", async () => {
     const now = Date.now();
-    serveOrders([{ ...base, id: 'o-1', status: 'OrderStatusPaid', clears_at: now + day, cleared_at: null, reported_at: null }]);
+    serveOrders([order({ id: 'o-1', status: 'OrderStatusPaid', clears_at: now + day, cleared_at: null, reported_at: null })]);
     const msg =
       'This purchase can no longer be reported here: its payment has cleared. Ask the seller for a refund, or contact support.';
-    server.use(http.post('*/api/uc/v1/account/order/report', () => HttpResponse.json(fail(10009, msg, 'CONFLICT'), { status: 409 })));
+    server.use(mockApi('orderReport', () => apiFailure(10009, msg, 'CONFLICT', 409)));
     const user = userEvent.setup();
     renderWithProviders(<ProfilePurchases userId="u-1" files={purchasedFiles} />);
     await user.click(await screen.findByRole('button', { name: "This wasn't me: Icons" }));

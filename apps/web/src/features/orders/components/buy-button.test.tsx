@@ -1,16 +1,17 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import type { Order } from '@coffer/contract';
+import { HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
+import { apiFailure, mockApi, type MockAnswer } from '@/test/mock-api';
 import { server } from '@/test/server';
-import { fail, ok } from '@/test/render';
 import { hashPassword } from '@/lib/md5';
 import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { BuyButton, BuyTexts, canAfford } from './buy-button';
 
 const BUYER = '0190f3a2-0000-7000-8000-0000000000b0';
 const collection = makeCollection({ title: 'Icons', amount: 250, status: 'Published' });
-const order = (status: string, amount = 250) => ({
+const order = (status: Order['status'], amount = 250): Order => ({
   id: 'order-1',
   collection_id: collection.id,
   amount,
@@ -19,7 +20,7 @@ const order = (status: string, amount = 250) => ({
   paid_at: status === 'OrderStatusPaid' ? 2 : null,
 });
 
-type Answer = () => Response | Promise<Response>;
+type Answer = () => MockAnswer<'orderPay'> | Promise<MockAnswer<'orderPay'>>;
 
 /**
  * Serves buy and pay; records the bodies. `quotes`: the amounts collection/buy answers in turn (the
@@ -28,19 +29,19 @@ type Answer = () => Response | Promise<Response>;
 function serveBuy({
   buyStatus = 'OrderStatusPending',
   quotes = [250],
-  pays = [() => HttpResponse.json(ok(order('OrderStatusPaid')))],
+  pays = [() => order('OrderStatusPaid')],
   pay,
-}: { buyStatus?: string; quotes?: number[]; pays?: Answer[]; pay?: Answer } = {}) {
+}: { buyStatus?: Order['status']; quotes?: number[]; pays?: Answer[]; pay?: Answer } = {}) {
   const calls: { path: string; body: unknown }[] = [];
   let q = 0;
   let p = 0;
   server.use(
-    http.post('*/sl/v1/collection/buy', async ({ request }) => {
-      calls.push({ path: 'buy', body: await request.json() });
-      return HttpResponse.json(ok(order(buyStatus, quotes[Math.min(q++, quotes.length - 1)])));
+    mockApi('collectionBuy', ({ body }) => {
+      calls.push({ path: 'buy', body });
+      return order(buyStatus, quotes[Math.min(q++, quotes.length - 1)]);
     }),
-    http.post('*/api/uc/v1/account/order/pay', async ({ request }) => {
-      calls.push({ path: 'pay', body: await request.json() });
+    mockApi('orderPay', ({ body }) => {
+      calls.push({ path: 'pay', body });
       return (pay ?? pays[Math.min(p++, pays.length - 1)]!)();
     }),
   );
@@ -90,12 +91,12 @@ describe('BuyButton states', () => {
     const gate = new Promise<void>((r) => (release = r));
     serveBuy();
     server.use(
-      http.post('*/api/uc/v1/account/order/pay', async ({ request }) => {
+      mockApi('orderPay', async ({ request }) => {
         keys.push(request.headers.get('idempotency-key'));
         await gate;
         return keys.length === 1
-          ? HttpResponse.json(fail(10010, 'Server error', 'INTERNAL'), { status: 500 })
-          : HttpResponse.json(ok(order('OrderStatusPaid')));
+          ? apiFailure(10010, 'Server error', 'INTERNAL', 500)
+          : order('OrderStatusPaid');
       }),
     );
     const user = userEvent.setup();
@@ -150,7 +151,7 @@ describe('BuyButton states', () => {
   test('Confirm waits for the quote: disabled with a placeholder until the order is there', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    server.use(http.post('*/sl/v1/collection/buy', async () => (await gate, HttpResponse.json(ok(order('OrderStatusPending'))))));
+    server.use(mockApi('collectionBuy', async () => (await gate, order('OrderStatusPending'))));
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
@@ -166,7 +167,7 @@ describe('BuyButton states', () => {
   test('the dialog closes with Escape while the quote is still out (a quote moves nothing)', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    server.use(http.post('*/sl/v1/collection/buy', async () => (await gate, HttpResponse.json(ok(order('OrderStatusPending'))))));
+    server.use(mockApi('collectionBuy', async () => (await gate, order('OrderStatusPending'))));
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
@@ -182,7 +183,7 @@ describe('BuyButton states', () => {
   test('the Confirm button shows progress and the dialog stays while paying', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    serveBuy({ pay: async () => (await gate, HttpResponse.json(ok(order('OrderStatusPaid')))) });
+    serveBuy({ pay: async () => (await gate, order('OrderStatusPaid')) });
     const user = userEvent.setup();
     renderWithProviders(<BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} />);
     await user.click(screen.getByRole('button', { name: 'Buy for 250 Points' }));
@@ -226,7 +227,7 @@ describe('BuyButton states', () => {
   });
 
   test('a server INSUFFICIENT_BALANCE answer turns the dialog into the Top up offer', async () => {
-    serveBuy({ pay: () => HttpResponse.json(fail(10007, 'Insufficient balance', 'INSUFFICIENT_BALANCE'), { status: 409 }) });
+    serveBuy({ pay: () => apiFailure(10007, 'Insufficient balance', 'INSUFFICIENT_BALANCE', 409) });
     const user = userEvent.setup();
     renderWithProviders(
       <BuyButton collection={collection} viewer={{ id: BUYER, available: '1000' }} purchased={false} onTopUp={() => {}} />,
@@ -265,7 +266,7 @@ const stepUp = (method: 'password' | 'code') => () =>
 const paid =
   (amount = 250) =>
   () =>
-    HttpResponse.json(ok(order('OrderStatusPaid', amount)));
+    order('OrderStatusPaid', amount);
 const FORBIDDEN_TEXT = 'You do not have permission to perform this action.';
 
 async function openDialog() {
@@ -313,7 +314,7 @@ describe('step-up for spending (STEP_UP_REQUIRED)', () => {
     const calls = serveBuy({
       pays: [
         stepUp('password'),
-        () => HttpResponse.json(fail(10003, 'Incorrect password', 'INVALID_CREDENTIALS'), { status: 400 }),
+        () => apiFailure(10003, 'Incorrect password', 'INVALID_CREDENTIALS', 400),
         paid(),
       ],
     });
@@ -337,7 +338,7 @@ describe('step-up for spending (STEP_UP_REQUIRED)', () => {
     const calls = serveBuy({
       pays: [
         stepUp('code'),
-        () => HttpResponse.json(fail(10003, 'Invalid two-factor code', 'INVALID_CREDENTIALS'), { status: 400 }),
+        () => apiFailure(10003, 'Invalid two-factor code', 'INVALID_CREDENTIALS', 400),
         paid(),
       ],
     });
@@ -380,7 +381,7 @@ describe('the price the buyer saw (PRICE_CHANGED, ORDER_EXPIRED)', () => {
   test('PRICE_CHANGED: quotes again, shows the new amount with a notice, and pays only on a new Confirm', async () => {
     const calls = serveBuy({
       quotes: [250, 300],
-      pays: [() => HttpResponse.json(fail(10014, BuyTexts.priceChanged, 'PRICE_CHANGED'), { status: 409 }), paid(300)],
+      pays: [() => apiFailure(10014, BuyTexts.priceChanged, 'PRICE_CHANGED', 409), paid(300)],
     });
     const { user, dialog } = await openDialog();
     await user.click(await enabledConfirm());
@@ -402,7 +403,7 @@ describe('the price the buyer saw (PRICE_CHANGED, ORDER_EXPIRED)', () => {
 
   test("ORDER_EXPIRED: quotes again and says 'Order Expired'; the buyer confirms again", async () => {
     const calls = serveBuy({
-      pays: [() => HttpResponse.json(fail(10015, 'Order Expired', 'ORDER_EXPIRED'), { status: 409 }), paid()],
+      pays: [() => apiFailure(10015, 'Order Expired', 'ORDER_EXPIRED', 409), paid()],
     });
     const { user, dialog } = await openDialog();
     await user.click(await enabledConfirm());
@@ -417,7 +418,7 @@ describe('the price the buyer saw (PRICE_CHANGED, ORDER_EXPIRED)', () => {
       quotes: [250, 300],
       pays: [
         stepUp('password'),
-        () => HttpResponse.json(fail(10014, BuyTexts.priceChanged, 'PRICE_CHANGED'), { status: 409 }),
+        () => apiFailure(10014, BuyTexts.priceChanged, 'PRICE_CHANGED', 409),
         paid(300),
       ],
     });
