@@ -126,7 +126,7 @@ describe('Creator page', () => {
       ),
     );
     renderApp(`/creator/${CREATOR_ID}`);
-    expect(await screen.findByRole('heading', { name: 'Could not load this creator' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('Could not load this creator');
     const asked = serveCreator(1);
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Studio Mira' })).toBeInTheDocument();

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
+import { LoadError } from '@/components/ui/load-error';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
@@ -43,12 +44,7 @@ export function ProfileSelling({ userId, isOwn, sales }: { userId: string; isOwn
         {query.isPending ? (
           <CollectionGridSkeleton card={MarketCardSkeleton} />
         ) : query.isError ? (
-          <div
-            role="alert"
-            className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
-          >
-            {getErrorMessage(query.error, 'Failed to load collections')}
-          </div>
+          <LoadError message={getErrorMessage(query.error, 'Failed to load collections')} onRetry={() => void query.refetch()} />
         ) : query.data.collections.length === 0 ? (
           <EmptyState
             icon={<Store />}

@@ -4,6 +4,7 @@
  * app/routes/profile/buy.tsx).
  */
 import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '@/components/ui/load-error';
 import { getErrorMessage } from '@/lib/api-client';
 import { useCollectionDetail } from '../api/get-collection-detail';
 import { ResourceList } from './resource-list';
@@ -11,6 +12,6 @@ import { ResourceList } from './resource-list';
 export function PurchasedFiles({ collectionId, viewerId }: { collectionId: string; viewerId: string }) {
   const detail = useCollectionDetail(collectionId, viewerId);
   if (detail.isPending) return <Skeleton className="h-16 w-full" />;
-  if (detail.isError) return <p className="text-sm text-red-600">{getErrorMessage(detail.error)}</p>;
+  if (detail.isError) return <LoadError className="py-4" message={getErrorMessage(detail.error)} onRetry={() => void detail.refetch()} />;
   return <ResourceList resources={detail.data.resources} collectionId={collectionId} canDownload />;
 }

@@ -11,6 +11,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { PageContainer } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
@@ -46,20 +47,28 @@ export function ResourceDetailView({
     );
   }
   if (query.isError) {
+    const browse = (
+      <Link to="/" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+        Browse collections
+      </Link>
+    );
+    // No answer: the shared load error with Try again; an answer that refused: the file is not there.
     const unreachable = query.error instanceof ApiError && query.error.status === 0;
     return (
       <PageContainer>
         <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Resource</h1>
-        <EmptyState
-          icon={<FileQuestion />}
-          title={unreachable ? 'Could not load this file' : 'File not found'}
-          description={unreachable ? 'Check your connection and try again.' : getErrorMessage(query.error)}
-          action={
-            <Link to="/" className={buttonVariants({ variant: 'outline' })}>
-              Browse collections
-            </Link>
-          }
-        />
+        {unreachable ? (
+          <LoadError
+            className="rounded-2xl border border-dashed border-slate-300 px-6 py-12 dark:border-slate-700"
+            message="Could not load this file"
+            detail="Check your connection and try again."
+            onRetry={() => void query.refetch()}
+          >
+            {browse}
+          </LoadError>
+        ) : (
+          <EmptyState icon={<FileQuestion />} title="File not found" description={getErrorMessage(query.error)} action={browse} />
+        )}
       </PageContainer>
     );
   }

@@ -19,6 +19,7 @@ import { Field, inputClasses, TextField } from '@/components/ui/input';
 import { PageContainer, PageHeader } from '@/components/ui/page';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '@/components/ui/load-error';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
@@ -385,9 +386,7 @@ export function DiscountCodes({
       {query.isPending ? (
         <Skeleton className="h-40 w-full rounded-xl" />
       ) : query.isError ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {getErrorMessage(query.error, 'Failed to load discount codes')}
-        </p>
+        <LoadError message={getErrorMessage(query.error, 'Failed to load discount codes')} onRetry={() => void query.refetch()} />
       ) : query.data.codes.length === 0 ? (
         <EmptyState
           icon={<TicketPercent />}

@@ -30,6 +30,7 @@ import { useMyOrders } from '../api/get-my-orders';
 import { isReportable } from '../api/report-order';
 import { usePurchasedCollections } from '../api/get-purchased-collections';
 import { BannerImage } from '@/components/ui/banner-image';
+import { LoadError } from '@/components/ui/load-error';
 import {
   OrderAmountCell,
   OrderLicenceCell,
@@ -220,11 +221,7 @@ function OrdersTable({ enabled }: { enabled: boolean }) {
   const now = Date.now();
   if (orders.isPending) return <Skeleton className="h-32 w-full rounded-xl" />;
   if (orders.isError)
-    return (
-      <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-        {getErrorMessage(orders.error, 'Failed to load orders')}
-      </p>
-    );
+    return <LoadError message={getErrorMessage(orders.error, 'Failed to load orders')} onRetry={() => void orders.refetch()} />;
   if (orders.data.orders.length === 0) return <p className="text-sm text-slate-500 dark:text-slate-400">No orders yet.</p>;
   return (
     <div className="space-y-4">
@@ -289,12 +286,10 @@ export function ProfilePurchases({ userId, files }: { userId: string; files?: Pu
             <Skeleton className="h-24 w-full rounded-2xl" />
           </div>
         ) : purchased.isError ? (
-          <p
-            role="alert"
-            className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
-          >
-            {getErrorMessage(purchased.error, 'Failed to load collections')}
-          </p>
+          <LoadError
+            message={getErrorMessage(purchased.error, 'Failed to load collections')}
+            onRetry={() => void purchased.refetch()}
+          />
         ) : purchased.data.collections.length === 0 ? (
           <EmptyState
             icon={<ShoppingBag />}

@@ -23,6 +23,7 @@ import { useReviews } from '../api/get-reviews';
 import { useReplyToReview } from '../api/reply-review';
 import { useUpsertReview } from '../api/upsert-review';
 import { RatingSummary, StarInput, Stars } from '@/components/ui/star-rating';
+import { LoadError } from '@/components/ui/load-error';
 
 export const ReviewTexts = {
   heading: 'Reviews',
@@ -212,9 +213,7 @@ export function ReviewsSection({
           <Skeleton className="h-16 w-full" />
         </div>
       ) : query.isError ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {getErrorMessage(query.error, 'Failed to load reviews')}
-        </p>
+        <LoadError message={getErrorMessage(query.error, 'Failed to load reviews')} onRetry={() => void query.refetch()} />
       ) : data && data.reviews.length > 0 ? (
         <Card className="px-4 sm:px-5">
           <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Reviews, newest first">

@@ -14,6 +14,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { getErrorMessage } from '@/lib/api-client';
 import { STATUS_PALETTE } from '@/components/ui/status-palette';
+import { LoadError } from '@/components/ui/load-error';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
 import { useMySales } from '../api/get-my-sales';
@@ -107,9 +108,7 @@ export function ProfileSales({ action }: { action?: SaleActionSlot } = {}) {
       {query.isPending ? (
         <Skeleton className="h-32 w-full rounded-xl" />
       ) : query.isError ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {getErrorMessage(query.error, 'Failed to load sales')}
-        </p>
+        <LoadError message={getErrorMessage(query.error, 'Failed to load sales')} onRetry={() => void query.refetch()} />
       ) : query.data.orders.length === 0 ? (
         <p className="text-sm text-slate-500 dark:text-slate-400">{pendingOnly ? 'No refund requests.' : 'No sales yet.'}</p>
       ) : (

@@ -7,7 +7,7 @@
  * Every number is the server's (`my/sales/dashboard`, exact sums from the orders table); days are UTC.
  */
 import { SALES_DASHBOARD_DAYS, type SalesDashboardDays } from '@coffer/contract/constants';
-import { ChartNoAxesColumn, CircleAlert } from 'lucide-react';
+import { ChartNoAxesColumn } from 'lucide-react';
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
@@ -15,6 +15,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { STACK_TABLE_CLASS, useStackedLabels } from '@/components/ui/stacked-table';
+import { LoadError } from '@/components/ui/load-error';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
@@ -184,13 +185,7 @@ export function SalesDashboard({ userId }: { userId: string | null | undefined }
       </div>
 
       {query.isError ? (
-        <div
-          role="alert"
-          className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
-        >
-          <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>{getErrorMessage(query.error, DashboardTexts.loadFailed)}</span>
-        </div>
+        <LoadError message={getErrorMessage(query.error, DashboardTexts.loadFailed)} onRetry={() => void query.refetch()} />
       ) : !data ? (
         <SalesDashboardSkeleton />
       ) : (
