@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { preloadDialog } from '@/components/ui/lazy-dialog';
 import { markFirstScreenShown } from '@/lib/after-first-screen';
 import { resetSessionExpiryThrottle } from '@/lib/api-client';
+import { takeMockContractErrors } from './mock-api';
 import { server } from './server';
 
 // Lazy pages and a busy machine can take more than the default 1 s to settle.
@@ -47,5 +48,8 @@ afterEach(() => {
   server.resetHandlers();
   localStorage.clear();
   resetSessionExpiryThrottle();
+  // A mockApi answer the contract's schema refused (mock-api.ts): the test fails here.
+  const contractErrors = takeMockContractErrors();
+  if (contractErrors.length > 0) throw contractErrors[0];
 });
 afterAll(() => server.close());

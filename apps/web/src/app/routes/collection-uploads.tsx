@@ -12,7 +12,7 @@ import { getErrorMessage, toastError } from '@/lib/api-client';
 import { useLeaveWarning } from '@/lib/use-leave-warning';
 import { addResourceToCollection } from '@/features/collections/api/add-resource';
 import { useReplaceResource } from '@/features/collections/api/edit-resources';
-import { collectionKeys } from '@/features/collections/api/keys';
+import { collectionKeys } from '@/lib/market-keys';
 import type { CollectionFiles } from '@/features/collections/components/create-collection-form';
 import { FileUploader } from '@/features/uploads/components/file-uploader';
 import { useUploadQueue } from '@/features/uploads/hooks/use-upload-queue';

@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
-import type { Viewer } from '@/features/collections/components/buy-button';
+import type { Viewer } from '@/features/orders/components/buy-button';
 import { getAssetsQueryOptions } from '@/features/wallet/api/get-assets';
 
 // The Top-up modal's code loads the first time it opens.

@@ -1,6 +1,6 @@
 import { MyCollectionsTabs } from '@/features/collections/components/my-collections-tabs';
 import { MyCollectionsTexts } from '@/features/collections/components/my-collections';
-import { SalesDashboard } from '@/features/collections/components/sales-dashboard';
+import { SalesDashboard } from '@/features/sales/components/sales-dashboard';
 import { PageContainer } from '@/components/ui/page';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
 

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { makeCollection, renderWithProviders } from '@/features/collections/test/helpers';
+import { makeCollection, renderWithProviders } from '@/test/helpers';
 import type { UploadTransport } from '@/features/uploads/api/uploads';
 import { UploadQueue } from '@/features/uploads/lib/upload-queue';
 import { ok } from '@/test/render';

@@ -1,8 +1,9 @@
 /**
  * The failed-load state of a screen or a list: the error text (the server msg or the product §8
- * fallback) and a 'Try again' button that asks again. Used by the wallet's currency lists, record
- * lists and bill details, and by the collection page. `detail`, when given, is a second line under
- * the text (e.g. product §8's 404 or 5xx text under a screen's own).
+ * fallback) and a 'Try again' button that asks again. Every screen and list whose query failed
+ * shows it (pages, lists, the wallet's dialogs, the collection, creator and file pages: docs/web.md
+ * "Features"); a failure is never a bare red line without a way to ask again. `detail`, when given,
+ * is a second line under the text (e.g. product §8's 404 or 5xx text under a screen's own).
  */
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';

@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { callApi, toastError } from '@/lib/api-client';
-import { collectionKeys } from './keys';
+import { collectionKeys } from '@/lib/market-keys';
 import { removeFromMyCollections } from './my-collections-cache';
 
 export async function deleteCollection(id: string): Promise<string> {

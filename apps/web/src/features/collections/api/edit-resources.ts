@@ -9,7 +9,7 @@ import type { Resource } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { callApi, toastError } from '@/lib/api-client';
-import { collectionKeys, resourceKeys } from './keys';
+import { collectionKeys, resourceKeys } from '@/lib/market-keys';
 
 export interface FileTarget {
   collectionId: string;

@@ -5,7 +5,7 @@
 import type { Collection, PublicUser, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { collectionKeys } from './keys';
+import { collectionKeys } from '@/lib/market-keys';
 
 export interface CollectionDetail {
   collection: Collection;

@@ -6,7 +6,7 @@
 import type { CreatorDetail } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { collectionKeys, type PageParams } from './keys';
+import { collectionKeys, type PageParams } from '@/lib/market-keys';
 
 export function getCreatorDetail(userId: string, p: PageParams, signal?: AbortSignal): Promise<CreatorDetail> {
   return callApi('creatorDetail', { user_id: userId, paginator: { page: p.page, size: p.size } }, { signal });

@@ -5,7 +5,7 @@
 import type { CollectionPage, MarketSort } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { collectionKeys, type PageParams } from './keys';
+import { collectionKeys, type PageParams } from '@/lib/market-keys';
 
 export type MarketParams = PageParams & { q: string; sort: MarketSort };
 

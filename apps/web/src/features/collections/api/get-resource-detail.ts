@@ -2,7 +2,7 @@
 import type { Collection, Resource } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { resourceKeys } from './keys';
+import { resourceKeys } from '@/lib/market-keys';
 
 export interface ResourceDetail {
   resource: Resource;

@@ -2,7 +2,7 @@
 import type { CollectionPage } from '@coffer/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { collectionKeys, type PageParams } from './keys';
+import { collectionKeys, type PageParams } from '@/lib/market-keys';
 
 export function getUserCollections(userId: string, p: PageParams, signal?: AbortSignal): Promise<CollectionPage> {
   return callApi('userCollections', { user_id: userId, paginator: { page: p.page, size: p.size } }, { signal });

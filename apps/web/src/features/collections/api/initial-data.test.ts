@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectionKeys } from './keys';
+import { collectionKeys } from '@/lib/market-keys';
 import { INITIAL_DATA_ELEMENT_ID, initialDataKey, seedInitialData } from './initial-data';
 
 function putInDocument(text: string) {

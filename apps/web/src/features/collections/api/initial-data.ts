@@ -10,7 +10,7 @@
  */
 import { MarketSort } from '@coffer/contract/constants';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { collectionKeys } from './keys';
+import { collectionKeys } from '@/lib/market-keys';
 
 /** The element id the server writes the answers under. */
 export const INITIAL_DATA_ELEMENT_ID = 'coffer-initial-data';

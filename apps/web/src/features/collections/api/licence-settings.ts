@@ -6,7 +6,7 @@
 import type { LicenceSettings } from '@coffer/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { collectionKeys } from './keys';
+import { collectionKeys } from '@/lib/market-keys';
 
 export type { LicenceSettings };
 

@@ -8,7 +8,7 @@
  */
 import { pageFields, type Collection, type CollectionPage } from '@coffer/contract';
 import type { QueryClient } from '@tanstack/react-query';
-import { collectionKeys, type PageParams } from './keys';
+import { collectionKeys, type PageParams } from '@/lib/market-keys';
 
 function eachPage(client: QueryClient, update: (page: CollectionPage, params: PageParams) => CollectionPage): void {
   for (const [key, data] of client.getQueriesData<CollectionPage>({ queryKey: collectionKeys.mine() })) {

@@ -6,7 +6,7 @@ import type { Collection } from '@coffer/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { callApi, toastError } from '@/lib/api-client';
-import { collectionKeys } from './keys';
+import { collectionKeys } from '@/lib/market-keys';
 import { replaceInMyCollections } from './my-collections-cache';
 
 export function unpublishCollection(id: string): Promise<Collection> {

@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { callApi } from '@/lib/api-client';
 import { uploadBanner } from './create-collection';
-import { collectionKeys } from './keys';
+import { collectionKeys } from '@/lib/market-keys';
 import { replaceInMyCollections } from './my-collections-cache';
 
 export interface UpdateCollectionInput extends Omit<CollectionUpdateRequest, 'banner'> {

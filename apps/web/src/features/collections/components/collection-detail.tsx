@@ -4,11 +4,14 @@
  * once owned, Download per file; the owner Publish / Delete and adding files. Signed-in users who
  * do not own it can report it; the owner of a collection Coffer took down sees why (product §27).
  * Reviews (product §29): the average and count under the title, the reviews section under the files.
+ * The parts other features own — the price with a `?code=` discount (discounts), Buy (orders) and
+ * the reviews section (reviews) — are slots the route fills (app/routes/collection.tsx).
  */
+import type { Collection } from '@coffer/contract';
 import { CollectionStatus, ErrorReason } from '@coffer/contract/constants';
-import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag, Tag } from 'lucide-react';
+import { CalendarDays, CircleCheck, PackageOpen, ShoppingBag } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -18,19 +21,32 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, ErrorMessages, getErrorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useCollectionDetail } from '../api/get-collection-detail';
-import { useDiscountPreview } from '../api/discount-preview';
 import { soldCount } from '../lib/format';
-import { BannerImage } from './banner-image';
-import { BuyButton, BuyTexts, type Viewer } from './buy-button';
+import { BannerImage } from '@/components/ui/banner-image';
 import { DownloadAllButton } from './download-all-button';
 import { ReportButton } from './report-dialog';
 import { ResourceList, type ReplaceFileSlot } from './resource-list';
 import { TakedownNotice } from './takedown-notice';
 import { CollectionStatusBadge } from './status-badge';
 import { PreviewGallery } from './preview-gallery';
-import { ReviewsSection } from './reviews-section';
-import { RatingSummary } from './star-rating';
+import { RatingSummary } from '@/components/ui/star-rating';
 import { formatPointsLabel } from '@/lib/points';
+
+/** What the page's slots are told: the collection, and how the viewer stands to it. */
+export interface CollectionSlotProps {
+  collection: Collection;
+  viewerId: string | null;
+  isOwner: boolean;
+  purchased: boolean;
+  /** The viewer's order was refunded (collection/detail `refunded`). */
+  refunded: boolean;
+}
+
+/** A part of the page another feature renders; `null` leaves it out (or, for `price`, shows the list price). */
+export type CollectionSlot = (props: CollectionSlotProps) => ReactNode;
+
+/** Said on the page once the viewer owns the collection (the buy dialog toasts the same words). */
+export const OWNED_TEXT = 'You own this collection';
 
 // Owner-only controls load only for owners.
 const OwnerActions = lazy(() => import('./owner-actions').then((m) => ({ default: m.OwnerActions })));
@@ -111,6 +127,10 @@ export function CollectionNotFound(props: { error?: undefined } | { error: unkno
 }
 
 /**
+ * @param viewer the signed-in user's id, or null for a visitor
+ * @param price the price block (a `?code=` link's discounted price); the list price without it or when it returns null
+ * @param buy the Buy button and its dialog
+ * @param reviews the reviews section under the files
  * @param addFiles the owner's 'Add files' uploader for a collection id (the uploads feature's,
  *   wired in by the route; lazy there so that only owners load it); no section without it
  * @param replaceFile the owner's uploader that replaces one file with a new version (product §24)
@@ -118,21 +138,21 @@ export function CollectionNotFound(props: { error?: undefined } | { error: unkno
 export function CollectionDetailView({
   id,
   viewer,
-  onTopUp,
   addFiles,
   replaceFile,
+  price,
+  buy,
+  reviews,
 }: {
   id: string;
-  viewer: Viewer;
-  onTopUp?: () => void;
+  viewer: { id: string | null };
   addFiles?: (collectionId: string) => ReactNode;
   replaceFile?: ReplaceFileSlot;
+  price?: CollectionSlot;
+  buy?: CollectionSlot;
+  reviews?: CollectionSlot;
 }) {
   const query = useCollectionDetail(id, viewer.id);
-  // A shareable `?code=` link (product §28): the price with the code, and the buy dialog starts with it.
-  const [params] = useSearchParams();
-  const urlCode = /^[A-Za-z0-9_-]{1,32}$/.test(params.get('code') ?? '') ? params.get('code')!.toUpperCase() : null;
-  const preview = useDiscountPreview(id, urlCode);
   if (query.isPending) return <CollectionDetailSkeleton />;
   if (query.isError) return <CollectionNotFound error={query.error} onRetry={() => void query.refetch()} />;
 
@@ -140,6 +160,7 @@ export function CollectionDetailView({
   const isOwner = viewer.id !== null && viewer.id === collection.owner_id;
   const canDownload = isOwner || purchased;
   const sellerName = seller.nickname || seller.username;
+  const slot: CollectionSlotProps = { collection, viewerId: viewer.id, isOwner, purchased, refunded: query.data.refunded === true };
 
   return (
     <PageContainer>
@@ -202,34 +223,11 @@ export function CollectionDetailView({
           <Card className="space-y-5 p-5">
             <div>
               <p className="text-xs text-slate-500 dark:text-slate-400">Price</p>
-              {preview.data && !purchased && !isOwner ? (
-                <>
-                  <p className="flex flex-wrap items-baseline gap-x-3">
-                    <span className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">
-                      {formatPointsLabel(preview.data.amount)}
-                    </span>
-                    <s className="text-base text-slate-500 tabular-nums dark:text-slate-400">
-                      <span className="sr-only">List price </span>
-                      {formatPointsLabel(preview.data.list_price)}
-                    </s>
-                  </p>
-                  <p className="mt-1 flex items-start gap-1.5 text-sm text-green-700 dark:text-green-400">
-                    <Tag className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
-                    <span className="min-w-0 wrap-anywhere">
-                      Code {preview.data.code}: {formatPointsLabel(preview.data.discount)} off
-                    </span>
-                  </p>
-                </>
-              ) : (
+              {price?.(slot) ?? (
                 <p className="text-3xl font-semibold text-slate-900 tabular-nums dark:text-white">
                   {formatPointsLabel(collection.amount)}
                 </p>
               )}
-              {urlCode && preview.isError && !purchased && !isOwner ? (
-                <p className="mt-1 text-sm wrap-anywhere text-amber-700 dark:text-amber-300">
-                  Code {urlCode}: {getErrorMessage(preview.error, 'This code is not valid for this collection')}
-                </p>
-              ) : null}
             </div>
             <dl className="grid grid-cols-2 gap-4 border-y border-slate-100 py-4 text-sm dark:border-slate-800">
               <Stat label="Sold">{soldCount(collection.sold_count)}</Stat>
@@ -245,18 +243,10 @@ export function CollectionDetailView({
             {purchased && !isOwner ? (
               <div className="flex items-center gap-2 rounded-xl bg-emerald-50 p-3 text-sm font-medium text-emerald-800 dark:bg-emerald-500/10 dark:text-emerald-300">
                 <CircleCheck className="size-4" aria-hidden="true" />
-                {BuyTexts.owned}
+                {OWNED_TEXT}
               </div>
             ) : null}
-            <BuyButton
-              collection={collection}
-              viewer={viewer}
-              purchased={purchased}
-              refunded={query.data.refunded === true}
-              onTopUp={onTopUp}
-              initialCode={preview.data ? preview.data.code : null}
-              key={preview.data ? preview.data.code : 'no-code'}
-            />
+            {buy?.(slot)}
             {isOwner ? (
               <Suspense fallback={<Skeleton className="h-11 w-full rounded-lg" />}>
                 <OwnerActions collection={collection} resourceCount={resources.length} />
@@ -292,7 +282,7 @@ export function CollectionDetailView({
               replaceFile={replaceFile}
             />
           </section>
-          <ReviewsSection collection={collection} viewerId={viewer.id} isOwner={isOwner} />
+          {reviews?.(slot)}
           {addFiles && isOwner && collection.status !== CollectionStatus.Deleted ? (
             <section aria-labelledby="add-files-heading" className="space-y-3">
               <h2 id="add-files-heading" className="font-semibold text-slate-900 dark:text-white">

@@ -40,7 +40,7 @@ import { cn } from '@/lib/cn';
 import toast from 'react-hot-toast';
 import { getErrorMessage, toastError } from '@/lib/api-client';
 import { useCreateCollection } from '../api/create-collection';
-import { collectionKeys } from '../api/keys';
+import { collectionKeys } from '@/lib/market-keys';
 import { usePublishCollection } from '../api/publish-collection';
 import { useUpdateCollection } from '../api/update-collection';
 import { addResourceToCollection } from '../api/add-resource';

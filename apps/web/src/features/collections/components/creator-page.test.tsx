@@ -11,7 +11,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { fail, ok, renderApp, signOutStore } from '@/test/render';
 import { server } from '@/test/server';
-import { makeCollection, renderWithProviders } from '../test/helpers';
+import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { MarketCard } from './market-card';
 
 const CREATOR_ID = '0190f3a2-0000-7000-8000-0000000000c1';
@@ -126,7 +126,7 @@ describe('Creator page', () => {
       ),
     );
     renderApp(`/creator/${CREATOR_ID}`);
-    expect(await screen.findByRole('heading', { name: 'Could not load this creator' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('Could not load this creator');
     const asked = serveCreator(1);
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Studio Mira' })).toBeInTheDocument();

@@ -7,10 +7,10 @@
  */
 import type { PublicUser } from '@coffer/contract';
 import { MARKET_PAGE_SIZES } from '@coffer/contract/constants';
-import { CalendarDays, Store, TriangleAlert, UserX } from 'lucide-react';
+import { CalendarDays, Store, UserX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageContainer } from '@/components/ui/page';
 import { Pagination } from '@/components/ui/pagination';
@@ -21,7 +21,8 @@ import { formatDate } from '@/lib/format';
 import { useCreatorDetail } from '../api/get-creator';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { RatingSummary } from './star-rating';
+import { RatingSummary } from '@/components/ui/star-rating';
+import { LoadError } from '@/components/ui/load-error';
 
 /** The creator's avatar (the profile feature's, composed in by app/routes). */
 export type CreatorAvatarSlot = (user: PublicUser) => ReactNode;
@@ -42,32 +43,38 @@ function CreatorHeaderSkeleton() {
   );
 }
 
-/** The page when the creator cannot be shown: a 404 reads 'Creator not found', anything else offers Try again. */
+/**
+ * The page when the creator cannot be shown: a 404 reads 'Creator not found'; anything else is the
+ * shared load error ('Could not load this creator', the error's text, Try again).
+ */
 function CreatorUnavailable({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const missing = error instanceof ApiError && error.status === 404;
   const unreachable = error instanceof ApiError && error.status === 0;
+  const browse = (
+    <Link to="/" className={buttonVariants({ variant: 'outline', size: missing ? 'md' : 'sm' })}>
+      Browse collections
+    </Link>
+  );
   return (
     <PageContainer>
       <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Creator</h1>
-      <EmptyState
-        icon={missing ? <UserX /> : <TriangleAlert />}
-        title={missing ? 'Creator not found' : 'Could not load this creator'}
-        description={
-          missing
-            ? 'This creator does not exist, or their page is no longer available.'
-            : unreachable
-              ? 'Check your connection and try again.'
-              : getErrorMessage(error)
-        }
-        action={
-          <div className="flex flex-wrap justify-center gap-3">
-            {missing ? null : <Button onClick={onRetry}>Try again</Button>}
-            <Link to="/" className={buttonVariants({ variant: 'outline' })}>
-              Browse collections
-            </Link>
-          </div>
-        }
-      />
+      {missing ? (
+        <EmptyState
+          icon={<UserX />}
+          title="Creator not found"
+          description="This creator does not exist, or their page is no longer available."
+          action={browse}
+        />
+      ) : (
+        <LoadError
+          className="rounded-2xl border border-dashed border-slate-300 px-6 py-12 dark:border-slate-700"
+          message="Could not load this creator"
+          detail={unreachable ? 'Check your connection and try again.' : getErrorMessage(error)}
+          onRetry={onRetry}
+        >
+          {browse}
+        </LoadError>
+      )}
     </PageContainer>
   );
 }
@@ -148,9 +155,7 @@ export function CreatorPage({ userId, avatar }: { userId: string; avatar?: Creat
           </CollectionGrid>
         )}
         {query.isError ? (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {getErrorMessage(query.error, 'Failed to load collections')}
-          </p>
+          <LoadError message={getErrorMessage(query.error, 'Failed to load collections')} onRetry={() => void query.refetch()} />
         ) : null}
         {pagination ? <Pagination {...pagination} sizes={MARKET_PAGE_SIZES} /> : null}
       </section>

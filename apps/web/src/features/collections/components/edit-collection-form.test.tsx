@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { server } from '@/test/server';
 import { fail, ok } from '@/test/render';
-import { makeCollection, renderWithProviders } from '../test/helpers';
+import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { CreateCollectionForm } from './create-collection-form';
 
 const collection = makeCollection({ title: 'Field kit', desc: 'Notes and footage', amount: 250 });

@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { soldCount } from '../lib/format';
-import { BannerImage } from './banner-image';
-import { RatingSummary } from './star-rating';
+import { BannerImage } from '@/components/ui/banner-image';
+import { RatingSummary } from '@/components/ui/star-rating';
 import { formatPointsLabel } from '@/lib/points';
 
 /**

@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
 import { formatRelative } from '@/lib/format-relative';
 import { soldCount } from '../lib/format';
-import { BannerImage } from './banner-image';
+import { BannerImage } from '@/components/ui/banner-image';
 import { CollectionStatusBadge } from './status-badge';
 import { TakedownNotice } from './takedown-notice';
 import { formatPointsLabel } from '@/lib/points';

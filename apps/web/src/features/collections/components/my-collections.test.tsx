@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { server } from '@/test/server';
 import { fail, ok, signIn, signOutStore } from '@/test/render';
 import { addToMyCollections, removeFromMyCollections, replaceInMyCollections } from '../api/my-collections-cache';
-import { collectionKeys } from '../api/keys';
-import { makeCollection, renderWithProviders } from '../test/helpers';
+import { collectionKeys } from '@/lib/market-keys';
+import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { MyCollections } from './my-collections';
 
 const USER = '0190f3a2-0000-7000-8000-000000000001';

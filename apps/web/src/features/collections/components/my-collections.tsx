@@ -9,7 +9,7 @@
  * The route (which owns the login guard) passes the signed-in user's id: the list is fetched
  * only when one exists (product §6).
  */
-import { CircleAlert, FolderOpen, Plus, TicketPercent } from 'lucide-react';
+import { FolderOpen, Plus, TicketPercent } from 'lucide-react';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
@@ -17,6 +17,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageContainer } from '@/components/ui/page';
 import { Pagination } from '@/components/ui/pagination';
+import { LoadError } from '@/components/ui/load-error';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { useMyCollections } from '../api/get-my-collections';
@@ -84,13 +85,7 @@ export function MyCollections({ userId }: { userId: string | null | undefined })
       <MyCollectionsTabs />
 
       {query.isError ? (
-        <div
-          role="alert"
-          className="mb-6 flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
-        >
-          <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>{loadErrorText(query.error)}</span>
-        </div>
+        <LoadError className="mb-6" message={loadErrorText(query.error)} onRetry={() => void query.refetch()} />
       ) : null}
 
       {loading ? (

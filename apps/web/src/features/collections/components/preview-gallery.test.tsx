@@ -11,7 +11,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { ok } from '@/test/render';
 import { server } from '@/test/server';
-import { makeCollection, renderWithProviders } from '../test/helpers';
+import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { CollectionDetailView } from './collection-detail';
 import { GALLERY_FIRST, PreviewGallery } from './preview-gallery';
 

@@ -3,18 +3,23 @@
  * user's own tab, their sales with refunds and refund requests below (product §25).
  */
 import { Store } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
+import { LoadError } from '@/components/ui/load-error';
 import { usePagedQuery } from '@/hooks/use-paged-query';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUserCollections } from '../api/get-user-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
 import { MarketCard, MarketCardSkeleton } from './market-card';
-import { ProfileSales } from './profile-sales';
 
-export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boolean }) {
+/**
+ * @param sales the owner's sales list under their collections (the sales feature's, composed in
+ *   app/routes/profile/selling.tsx); shown only on the user's own tab
+ */
+export function ProfileSelling({ userId, isOwn, sales }: { userId: string; isOwn: boolean; sales?: ReactNode }) {
   const { query, paging, pagination } = usePagedQuery((p) => useUserCollections(userId, p));
   const { totalCount: count } = paging;
 
@@ -39,12 +44,7 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
         {query.isPending ? (
           <CollectionGridSkeleton card={MarketCardSkeleton} />
         ) : query.isError ? (
-          <div
-            role="alert"
-            className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
-          >
-            {getErrorMessage(query.error, 'Failed to load collections')}
-          </div>
+          <LoadError message={getErrorMessage(query.error, 'Failed to load collections')} onRetry={() => void query.refetch()} />
         ) : query.data.collections.length === 0 ? (
           <EmptyState
             icon={<Store />}
@@ -71,7 +71,7 @@ export function ProfileSelling({ userId, isOwn }: { userId: string; isOwn: boole
         )}
         {pagination ? <Pagination {...pagination} /> : null}
       </section>
-      {isOwn ? <ProfileSales /> : null}
+      {isOwn ? sales : null}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { server } from '@/test/server';
 import { fail, ok } from '@/test/render';
 import { ReportToasts } from '../api/report-collection';
-import { renderWithProviders } from '../test/helpers';
+import { renderWithProviders } from '@/test/helpers';
 import { ReportButton } from './report-dialog';
 
 const COLLECTION = '0190f3a2-0000-7000-8000-0000000000c1';

@@ -1,25 +1,40 @@
 /**
  * /resource/{id}: the file's data (name, type, size, MD5, added date), its collection, and the
- * same buy / download logic as the collection page.
+ * same buy / download logic as the collection page (Buy is the orders feature's, a slot the route
+ * fills: app/routes/resource.tsx).
  */
+import type { Collection } from '@coffer/contract';
 import { ArrowRight, FileQuestion } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { PageContainer } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatFileSize } from '@/lib/format';
 import { useResourceDetail } from '../api/get-resource-detail';
-import { BannerImage } from './banner-image';
-import { BuyButton, type Viewer } from './buy-button';
+import { BannerImage } from '@/components/ui/banner-image';
 import { DownloadButton } from './download-button';
 import { FileTypeIcon } from './file-icon';
 import { formatPointsLabel } from '@/lib/points';
 
-export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer: Viewer; onTopUp?: () => void }) {
+/**
+ * @param viewer the signed-in user's id, or null for a visitor
+ * @param buy the Buy button for the file's collection, shown to whoever cannot download it yet
+ */
+export function ResourceDetailView({
+  id,
+  viewer,
+  buy,
+}: {
+  id: string;
+  viewer: { id: string | null };
+  buy?: (props: { collection: Collection; purchased: boolean }) => ReactNode;
+}) {
   const query = useResourceDetail(id, viewer.id);
   if (query.isPending) {
     return (
@@ -32,20 +47,28 @@ export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer
     );
   }
   if (query.isError) {
+    const browse = (
+      <Link to="/" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+        Browse collections
+      </Link>
+    );
+    // No answer: the shared load error with Try again; an answer that refused: the file is not there.
     const unreachable = query.error instanceof ApiError && query.error.status === 0;
     return (
       <PageContainer>
         <h1 className="mb-6 text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">Resource</h1>
-        <EmptyState
-          icon={<FileQuestion />}
-          title={unreachable ? 'Could not load this file' : 'File not found'}
-          description={unreachable ? 'Check your connection and try again.' : getErrorMessage(query.error)}
-          action={
-            <Link to="/" className={buttonVariants({ variant: 'outline' })}>
-              Browse collections
-            </Link>
-          }
-        />
+        {unreachable ? (
+          <LoadError
+            className="rounded-2xl border border-dashed border-slate-300 px-6 py-12 dark:border-slate-700"
+            message="Could not load this file"
+            detail="Check your connection and try again."
+            onRetry={() => void query.refetch()}
+          >
+            {browse}
+          </LoadError>
+        ) : (
+          <EmptyState icon={<FileQuestion />} title="File not found" description={getErrorMessage(query.error)} action={browse} />
+        )}
       </PageContainer>
     );
   }
@@ -99,7 +122,7 @@ export function ResourceDetailView({ id, viewer, onTopUp }: { id: string; viewer
               <p className="text-sm wrap-anywhere text-slate-600 dark:text-slate-400">
                 This file comes with <span className="font-medium">{collection.title}</span> for {formatPointsLabel(collection.amount)}.
               </p>
-              <BuyButton collection={collection} viewer={viewer} purchased={purchased} onTopUp={onTopUp} />
+              {buy?.({ collection, purchased })}
             </div>
           )}
         </div>

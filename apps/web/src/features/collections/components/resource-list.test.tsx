@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import { server } from '@/test/server';
 import { ok } from '@/test/render';
-import { renderWithProviders } from '../test/helpers';
+import { renderWithProviders } from '@/test/helpers';
 import { ResourceList } from './resource-list';
 
 const COLLECTION = '0190f3a2-0000-7000-8000-0000000000c1';

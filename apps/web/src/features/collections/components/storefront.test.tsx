@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { server } from '@/test/server';
 import { ok } from '@/test/render';
-import { makeCollection, renderWithProviders } from '../test/helpers';
+import { makeCollection, renderWithProviders } from '@/test/helpers';
 import { Storefront } from './storefront';
 
 type Body = { paginator: { page: number; size: number }; q?: string; sort: string };

@@ -13,6 +13,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { PageContainer } from '@/components/ui/page';
 import { clampPage, Pagination, pagingOf } from '@/components/ui/pagination';
+import { LoadError } from '@/components/ui/load-error';
 import { getErrorMessage } from '@/lib/api-client';
 import { useMarketCollections } from '../api/get-market-collections';
 import { CollectionGrid, CollectionGridSkeleton } from './collection-grid';
@@ -154,12 +155,7 @@ export function Storefront({ signedIn }: { signedIn: boolean }) {
         {query.isPending ? (
           <CollectionGridSkeleton count={SKELETON_CARD_COUNT} card={MarketCardSkeleton} />
         ) : query.isError ? (
-          <div
-            role="alert"
-            className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
-          >
-            {getErrorMessage(query.error, 'Failed to load collections')}
-          </div>
+          <LoadError message={getErrorMessage(query.error, 'Failed to load collections')} onRetry={() => void query.refetch()} />
         ) : query.data.collections.length === 0 ? (
           <EmptyState
             icon={<PackageOpen />}

@@ -18,6 +18,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { TextField } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '@/components/ui/load-error';
 import { getErrorMessage, toastError } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { formatPoints } from '@/lib/points';
@@ -129,14 +130,7 @@ function RowsSkeleton() {
 }
 
 function ErrorBlock({ error, fallback, retry }: { error: unknown; fallback: string; retry: () => void }) {
-  return (
-    <div role="alert" className="flex flex-col items-start gap-3 text-sm text-red-700 dark:text-red-300">
-      <p>{getErrorMessage(error, fallback)}</p>
-      <Button variant="outline" size="sm" onClick={retry}>
-        {EventTexts.retry}
-      </Button>
-    </div>
-  );
+  return <LoadError message={getErrorMessage(error, fallback)} onRetry={retry} />;
 }
 
 function EventFeed() {

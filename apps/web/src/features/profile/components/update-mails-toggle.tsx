@@ -4,6 +4,7 @@
  */
 import { useId } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '@/components/ui/load-error';
 import { getErrorMessage } from '@/lib/api-client';
 import { useNotifications, useSetUpdateMails } from '../api/notifications';
 
@@ -14,9 +15,11 @@ export function UpdateMailsToggle() {
   if (query.isPending) return <Skeleton className="h-6 w-64" />;
   if (query.isError)
     return (
-      <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-        {getErrorMessage(query.error, 'Failed to load your notification settings')}
-      </p>
+      <LoadError
+        className="items-start py-0 text-left"
+        message={getErrorMessage(query.error, 'Failed to load your notification settings')}
+        onRetry={() => void query.refetch()}
+      />
     );
   const on = query.data.update_mails;
   return (

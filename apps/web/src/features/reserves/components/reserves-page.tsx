@@ -13,6 +13,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageContainer, PageHeader } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '@/components/ui/load-error';
 import { ApiError, getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { formatAmount, groupThousands } from '@/lib/points';
@@ -170,12 +171,7 @@ export function ReservesPage({ userId }: { userId: string | null }) {
       {latest.isPending ? (
         <LoadingSkeleton />
       ) : latest.isError ? (
-        <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
-          <p className="text-sm text-red-600 dark:text-red-400">{getErrorMessage(latest.error, ReservesTexts.loadFailed)}</p>
-          <Button variant="outline" size="sm" onClick={() => void latest.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError message={getErrorMessage(latest.error, ReservesTexts.loadFailed)} onRetry={() => void latest.refetch()} />
       ) : !publication ? (
         <EmptyState title={ReservesTexts.emptyTitle} description={ReservesTexts.emptyDescription} />
       ) : (

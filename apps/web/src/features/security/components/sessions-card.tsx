@@ -10,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '@/components/ui/load-error';
 import { getErrorMessage, toastError } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { formatRelative } from '@/lib/format-relative';
@@ -95,12 +96,7 @@ export function SessionsCard() {
           ))}
         </ul>
       ) : sessions.isError ? (
-        <div className="mt-4 flex flex-wrap items-center gap-3 text-sm text-red-600 dark:text-red-400">
-          <span>{getErrorMessage(sessions.error, T.sessionsError)}</span>
-          <Button variant="outline" size="sm" onClick={() => void sessions.refetch()}>
-            {T.retry}
-          </Button>
-        </div>
+        <LoadError className="mt-4" message={getErrorMessage(sessions.error, T.sessionsError)} onRetry={() => void sessions.refetch()} />
       ) : (
         <>
           <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">

@@ -15,6 +15,7 @@ import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field, Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '@/components/ui/load-error';
 import { useTwoFactorStatus } from '@/hooks/use-two-factor-status';
 import { getErrorMessage, toastError } from '@/lib/api-client';
 import { useTwoFactorEnable, useTwoFactorSetup } from '../api/two-factor';
@@ -50,7 +51,11 @@ export function TwoFactorCard() {
           {status.isPending ? (
             <Skeleton className="mt-2 h-4 w-72 max-w-full" />
           ) : status.isError ? (
-            <p className="mt-1 text-sm text-red-600 dark:text-red-400">{getErrorMessage(status.error, 'Could not load the setting.')}</p>
+            <LoadError
+              className="mt-1 items-start py-0 text-left"
+              message={getErrorMessage(status.error, 'Could not load the setting.')}
+              onRetry={() => void status.refetch()}
+            />
           ) : (
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
               {enabled ? T.twoFactorOn : T.twoFactorOff}

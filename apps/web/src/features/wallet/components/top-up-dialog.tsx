@@ -27,7 +27,7 @@ import { networkLabel } from '../utils/display';
 import { parseDecimalInput, plainDecimal, topUpPoints, validateTopUpAmount } from '../utils/rules';
 import { NetworkTabs, networksOf, TokenChooser } from './currency-pickers';
 import { DepositOrderView, type DepositPage } from './deposit-order-view';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/ui/load-error';
 import { formatPoints } from '@/lib/points';
 
 /** product §8 "Top-up and orders". */
