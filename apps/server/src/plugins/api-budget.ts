@@ -20,7 +20,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthContext } from '../lib/auth-context';
 import { errors } from '../lib/errors';
-import { tokenFrom } from './auth';
 
 /** One rate-limit policy as it applied to a request. */
 export interface RatePolicy {
