@@ -15,8 +15,13 @@ import type { Clock } from './lib/clock';
 import type { SharedState } from './lib/shared-state';
 import { createPasswordBudget } from './modules/account/password-budget';
 import { twoFactorKey } from './modules/account/two-factor';
-import { createAccountService, type DeletionGuard } from './modules/account/account.service';
+import { joinAccountServices } from './modules/account/account.service';
+import { createAuthService } from './modules/account/auth.service';
+import { createCredentials } from './modules/account/credentials';
 import { createLoginGuard } from './modules/account/login-guard';
+import { createProfileService, type DeletionGuard } from './modules/account/profile.service';
+import { createSessionsService } from './modules/account/sessions.service';
+import { createTwoFactorService } from './modules/account/two-factor.service';
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { createCreatorsService } from './modules/creators/creators.service';
 import { countOpenBills } from './modules/deposits/deposits.repository';
@@ -174,28 +179,49 @@ export async function buildServices(deps: ServicesDeps) {
   const records = createRecordsService({ db, collectionsOfOrders: (ids) => collectionsOfOrders(db, ids) });
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
-  const accounts = createAccountService({
+  // The account module, in dependency order: the live account and password check (one password
+  // budget for every proof), two-factor, sessions and step-up, sign-in and passwords, profile.
+  const credentials = createCredentials({ db, clock, passwordBudget: createPasswordBudget(shared.counters) });
+  const twoFactor = createTwoFactorService({ db, clock, credentials, twoFactorKey: twoFactorKey(config) });
+  const sessions = createSessionsService({
+    db,
+    clock,
+    sessionTtlHours: config.SESSION_TTL_HOURS,
+    credentials,
+    twoFactor,
+    revocations: shared.revocations,
+    log,
+    stepUpMinutes: config.STEP_UP_MINUTES,
+  });
+  const auth = createAuthService({
     db,
     clock,
     ledger,
-    sessionTtlHours: config.SESSION_TTL_HOURS,
+    credentials,
+    twoFactor,
+    sessions,
     mail,
     mailQueue,
     log,
+    loginGuard: createLoginGuard(shared.counters),
+  });
+  const profile = createProfileService({
+    db,
+    clock,
+    ledger,
+    credentials,
+    sessions,
     avatarUrl: images.avatarUrl,
     checkAvatar: images.claim,
-    passwordBudget: createPasswordBudget(shared.counters),
-    loginGuard: createLoginGuard(shared.counters),
-    twoFactorKey: twoFactorKey(config),
-    revocations: shared.revocations,
     deletionGuards: [withdrawalInFlightGuard, openDepositGuard],
     // Bound late: the collections service is built below. Archiving goes through it so that its
     // read cache is emptied (account deletion must not leave a collection shown as Published).
     deletionHooks: [(userId, tx) => collections.archivePublishedOf(userId, tx)],
-    stepUpMinutes: config.STEP_UP_MINUTES,
-    // Bound late: the orders service is built below (it needs this one).
+    // Bound late: the orders service is built below (it needs the accounts).
     nextClearance: (userId) => orders.nextClearance(userId),
   });
+  // What the other modules call (orders, withdrawals, tokens, the auth plugin, the admin script).
+  const accounts = joinAccountServices({ credentials, auth, twoFactor, sessions, profile });
   // Personal access tokens (ADR 0058): creation re-authenticates through the account service.
   const tokens = createTokensService({
     db,
@@ -355,6 +381,10 @@ export async function buildServices(deps: ServicesDeps) {
       records,
       images,
       accounts,
+      auth,
+      twoFactor,
+      sessions,
+      profile,
       tokens,
       uploads,
       collections,

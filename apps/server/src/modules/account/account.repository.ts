@@ -1,4 +1,4 @@
-/** Users and sessions in the database. Only the account service calls this. */
+/** Users, sessions and reset codes in the database. Only the account module's services call this. */
 import { and, desc, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { run, statement } from '../../db/raw';
