@@ -248,7 +248,7 @@ export async function buildServices(deps: ServicesDeps) {
     mailQueue,
     publicUrl: config.publicUrl,
   });
-  const creators = createCreatorsService({ db, collections, avatarUrl: images.avatarUrl });
+  const creators = createCreatorsService({ profile, collections });
   const downloads = createDownloadsService({
     clock,
     storage,

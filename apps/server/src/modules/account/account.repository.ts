@@ -42,6 +42,28 @@ export async function findLiveUserByAccount(db: DbOrTx, account: string): Promis
   return row ?? null;
 }
 
+/** The public columns of a user (a creator page's `creator`). */
+export interface PublicUserRow {
+  id: string;
+  username: string;
+  nickname: string;
+  /** The stored avatar value ('' without one); the service turns it into a URL. */
+  avatar: string;
+  createdAt: Date;
+}
+
+/**
+ * The user `userId` when the public may see their creator page: the account exists, is not deleted
+ * and is not suspended (product §27). @returns the public columns, or null
+ */
+export async function findListableUser(db: DbOrTx, userId: string): Promise<PublicUserRow | null> {
+  const [row] = await db
+    .select({ id: users.id, username: users.username, nickname: users.nickname, avatar: users.avatar, createdAt: users.createdAt })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt), isNull(users.suspendedAt)));
+  return row ?? null;
+}
+
 export async function findLiveUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
   const [row] = await db
     .select()

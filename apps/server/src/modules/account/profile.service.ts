@@ -133,6 +133,15 @@ export function createProfileService(deps: ProfileDeps) {
       return toPublicUser(await liveUser(userId), avatarUrl);
     },
 
+    /**
+     * The public face of `userId` when the public may see their creator page: the account exists,
+     * is not deleted and is not suspended (product §27). @returns the public user, or null
+     */
+    async listedCreator(userId: string): Promise<PublicUser | null> {
+      const row = await repo.findListableUser(db, userId);
+      return row ? toPublicUser(row, avatarUrl) : null;
+    },
+
     /** Stored avatar value -> the URL clients load (sellers on lists). */
     avatarUrl,
 
