@@ -4,9 +4,12 @@
  * service is completed after it is built (no bind or add-later calls), so what a service depends on
  * is read from its constructor call below.
  *
- * This file may import repositories to build the small functions one module lends another (the
- * deletion guards and hook of the account service, the purchases reader of collections); services
- * themselves never import another module's repository (eslint.config.js).
+ * The small functions one module lends another (the deletion guards and hook of the account
+ * service, the suspension check of withdrawals) are built here from functions the owning module's
+ * service exports; services themselves never import another module's repository (eslint.config.js).
+ * The orders module's lent readers (the purchases reader of collections and downloads, the paid-order
+ * lock of reviews, the records' collections of orders) are still built from orders.repository.ts:
+ * the one repository this file imports.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database, Db } from './db/client';
@@ -24,8 +27,7 @@ import { createSessionsService } from './modules/account/sessions.service';
 import { createTwoFactorService } from './modules/account/two-factor.service';
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { createCreatorsService } from './modules/creators/creators.service';
-import { countOpenBills } from './modules/deposits/deposits.repository';
-import { createDepositsService } from './modules/deposits/deposits.service';
+import { countOpenDepositBills, createDepositsService } from './modules/deposits/deposits.service';
 import { createDiscountsService } from './modules/discounts/discounts.service';
 import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
@@ -50,12 +52,9 @@ import { createIdempotencyService } from './modules/idempotency/idempotency.serv
 import { createTokensService } from './modules/tokens/tokens.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
-import { findSuspension } from './modules/moderation/moderation.repository';
-import { createModerationService } from './modules/moderation/moderation.service';
-import { refuseSuspended } from './modules/moderation/suspension';
+import { createModerationService, suspensionCheck } from './modules/moderation/moderation.service';
 import { listenForPayoutWork, type PayoutWakeListener } from './modules/withdrawals/payout-wake';
-import { hasInFlight } from './modules/withdrawals/withdrawals.repository';
-import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
+import { createWithdrawalsService, hasCashOutInFlight } from './modules/withdrawals/withdrawals.service';
 import { createMailProvider } from './providers/mail/index';
 import { createMailQueue } from './modules/mail/mail-queue.service';
 import { createPaymentProvider } from './providers/payments/index';
@@ -64,7 +63,7 @@ import type { Worker } from './worker-runner';
 
 /** Deletion guard: a refusal while a confirmed withdrawal is in flight (product §12). */
 export const withdrawalInFlightGuard: DeletionGuard = async (userId, tx) =>
-  (await hasInFlight(tx, userId))
+  (await hasCashOutInFlight(tx, userId))
     ? 'A cash-out is still in progress. Please wait until it completes before deleting your account.'
     : null;
 
@@ -73,17 +72,9 @@ export const withdrawalInFlightGuard: DeletionGuard = async (userId, tx) =>
  * payment is still credited, docs/abuse.md).
  */
 export const openDepositGuard: DeletionGuard = async (userId, tx) =>
-  (await countOpenBills(tx, userId)) > 0
+  (await countOpenDepositBills(tx, userId)) > 0
     ? 'A deposit is still being processed. Please wait until it completes or expires before deleting your account.'
     : null;
-
-/** Cash-out refusal of a suspended account (product §27), read from the users table. */
-export function suspensionCheck(db: Db): (userId: string) => Promise<void> {
-  return async (userId) => {
-    const row = await findSuspension(db, userId);
-    if (row) refuseSuspended(row);
-  };
-}
 
 /**
  * The paid purchases collections and downloads ask about (`purchased`, download rights, the download
