@@ -196,6 +196,8 @@ export async function buildServices(deps: ServicesDeps) {
     log,
     loginGuard: createLoginGuard(shared.counters),
   });
+  // The profile service listens to the sessions' revocations (sessions.onRevocation) to empty its
+  // user-row cache: a subscription, as to the revocation bus, which changes nothing the sessions do.
   const profile = createProfileService({
     db,
     clock,
