@@ -1,6 +1,6 @@
 // ESLint flat config: typescript-eslint plus the import boundaries of docs/decisions/0009-shell-and-session.md
 // (bulletproof-react's no-restricted-paths / no-cycle, server's routes -> service -> repository).
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
@@ -78,7 +78,8 @@ const moduleBoundaries = serverModules.map((name) => ({
 /**
  * SQL lives in repositories: a module's service and routes files never import drizzle-orm or the
  * schema's tables (types aside), so a table is read and written only through its module's
- * repository, and another module's only through that module's service (issue 42).
+ * repository, and another module's only through that module's service (issue 42). Which tables a
+ * repository may import: `ownTablesOnly` below.
  */
 const sqlInRepositories = {
   files: ['apps/server/src/modules/**/*.service.ts', 'apps/server/src/modules/**/*.routes.ts'],
@@ -97,6 +98,130 @@ const sqlInRepositories = {
     ],
   },
 };
+
+/**
+ * Which module owns each table of apps/server/src/db/schema: the module whose repositories write it.
+ * A module's files other than its services and routes (its repositories, and helpers such as
+ * payments-mode.ts) import no other module's table: they ask that module's service, or the
+ * composition root hands them a function built from it. Provider tables belong to the payment rails
+ * (src/providers), which no module reads. Every table must be listed once (checked below), so a new
+ * table gets an owner when it is added.
+ */
+const TABLE_OWNERS = {
+  account: ['users', 'sessions', 'resetCodes', 'twoFactor', 'recoveryCodes', 'loginChallenges', 'knownDevices'],
+  collections: ['collections', 'catalogueChangeCounter', 'catalogueChanges'],
+  deposits: ['depositBills', 'depositPayments'],
+  discounts: ['discountCodes', 'discountBuyerUses'],
+  events: ['sellerEventCounters', 'sellerEvents', 'webhookEndpoints', 'webhookDeliveries'],
+  idempotency: ['idempotencyKeys'],
+  ledger: ['ledgerAccounts', 'ledgerTransactions', 'ledgerEntries'],
+  licences: ['collectionLicences', 'licenceKeys', 'licenceActivations'],
+  mail: ['mailQueue'],
+  moderation: ['reports', 'auditLog'],
+  orders: ['orders'],
+  payments: ['databaseFacts'],
+  records: ['records'],
+  reserves: ['reservePublications', 'reserveLeaves', 'reserveNodes'],
+  reviews: ['reviews'],
+  tokens: ['accessTokens'],
+  uploads: ['images', 'uploads', 'resources', 'resourceVersions'],
+  withdrawals: ['withdrawBills', 'withdrawPasswordFailures'],
+  providers: [
+    'sandboxPayouts',
+    'evmAddressIndexSeq',
+    'evmDepositAddresses',
+    'evmScanState',
+    'evmBlocks',
+    'evmTransfers',
+    'evmPayouts',
+    'tonQueryIdSeq',
+    'tonDeposits',
+    'tonScanState',
+    'tonTransfers',
+    'tonBatches',
+    'tonPayouts',
+    'tronAddressIndexSeq',
+    'tronDepositAddresses',
+    'tronScanState',
+    'tronBlocks',
+    'tronTransfers',
+    'tronPayouts',
+    'tronTxs',
+    'tronSweeps',
+    'nowpaymentsPayments',
+    'nowpaymentsPayouts',
+    'nowpaymentsReviews',
+  ],
+};
+
+/**
+ * The foreign tables repositories still read, by file (under apps/server/src/modules): joins that
+ * keep a list one query (a collection's seller columns, a buyer's orders), and the moderation
+ * module's operator actions. Each is a debt: move the read behind the owner's service, then drop
+ * it here. Nothing may be added to this list.
+ */
+const FOREIGN_TABLE_READS = {
+  'collections/collections.repository.ts': ['orders', 'users'],
+  'events/events.repository.ts': ['users'],
+  'moderation/moderation.repository.ts': ['accessTokens', 'collections', 'sessions', 'users'],
+  'orders/orders.repository.ts': ['collections', 'users'],
+  'reviews/reviews.repository.ts': ['users'],
+  'tokens/tokens.repository.ts': ['users'],
+};
+
+{
+  // Every table of the schema has exactly one owner in TABLE_OWNERS.
+  const schemaDir = new URL('./apps/server/src/db/schema/', import.meta.url);
+  const tables = readdirSync(schemaDir)
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+    .flatMap((f) => [...readFileSync(new URL(f, schemaDir), 'utf8').matchAll(/^export const (\w+)\s*=/gm)].map((m) => m[1]));
+  const owned = Object.values(TABLE_OWNERS).flat();
+  const unowned = tables.filter((t) => !owned.includes(t));
+  const doubled = owned.filter((t, i) => owned.indexOf(t) !== i);
+  const unknown = owned.filter((t) => !tables.includes(t));
+  if (unowned.length || doubled.length || unknown.length) {
+    throw new Error(
+      `eslint.config.js TABLE_OWNERS: give every table of src/db/schema one owner (unowned: ${unowned.join(', ') || '-'}; listed twice: ${doubled.join(', ') || '-'}; not a table: ${unknown.join(', ') || '-'})`,
+    );
+  }
+}
+
+/**
+ * One block per file of a server module that may hold SQL (tests, services and routes aside: those
+ * import no table at all, `sqlInRepositories`): it may import its own module's tables from
+ * db/schema (types aside), not another module's. Uses the typescript-eslint rule, so the module
+ * boundaries' `no-restricted-imports` above still applies to the same files.
+ */
+const ownTablesOnly = serverModules.flatMap((name) => {
+  const dir = new URL(`./apps/server/src/modules/${name}/`, import.meta.url);
+  const files = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts') && !/\.(test|service|routes)\.ts$/.test(f) && !f.endsWith('.d.ts'));
+  return files.map((file) => {
+    const allowed = [...(TABLE_OWNERS[name] ?? []), ...(FOREIGN_TABLE_READS[`${name}/${file}`] ?? [])];
+    const foreign = Object.values(TABLE_OWNERS)
+      .flat()
+      .filter((t) => !allowed.includes(t));
+    return {
+      files: [`apps/server/src/modules/${name}/${file}`],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['**/db/schema', '**/db/schema/*'],
+                importNames: foreign,
+                allowTypeImports: true,
+                message: `modules/${name} may import only its own tables (eslint.config.js TABLE_OWNERS): ask the owning module's service, or take a function built in services.ts.`,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  });
+});
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', '**/migrations/**', 'e2e/screenshots/**', '**/*.d.ts', 'packages/sdk/src/generated/**'] },
@@ -160,6 +285,7 @@ export default tseslint.config(
   },
   ...moduleBoundaries,
   sqlInRepositories,
+  ...ownTablesOnly,
   // The server's layers point one way (docs/decisions/0066-server-layers.md): lib <- db <- providers
   // <- plugins <- modules <- the composition root (app.ts, services.ts, server.ts, worker-runner.ts).
   // Tests may reach up (they build the app).

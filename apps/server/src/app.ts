@@ -205,7 +205,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(textGuardPlugin);
   // A session token or a personal access token (`coffer_pat_`), resolved once per request (both cached).
   await app.register(authPlugin, {
-    resolve: (token) => services.accounts.resolveSession(token),
+    resolve: (token) => services.sessions.resolveSession(token),
     resolveAccessToken: (token) => services.tokens.resolve(token),
   });
   // The per-client API budget and the RateLimit headers of every API answer (docs/api.md "Rate limits").
@@ -220,7 +220,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(async (api) => {
-    accountRoutes(api, services.accounts, { registrationsPerIpPerHour: config.REGISTRATIONS_PER_IP_PER_HOUR });
+    accountRoutes(api, services, { registrationsPerIpPerHour: config.REGISTRATIONS_PER_IP_PER_HOUR });
     tokensRoutes(api, services.tokens);
     recordRoutes(api, services.records);
     await paymentRoutes(api, services.payments, services.deposits, services.clearance);

@@ -4,9 +4,12 @@
  * service is completed after it is built (no bind or add-later calls), so what a service depends on
  * is read from its constructor call below.
  *
- * This file may import repositories to build the small functions one module lends another (the
- * deletion guards and hook of the account service, the purchases reader of collections); services
- * themselves never import another module's repository (eslint.config.js).
+ * The small functions one module lends another (the deletion guards and hook of the account
+ * service, the suspension check of withdrawals) are built here from functions the owning module's
+ * service exports; services themselves never import another module's repository (eslint.config.js).
+ * The orders module's lent readers (the purchases reader of collections and downloads, the paid-order
+ * lock of reviews, the records' collections of orders) are still built from orders.repository.ts:
+ * the one repository this file imports.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database, Db } from './db/client';
@@ -15,12 +18,16 @@ import type { Clock } from './lib/clock';
 import type { SharedState } from './lib/shared-state';
 import { createPasswordBudget } from './modules/account/password-budget';
 import { twoFactorKey } from './modules/account/two-factor';
-import { createAccountService, type DeletionGuard } from './modules/account/account.service';
+import { joinAccountServices } from './modules/account/account.service';
+import { createAuthService } from './modules/account/auth.service';
+import { createCredentials } from './modules/account/credentials';
 import { createLoginGuard } from './modules/account/login-guard';
+import { createProfileService, type DeletionGuard } from './modules/account/profile.service';
+import { createSessionsService } from './modules/account/sessions.service';
+import { createTwoFactorService } from './modules/account/two-factor.service';
 import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
 import { createCreatorsService } from './modules/creators/creators.service';
-import { countOpenBills } from './modules/deposits/deposits.repository';
-import { createDepositsService } from './modules/deposits/deposits.service';
+import { countOpenDepositBills, createDepositsService } from './modules/deposits/deposits.service';
 import { createDiscountsService } from './modules/discounts/discounts.service';
 import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
@@ -48,12 +55,9 @@ import { createIdempotencyService } from './modules/idempotency/idempotency.serv
 import { createTokensService } from './modules/tokens/tokens.service';
 import { createImagesService } from './modules/uploads/images.service';
 import { createUploadsService } from './modules/uploads/uploads.service';
-import { findSuspension } from './modules/moderation/moderation.repository';
-import { createModerationService } from './modules/moderation/moderation.service';
-import { refuseSuspended } from './modules/moderation/suspension';
+import { createModerationService, suspensionCheck } from './modules/moderation/moderation.service';
 import { listenForPayoutWork, type PayoutWakeListener } from './modules/withdrawals/payout-wake';
-import { hasInFlight } from './modules/withdrawals/withdrawals.repository';
-import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
+import { createWithdrawalsService, hasCashOutInFlight } from './modules/withdrawals/withdrawals.service';
 import { createMailProvider } from './providers/mail/index';
 import { createMailQueue } from './modules/mail/mail-queue.service';
 import { createPaymentProvider } from './providers/payments/index';
@@ -62,7 +66,7 @@ import type { Worker } from './worker-runner';
 
 /** Deletion guard: a refusal while a confirmed withdrawal is in flight (product §12). */
 export const withdrawalInFlightGuard: DeletionGuard = async (userId, tx) =>
-  (await hasInFlight(tx, userId))
+  (await hasCashOutInFlight(tx, userId))
     ? 'A cash-out is still in progress. Please wait until it completes before deleting your account.'
     : null;
 
@@ -71,17 +75,9 @@ export const withdrawalInFlightGuard: DeletionGuard = async (userId, tx) =>
  * payment is still credited, docs/abuse.md).
  */
 export const openDepositGuard: DeletionGuard = async (userId, tx) =>
-  (await countOpenBills(tx, userId)) > 0
+  (await countOpenDepositBills(tx, userId)) > 0
     ? 'A deposit is still being processed. Please wait until it completes or expires before deleting your account.'
     : null;
-
-/** Cash-out refusal of a suspended account (product §27), read from the users table. */
-export function suspensionCheck(db: Db): (userId: string) => Promise<void> {
-  return async (userId) => {
-    const row = await findSuspension(db, userId);
-    if (row) refuseSuspended(row);
-  };
-}
 
 /**
  * The paid purchases collections and downloads ask about (`purchased`, download rights, the download
@@ -192,27 +188,50 @@ export async function buildServices(deps: ServicesDeps) {
   // The clearance of the sellers' pending proceeds (product.md "Clearance"): before the account
   // service, which tells a seller when their next proceeds clear.
   const clearance = createClearanceService({ db, clock, ledger, events: events.writer });
-  const accounts = createAccountService({
+  // The account module, in dependency order: the live account and password check (one password
+  // budget for every proof), two-factor, sessions and step-up, sign-in and passwords, profile.
+  const credentials = createCredentials({ db, clock, passwordBudget: createPasswordBudget(shared.counters) });
+  const twoFactor = createTwoFactorService({ db, clock, credentials, twoFactorKey: twoFactorKey(config) });
+  const sessions = createSessionsService({
+    db,
+    clock,
+    sessionTtlHours: config.SESSION_TTL_HOURS,
+    credentials,
+    twoFactor,
+    revocations: shared.revocations,
+    log,
+    stepUpMinutes: config.STEP_UP_MINUTES,
+  });
+  const auth = createAuthService({
     db,
     clock,
     ledger,
-    sessionTtlHours: config.SESSION_TTL_HOURS,
+    credentials,
+    twoFactor,
+    sessions,
     mail,
     mailQueue,
     log,
+    loginGuard: createLoginGuard(shared.counters),
+  });
+  // The profile service listens to the sessions' revocations (sessions.onRevocation) to empty its
+  // user-row cache: a subscription, as to the revocation bus, which changes nothing the sessions do.
+  const profile = createProfileService({
+    db,
+    clock,
+    ledger,
+    credentials,
+    sessions,
     avatarUrl: images.avatarUrl,
     checkAvatar: images.claim,
-    passwordBudget: createPasswordBudget(shared.counters),
-    loginGuard: createLoginGuard(shared.counters),
-    twoFactorKey: twoFactorKey(config),
-    revocations: shared.revocations,
     deletionGuards: [withdrawalInFlightGuard, openDepositGuard],
     // Bound late: the collections service is built below. Archiving goes through it so that its
     // read cache is emptied (account deletion must not leave a collection shown as Published).
     deletionHooks: [(userId, tx) => collections.archivePublishedOf(userId, tx)],
-    stepUpMinutes: config.STEP_UP_MINUTES,
     nextClearance: clearance.nextClearance,
   });
+  // What the other modules call (orders, withdrawals, tokens, the auth plugin, the admin script).
+  const accounts = joinAccountServices({ credentials, auth, twoFactor, sessions, profile });
   // Personal access tokens (ADR 0058): creation re-authenticates through the account service.
   const tokens = createTokensService({
     db,
@@ -239,7 +258,7 @@ export async function buildServices(deps: ServicesDeps) {
     mailQueue,
     publicUrl: config.publicUrl,
   });
-  const creators = createCreatorsService({ db, collections, avatarUrl: images.avatarUrl });
+  const creators = createCreatorsService({ profile, collections });
   const downloads = createDownloadsService({
     clock,
     storage,
@@ -362,6 +381,10 @@ export async function buildServices(deps: ServicesDeps) {
       records,
       images,
       accounts,
+      auth,
+      twoFactor,
+      sessions,
+      profile,
       tokens,
       uploads,
       collections,

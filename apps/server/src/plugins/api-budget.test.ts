@@ -116,7 +116,7 @@ describe('per-client API budget and RateLimit headers', () => {
   it('looks a bearer up once per request: the budget and the call share it (an unknown token is one lookup)', async () => {
     const t = await appWithBudget(100);
     const u = await createUser(t);
-    const sessions = vi.spyOn(t.app.ctx.services.accounts, 'resolveSession');
+    const sessions = vi.spyOn(t.app.ctx.services.sessions, 'resolveSession');
     try {
       const unknown = await post(t, GET_ME, {}, 'no-such-session-token');
       expect(unknown.statusCode).toBe(401);

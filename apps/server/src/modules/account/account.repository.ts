@@ -1,4 +1,4 @@
-/** Users and sessions in the database. Only the account service calls this. */
+/** Users, sessions and reset codes in the database. Only the account module's services call this. */
 import { and, desc, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { run, statement } from '../../db/raw';
@@ -39,6 +39,28 @@ export async function findLiveUserByAccount(db: DbOrTx, account: string): Promis
     .from(users)
     .where(and(isNull(users.deletedAt), or(eq(sql`lower(${users.username})`, lower), eq(users.email, lower))))
     .limit(1);
+  return row ?? null;
+}
+
+/** The public columns of a user (a creator page's `creator`). */
+export interface PublicUserRow {
+  id: string;
+  username: string;
+  nickname: string;
+  /** The stored avatar value ('' without one); the service turns it into a URL. */
+  avatar: string;
+  createdAt: Date;
+}
+
+/**
+ * The user `userId` when the public may see their creator page: the account exists, is not deleted
+ * and is not suspended (product §27). @returns the public columns, or null
+ */
+export async function findListableUser(db: DbOrTx, userId: string): Promise<PublicUserRow | null> {
+  const [row] = await db
+    .select({ id: users.id, username: users.username, nickname: users.nickname, avatar: users.avatar, createdAt: users.createdAt })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt), isNull(users.suspendedAt)));
   return row ?? null;
 }
 

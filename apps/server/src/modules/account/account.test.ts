@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, uniq, type TestApp } from '../../test/harness';
-import { createAccountService, USER_ROW_CACHE_TTL_MS } from './account.service';
+import { USER_ROW_CACHE_TTL_MS } from './account.service';
+import { createCredentials } from './credentials';
+import { createProfileService } from './profile.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -440,15 +442,16 @@ describe('delete (more)', () => {
     const user = await createUser(t);
     const guard = async (userId: string) => (userId === user.id ? 'A withdrawal is still in progress' : null);
     const { services } = t.app.ctx;
-    const accounts = createAccountService({
-      db: t.app.ctx.database.db,
+    const db = t.app.ctx.database.db;
+    const profile = createProfileService({
+      db,
       clock: t.clock,
       ledger: services.ledger,
-      sessionTtlHours: 1,
-      mail: services.mail,
+      credentials: createCredentials({ db, clock: t.clock }),
+      sessions: services.sessions,
       deletionGuards: [guard],
     });
-    await expect(accounts.deleteAccount(user.id, md5(PASSWORD))).rejects.toMatchObject({
+    await expect(profile.deleteAccount(user.id, md5(PASSWORD))).rejects.toMatchObject({
       reason: 'CONFLICT',
       message: 'A withdrawal is still in progress',
     });

@@ -1,4 +1,4 @@
-/** Two-factor state, recovery codes, login challenges, known devices and session listing (product §26). Only the account service calls this. */
+/** Two-factor state, recovery codes, login challenges, known devices and session listing (product §26). Only the account module's services call this. */
 import { and, count, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { knownDevices, loginChallenges, recoveryCodes, sessions, twoFactor } from '../../db/schema/index';

@@ -295,3 +295,19 @@ export async function findManyWithSeller(db: DbOrTx, ids: string[]): Promise<Col
   const byId = new Map(rows.map((r) => [r.c.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is CollectionWithSeller => !!r);
 }
+
+/**
+ * The rating totals over every collection `ownerId` owns, whatever its status: the sums of the
+ * collections' `rating_sum` (whole stars) and `rating_count` (counted reviews; refunded ones are
+ * already left out of both on each row, product §29).
+ */
+export async function ratingTotalsOf(db: DbOrTx, ownerId: string): Promise<{ sum: number; count: number }> {
+  const [row] = await db
+    .select({
+      sum: sql<string>`coalesce(sum(${collections.ratingSum}), 0)::text`,
+      count: sql<string>`coalesce(sum(${collections.ratingCount}), 0)::text`,
+    })
+    .from(collections)
+    .where(eq(collections.ownerId, ownerId));
+  return { sum: Number(row?.sum ?? 0), count: Number(row?.count ?? 0) };
+}

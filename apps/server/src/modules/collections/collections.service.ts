@@ -645,6 +645,15 @@ export function createCollectionsService(deps: CollectionsDeps) {
       );
     },
 
+    /**
+     * A seller's rating over every collection they own, unpublished, deleted and taken-down ones
+     * included (the creator page, product §29): `sum` whole stars and `count` counted reviews
+     * (refunded ones left out).
+     */
+    ratingTotalsOf(ownerId: string): Promise<{ sum: number; count: number }> {
+      return repo.ratingTotalsOf(db, ownerId);
+    },
+
     /** Collections by id (purchased list), in the given order. */
     async byIds(ids: string[]): Promise<Collection[]> {
       return (await repo.findManyWithSeller(db, ids)).map((r) => toCollection(r.c, r.seller));

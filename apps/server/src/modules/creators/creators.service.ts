@@ -12,25 +12,24 @@
  *   collection the user owns, unpublished, deleted and taken-down ones included: hiding a poorly
  *   rated collection does not lift the seller's rating.
  */
-import type { CreatorDetail, PublicUser } from '@coffer/contract';
-import type { Db } from '../../db/client';
+import type { CreatorDetail } from '@coffer/contract';
 import { errors } from '../../lib/errors';
-import { toPublicUser } from '../account/public-user';
+import type { ProfileService } from '../account/profile.service';
 import type { CollectionsService } from '../collections/collections.service';
-import * as repo from './creators.repository';
 
 export interface CreatorsDeps {
-  db: Db;
-  /** Reads the creator's published collections (the same page as `user/collections`). */
-  collections: Pick<CollectionsService, 'ofUser'>;
-  /** Stored avatar value -> URL (as the account service answers it). */
-  avatarUrl: (stored: string) => string;
+  /** The creator's public face, when the public may see their page (the account module's). */
+  profile: Pick<ProfileService, 'listedCreator'>;
+  /**
+   * The creator's published collections (the same page as `user/collections`) and their rating
+   * over every collection they own (the collections module's).
+   */
+  collections: Pick<CollectionsService, 'ofUser' | 'ratingTotalsOf'>;
 }
 
+/** The creators module holds no table of its own: it reads through the account and collections services. */
 export function createCreatorsService(deps: CreatorsDeps) {
-  const { db, collections } = deps;
-
-  const publicUser = (row: repo.CreatorRow): PublicUser => toPublicUser(row, deps.avatarUrl);
+  const { profile, collections } = deps;
 
   return {
     /**
@@ -40,10 +39,10 @@ export function createCreatorsService(deps: CreatorsDeps) {
      * @throws NOT_FOUND when the user does not exist, deleted their account or is suspended
      */
     async detail(userId: string, paginator: { page: number; size: number }): Promise<CreatorDetail> {
-      const creator = await repo.findListableCreator(db, userId);
+      const creator = await profile.listedCreator(userId);
       if (!creator) throw errors.notFound('This creator does not exist');
-      const [page, rating] = await Promise.all([collections.ofUser(userId, paginator), repo.ratingTotalsOf(db, userId)]);
-      return { ...page, creator: publicUser(creator), rating_sum: rating.sum, rating_count: rating.count };
+      const [page, rating] = await Promise.all([collections.ofUser(userId, paginator), collections.ratingTotalsOf(userId)]);
+      return { ...page, creator, rating_sum: rating.sum, rating_count: rating.count };
     },
   };
 }

@@ -33,7 +33,7 @@ import {
   type MinAmountResult,
 } from '@coffer/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError, errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -92,6 +92,14 @@ export function toDepositBill(row: repo.DepositBillRow): DepositBill {
     paid_currency_amount: crypto8(row.paidCurrencyAmount),
     credited_amount: minorToPoints(row.credited),
   };
+}
+
+/**
+ * How many of `userId`'s deposit bills are still Processing (may still be paid), read in `db` (the
+ * account deletion's transaction: a deletion waits for them, docs/abuse.md).
+ */
+export function countOpenDepositBills(db: DbOrTx, userId: string): Promise<number> {
+  return repo.countOpenBills(db, userId);
 }
 
 export function createDepositsService(deps: DepositsDeps) {

@@ -30,6 +30,7 @@ import { localBus, type RevocationBus } from '../../lib/shared-state';
 import type { CollectionsService } from '../collections/collections.service';
 import type { EventWriter } from '../events/events.service';
 import * as repo from './moderation.repository';
+import { refuseSuspended } from './suspension';
 
 /** Longest operator reason, characters. */
 export const OPERATOR_REASON_MAX = 500;
@@ -82,6 +83,17 @@ function checkOperator(op: Operator): Operator {
   if (!reason) throw errors.validation('Give a reason: --reason "..."');
   if (reason.length > OPERATOR_REASON_MAX) throw errors.validation(`--reason must be at most ${OPERATOR_REASON_MAX} characters`);
   return { by, reason };
+}
+
+/**
+ * The cash-out refusal of a suspended account (product §27), read from the user's suspension
+ * columns: the function throws ACCOUNT_SUSPENDED while Coffer has suspended `userId`.
+ */
+export function suspensionCheck(db: Db): (userId: string) => Promise<void> {
+  return async (userId) => {
+    const row = await repo.findSuspension(db, userId);
+    if (row) refuseSuspended(row);
+  };
 }
 
 export function createModerationService(deps: ModerationDeps) {

@@ -39,7 +39,7 @@ import {
   type WithdrawEstimateFeeRequest,
 } from '@coffer/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Tx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -100,6 +100,14 @@ export function toWithdrawBill(row: repo.WithdrawBillRow): WithdrawBill {
     txid: row.txid,
     failure_reason: row.failureReason,
   };
+}
+
+/**
+ * True when `userId` has a confirmed cash-out whose payout is not final (status Processing), read
+ * in `db` (the account deletion's transaction: a deletion waits for it, product §12).
+ */
+export function hasCashOutInFlight(db: DbOrTx, userId: string): Promise<boolean> {
+  return repo.hasInFlight(db, userId);
 }
 
 export interface PayoutRunSummary {
