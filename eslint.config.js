@@ -165,6 +165,7 @@ const FOREIGN_TABLE_READS = {
   'events/events.repository.ts': ['users'],
   'moderation/moderation.repository.ts': ['accessTokens', 'collections', 'sessions', 'users'],
   'orders/orders.repository.ts': ['collections', 'users'],
+  'orders/listings.repository.ts': ['users'],
   'reviews/reviews.repository.ts': ['users'],
   'tokens/tokens.repository.ts': ['users'],
 };
