@@ -128,9 +128,11 @@ async function main() {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
   };
+  // As `npm start` runs it: its defaults (log level info, sandbox payments); a NODE_ENV or LOG_LEVEL
+  // of the calling shell is not passed on.
+  delete env.NODE_ENV;
+  delete env.LOG_LEVEL;
   if (db.url) env.DATABASE_URL = db.url;
   else delete env.DATABASE_URL;
   const origin = `http://127.0.0.1:${port}`;
