@@ -5,8 +5,12 @@
  */
 import { ENDPOINT_KEYS, ENDPOINT_SCHEMAS, ENDPOINTS, ErrorReason } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorHandlerPlugin } from '../plugins/error-handler';
 import { createTestApp, type TestApp } from '../test/harness';
-import { operationIdFor } from './route';
+import { toPage } from './page';
+import { defineEndpoint, operationIdFor } from './route';
 
 let t: TestApp;
 let doc: { paths: Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[] }>> };
@@ -68,5 +72,40 @@ describe('endpoint table', () => {
       const refused = status === 401 && body.reason === ErrorReason.UNAUTHORIZED;
       expect(refused, `${key} answered ${status} ${body.reason ?? ''}`).toBe(ENDPOINTS[key].auth === 'required');
     }
+  });
+});
+
+describe('encoded answers (ADR 0071)', () => {
+  /** A bare app with the error handler and one call registered by defineEndpoint. */
+  async function bareApp(handler: Parameters<typeof defineEndpoint<'marketCollections'>>[3]) {
+    const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    await app.register(errorHandlerPlugin);
+    defineEndpoint(app, 'marketCollections', {}, handler);
+    await app.ready();
+    return app;
+  }
+  const page = toPage('collections', [], { page: 0, size: 10 }, 0);
+  const body = { paginator: { page: 0, size: 10 } };
+
+  it('sends the bytes the serializer would write for the same data', async () => {
+    const encoded = await bareApp(async ({ encode }) => encode(page));
+    const plain = await bareApp(async () => page);
+    const a = await encoded.inject({ method: 'POST', url: '/sl/v1/market/collections', payload: body });
+    const b = await plain.inject({ method: 'POST', url: '/sl/v1/market/collections', payload: body });
+    expect(a.statusCode).toBe(200);
+    expect(a.headers['content-type']).toBe(b.headers['content-type']);
+    expect(a.payload).toBe(b.payload);
+    await Promise.all([encoded.close(), plain.close()]);
+  });
+
+  it('refuses to encode data that does not match the call schema: a 500 in the envelope, no stack', async () => {
+    const app = await bareApp(async ({ encode }) => encode({ collections: 'not a list' } as never));
+    const res = await app.inject({ method: 'POST', url: '/sl/v1/market/collections', payload: body });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ reason: ErrorReason.INTERNAL });
+    expect(res.payload).not.toMatch(/at .*\.ts:\d+/);
+    await app.close();
   });
 });

@@ -9,6 +9,10 @@
  * session and the body are checked, the key is claimed for the caller (or its stored answer is sent
  * again with `Idempotent-Replayed: true`); the answer as sent is stored when it is a success, and
  * the key given up on any failure.
+ *
+ * A handler may answer with an {@link EncodedAnswer} made by its context's `encode`: the whole
+ * envelope already encoded by the call's own response schema, sent as those bytes (for answers that
+ * a read cache serves to many callers, encoded once per cached read: ADR 0071).
  */
 import { ENDPOINT_SCHEMAS, ENDPOINTS, ok, type EndpointKey, type EndpointSchemasOf } from '@coffer/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,6 +22,16 @@ import { parseIdempotencyKey, requestFingerprint, type IdempotencyClaim } from '
 
 /** The key each request of an idempotent call holds, from its claim to its answer. */
 const claims = new WeakMap<FastifyRequest, IdempotencyClaim>();
+
+/**
+ * A whole answer (`{code: 10000, msg, data}`) already encoded as JSON by the call's response schema,
+ * exactly the bytes Fastify's serializer would write for the same `data`. Made only by
+ * `EndpointContext.encode`; the route sends `bytes` as they are.
+ */
+export class EncodedAnswer {
+  /** @internal use `EndpointContext.encode` */
+  constructor(readonly bytes: Buffer) {}
+}
 
 /** What a module adds to a table entry when registering it. */
 export interface EndpointOptions {
@@ -39,6 +53,12 @@ export interface EndpointContext<K extends EndpointKey> {
   auth: EndpointAuthOf<K>;
   req: FastifyRequest;
   reply: FastifyReply;
+  /**
+   * Encodes `data` as this call's whole success answer, once, with the same schema and bytes as the
+   * serializer (zod encode, then JSON.stringify), for a handler that keeps the result to answer many
+   * requests with. @throws Error when `data` does not match the call's `data` schema (a bug: a 500)
+   */
+  encode(data: z.input<EndpointSchemasOf<K>['data']>): EncodedAnswer;
 }
 
 /** The caller as a handler of `K` sees it: an AuthContext for 'required' calls, else possibly null. */
@@ -63,11 +83,19 @@ export function defineEndpoint<K extends EndpointKey>(
   app: FastifyInstance,
   key: K,
   options: EndpointOptions,
-  handler: (ctx: EndpointContext<K>) => Promise<z.input<EndpointSchemasOf<K>['data']>>,
+  handler: (ctx: EndpointContext<K>) => Promise<z.input<EndpointSchemasOf<K>['data']> | EncodedAnswer>,
 ): void {
   const info = ENDPOINTS[key];
   const schemas: { body: z.ZodType; data: z.ZodType } = ENDPOINT_SCHEMAS[key];
   const envelope = z.object({ code: z.literal(10000), msg: z.string(), data: schemas.data });
+  const encode = (data: unknown): EncodedAnswer => {
+    const result = z.safeEncode(envelope, ok(data) as z.output<typeof envelope>);
+    if (!result.success) throw new Error(`${key}: the answer does not match its response schema`, { cause: result.error });
+    return new EncodedAnswer(Buffer.from(JSON.stringify(result.data)));
+  };
+  /** Sends an encoded answer as its bytes, else returns the envelope for the serializer. */
+  const answer = (reply: FastifyReply, out: unknown) =>
+    out instanceof EncodedAnswer ? reply.type('application/json; charset=utf-8').send(out.bytes) : ok(out);
   const authMode = info.auth;
   const idempotent = 'idempotent' in info && info.idempotent === true && authMode === 'required';
   const store = () => app.ctx.services.idempotency;
@@ -78,6 +106,7 @@ export function defineEndpoint<K extends EndpointKey>(
     claims.delete(req);
     try {
       if (reply.statusCode === 200 && typeof payload === 'string') await store().complete(claim, 200, payload);
+      else if (reply.statusCode === 200 && Buffer.isBuffer(payload)) await store().complete(claim, 200, payload.toString('utf8'));
       else await store().release(claim);
     } catch (err) {
       // The answer goes out regardless; the claim turns stale and a repeat may take it after STALE_CLAIM_MS.
@@ -126,11 +155,12 @@ export function defineEndpoint<K extends EndpointKey>(
             auth: (req.auth ?? null) as EndpointAuthOf<K>,
             req,
             reply,
+            encode,
           });
         const claim = claims.get(req);
-        if (!claim) return ok(await run());
+        if (!claim) return answer(reply, await run());
         try {
-          return ok(await run());
+          return answer(reply, await run());
         } catch (err) {
           // A refused or failed call changed nothing: its key is given up, and a retry runs again.
           claims.delete(req);

@@ -14,11 +14,14 @@ export function collectionsRoutes(app: FastifyInstance, collections: Collections
   defineEndpoint(app, 'collectionPublish', {}, ({ auth, body }) => collections.publish(auth.userId, body.collection_id));
   defineEndpoint(app, 'collectionDelete', {}, ({ auth, body }) => collections.remove(auth.userId, body.collection_id));
   defineEndpoint(app, 'myCollections', {}, ({ auth, body }) => collections.mine(auth.userId, body.paginator));
-  defineEndpoint(app, 'collectionDetail', {}, ({ auth, body }) => collections.detail(auth?.userId ?? null, body.collection_id));
+  // A visitor's detail and every market page are encoded once per cached read and shared (ADR 0071).
+  defineEndpoint(app, 'collectionDetail', {}, ({ auth, body, encode }) =>
+    auth ? collections.detail(auth.userId, body.collection_id) : collections.visitorDetail(body.collection_id, encode),
+  );
   defineEndpoint(app, 'resourceDetail', {}, ({ auth, body }) =>
     collections.resourceDetail(auth?.userId ?? null, body.resource_id),
   );
-  defineEndpoint(app, 'marketCollections', {}, ({ body }) => collections.market(body));
+  defineEndpoint(app, 'marketCollections', {}, ({ body, encode }) => collections.marketAnswer(body, encode));
   defineEndpoint(app, 'userCollections', {}, ({ body }) => collections.ofUser(body.user_id, body.paginator));
   defineEndpoint(app, 'resourceDownloadUrl', {}, ({ auth, body }) =>
     collections.downloadUrl(auth.userId, body.collection_id, body.resource_id),

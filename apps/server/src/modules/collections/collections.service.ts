@@ -126,6 +126,69 @@ export function createCollectionsService(deps: CollectionsDeps) {
     detailReads.clear();
     marketReads.clear();
   };
+  /**
+   * Answers built once per cached read and shared by every caller it is the same for (a visitor's
+   * `collection/detail`, any `market/collections` page): keyed by the cached read itself, so an
+   * answer lives exactly as long as the entry it was built from and keeps read-cache.ts's staleness
+   * bound (ADR 0071). A failed build is not kept.
+   */
+  const shared = new WeakMap<object, Promise<unknown>>();
+  function sharedAnswer<A>(read: object, build: () => Promise<A>): Promise<A> {
+    let answer = shared.get(read) as Promise<A> | undefined;
+    if (!answer) {
+      answer = build();
+      shared.set(read, answer);
+      answer.catch(() => {
+        if (shared.get(read) === answer) shared.delete(read);
+      });
+    }
+    return answer;
+  }
+
+  /** The cached read of one collection (row, seller, files), or null when it does not exist. */
+  function detailRead(collectionId: string) {
+    return detailReads.get(collectionId, async () => {
+      const found = await repo.findWithSeller(db, collectionId);
+      return found ? { row: found, resources: await uploads.resourceRowsOf(found.c.id) } : null;
+    });
+  }
+
+  /** `collection/detail` for `viewerId` (null: a visitor) from a cached read. @throws NOT_FOUND */
+  async function detailOf(read: Awaited<ReturnType<typeof detailRead>>, viewerId: string | null) {
+    if (!read) throw errors.notFound('The collection does not exist');
+    const { row } = read;
+    const { ok, purchased, refunded } = await visible(row.c, viewerId);
+    if (!ok) throw errors.notFound('The collection does not exist');
+    // Every visitor sees the live files; a buyer also the ones removed after they paid (product §24).
+    const asks = read.resources.some((r) => r.removedAt || (r.thumbnailKey && !r.preview));
+    const order = purchased && asks ? await purchases.paidOrder(viewerId!, row.c.id) : null;
+    const paid = order?.paidAt;
+    const shown = read.resources.filter((r) => !r.removedAt || (paid && r.removedAt > paid));
+    const thumbnails = viewerId === row.c.ownerId || pastAutomaticRefund(order);
+    return {
+      collection: viewerId === row.c.ownerId ? forOwner(row.c, row.seller) : toCollection(row.c, row.seller),
+      resources: await Promise.all(shown.map((r) => toView(r, thumbnails))),
+      seller: toSeller(row.seller),
+      purchased,
+      refunded,
+    };
+  }
+
+  /** The cached read of one market page. */
+  function marketRead(input: MarketCollectionsRequest) {
+    const query = { q: input.q || undefined, sort: input.sort, ...pageArgs(input.paginator) };
+    return marketReads.get(JSON.stringify([query.q, query.sort, query.offset, query.limit]), () => repo.pageMarket(db, query));
+  }
+
+  /** `market/collections`'s page from a cached read (product §3 Pagination). */
+  function marketPage({ rows, count }: Awaited<ReturnType<typeof repo.pageMarket>>, input: MarketCollectionsRequest) {
+    return toPage(
+      'collections',
+      rows.map((r) => toCollection(r.c, r.seller)),
+      input.paginator,
+      count,
+    );
+  }
 
   function toSeller(s: repo.SellerColumns): PublicUser {
     return toPublicUser(s, deps.avatarUrl);
@@ -573,29 +636,30 @@ export function createCollectionsService(deps: CollectionsDeps) {
      * @throws NOT_FOUND unless published, the caller's own, or bought by the caller
      */
     async detail(viewerId: string | null, collectionId: string) {
-      const read = await detailReads.get(collectionId, async () => {
-        const found = await repo.findWithSeller(db, collectionId);
-        return found ? { row: found, resources: await uploads.resourceRowsOf(found.c.id) } : null;
-      });
-      if (!read) throw errors.notFound('The collection does not exist');
-      const { row } = read;
-      const { ok, purchased, refunded } = await visible(row.c, viewerId);
-      if (!ok) throw errors.notFound('The collection does not exist');
-      // Every visitor sees the live files; a buyer also the ones removed after they paid (product §24).
-      const asks = read.resources.some((r) => r.removedAt || (r.thumbnailKey && !r.preview));
-      const order = purchased && asks ? await purchases.paidOrder(viewerId!, row.c.id) : null;
-      const paid = order?.paidAt;
-      const shown = read.resources.filter((r) => !r.removedAt || (paid && r.removedAt > paid));
-      const thumbnails = viewerId === row.c.ownerId || pastAutomaticRefund(order);
-      return {
-        collection: viewerId === row.c.ownerId ? forOwner(row.c, row.seller) : toCollection(row.c, row.seller),
-        resources: await Promise.all(shown.map((r) => toView(r, thumbnails))),
-        seller: toSeller(row.seller),
-        purchased,
-        refunded,
-      };
+      const read = await detailRead(collectionId);
+      return detailOf(read, viewerId);
     },
 
+    /**
+     * A visitor's (signed-out) `collection/detail`, as `encode` makes it: built and encoded once per
+     * cached read of the collection and shared by every visitor until that read expires or a write
+     * empties it (so its thumbnail URLs are at most PUBLIC_READ_CACHE_TTL_MS old: they are valid for
+     * DOWNLOAD_URL_TTL_SECONDS). @throws NOT_FOUND as `detail` does
+     */
+    async visitorDetail<A>(collectionId: string, encode: (data: Awaited<ReturnType<typeof detailOf>>) => A): Promise<A> {
+      const read = await detailRead(collectionId);
+      if (!read) throw errors.notFound('The collection does not exist');
+      return sharedAnswer(read, async () => encode(await detailOf(read, null)));
+    },
+
+    /**
+     * `market/collections` as `encode` makes it, built and encoded once per cached page read and
+     * shared by every caller (the page does not depend on who asks).
+     */
+    async marketAnswer<A>(input: MarketCollectionsRequest, encode: (data: ReturnType<typeof marketPage>) => A): Promise<A> {
+      const read = await marketRead(input);
+      return sharedAnswer(read, async () => encode(marketPage(read, input)));
+    },
     /** A resource with its collection and `purchased`, visible like its collection. @throws NOT_FOUND */
     async resourceDetail(viewerId: string | null, resourceId: string) {
       const r = await uploads.findResource(resourceId);
@@ -621,16 +685,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
 
     /** Published collections for the home page: search in title/desc, sort, page (product §3 Pagination). */
     async market(input: MarketCollectionsRequest) {
-      const query = { q: input.q || undefined, sort: input.sort, ...pageArgs(input.paginator) };
-      const { rows, count } = await marketReads.get(JSON.stringify([query.q, query.sort, query.offset, query.limit]), () =>
-        repo.pageMarket(db, query),
-      );
-      return toPage(
-        'collections',
-        rows.map((r) => toCollection(r.c, r.seller)),
-        input.paginator,
-        count,
-      );
+      return marketPage(await marketRead(input), input);
     },
 
     /** A user's published collections (public profile), as a page (product §3 Pagination). */
