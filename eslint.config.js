@@ -291,6 +291,30 @@ export default tseslint.config(
   // <- plugins <- modules <- the composition root (app.ts, services.ts, server.ts, worker-runner.ts).
   // Tests may reach up (they build the app).
   {
+    // The composition root wires services and providers: what it needs of a module's tables is a
+    // function of that module's service (e.g. orders.service.ts's createOrderReads), never its repository.
+    files: [
+      'apps/server/src/app.ts',
+      'apps/server/src/services.ts',
+      'apps/server/src/server.ts',
+      'apps/server/src/worker-runner.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/*.repository', '**/*.repository.ts', '**/*.repository.js'],
+              message:
+                'The composition root imports services and providers, never a repository: add a function to the owning module\'s service.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/server/src/lib/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

@@ -5,14 +5,12 @@
  * is read from its constructor call below.
  *
  * The small functions one module lends another (the deletion guards and hook of the account
- * service, the suspension check of withdrawals) are built here from functions the owning module's
- * service exports; services themselves never import another module's repository (eslint.config.js).
- * The orders module's lent readers (the purchases reader of collections and downloads, the paid-order
- * lock of reviews, the records' collections of orders) are still built from orders.repository.ts:
- * the one repository this file imports.
+ * service, the suspension check of withdrawals, the orders module's reads of orders.service.ts) are
+ * built here from functions the owning module's service exports. Neither this file nor app.ts imports
+ * a repository, and no module imports another module's repository (eslint.config.js).
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Database, Db } from './db/client';
+import type { Database } from './db/client';
 import type { Config } from './env';
 import type { Clock } from './lib/clock';
 import type { SharedState } from './lib/shared-state';
@@ -25,7 +23,7 @@ import { createLoginGuard } from './modules/account/login-guard';
 import { createProfileService, type DeletionGuard } from './modules/account/profile.service';
 import { createSessionsService } from './modules/account/sessions.service';
 import { createTwoFactorService } from './modules/account/two-factor.service';
-import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
+import { createCollectionsService } from './modules/collections/collections.service';
 import { createCreatorsService } from './modules/creators/creators.service';
 import { countOpenDepositBills, createDepositsService } from './modules/deposits/deposits.service';
 import { createDiscountsService } from './modules/discounts/discounts.service';
@@ -33,15 +31,7 @@ import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { createLicencesService } from './modules/licences/licences.service';
-import {
-  buyersToMail,
-  collectionsOfOrders,
-  countDownloads,
-  hasPaid,
-  lockPaidOrder,
-  orderStatusOf,
-  paidOrder,
-} from './modules/orders/orders.repository';
+import { createOrderReads } from './modules/orders/orders.service';
 import { createClearanceService, type ClearanceService } from './modules/orders/clearance.service';
 import { createListingsService } from './modules/orders/listings.service';
 import { createPurchaseService } from './modules/orders/purchase.service';
@@ -49,7 +39,7 @@ import { createRefundsService } from './modules/orders/refunds.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
 import { createReservesService } from './modules/reserves/reserves.service';
-import { createReviewsService, type PaidOrderLock } from './modules/reviews/reviews.service';
+import { createReviewsService } from './modules/reviews/reviews.service';
 import { createSalesService } from './modules/sales/sales.service';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service';
 import { createTokensService } from './modules/tokens/tokens.service';
@@ -78,28 +68,6 @@ export const openDepositGuard: DeletionGuard = async (userId, tx) =>
   (await countOpenDepositBills(tx, userId)) > 0
     ? 'A deposit is still being processed. Please wait until it completes or expires before deleting your account.'
     : null;
-
-/**
- * The paid purchases collections and downloads ask about (`purchased`, download rights, the download
- * counts of product §25), read from and counted on the orders table.
- */
-export function paidPurchases(db: Db): PurchaseLookup {
-  return {
-    hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId),
-    orderStatus: (userId, collectionId) => orderStatusOf(db, userId, collectionId),
-    paidOrder: (userId, collectionId) => paidOrder(db, userId, collectionId),
-    buyersToMail: (collectionId, tx) => buyersToMail(tx ?? db, collectionId),
-    countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),
-  };
-}
-
-/** The paid orders the reviews service checks (product §29), read and share-locked on the orders table. */
-export function paidOrderLock(db: Db): PaidOrderLock {
-  return {
-    lockPaid: (tx, buyerId, collectionId) => lockPaidOrder(tx, buyerId, collectionId),
-    hasPaid: (buyerId, collectionId) => hasPaid(db, buyerId, collectionId),
-  };
-}
 
 export interface ServicesDeps {
   config: Config;
@@ -169,8 +137,10 @@ export async function buildServices(deps: ServicesDeps) {
   const mail = createMailProvider(config);
   const mailQueue = createMailQueue({ db, clock, mail, log, timeoutMs: config.MAIL_TIMEOUT_MS });
   const ledger = createLedgerService({ db });
+  // The reads the orders module lends collections, downloads, reviews and records (orders.service.ts).
+  const orderReads = createOrderReads(db);
   // Purchase, Sale and Refund records name their order's collection (read from the orders module).
-  const records = createRecordsService({ db, collectionsOfOrders: (ids) => collectionsOfOrders(db, ids) });
+  const records = createRecordsService({ db, collectionsOfOrders: orderReads.collectionsOfOrders });
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
   const events = createEventsService({
@@ -254,7 +224,7 @@ export async function buildServices(deps: ServicesDeps) {
     uploads,
     images,
     avatarUrl: images.avatarUrl,
-    purchases: paidPurchases(db),
+    purchases: orderReads.purchases,
     mailQueue,
     publicUrl: config.publicUrl,
   });
@@ -264,7 +234,7 @@ export async function buildServices(deps: ServicesDeps) {
     storage,
     collections,
     uploads,
-    purchases: paidPurchases(db),
+    purchases: orderReads.purchases,
     publicUrl: config.publicUrl,
     secret: storageSigningSecret(config),
   });
@@ -274,7 +244,7 @@ export async function buildServices(deps: ServicesDeps) {
     db,
     clock,
     collections,
-    orders: paidOrderLock(db),
+    orders: orderReads.paidOrders,
     events: events.writer,
     avatarUrl: images.avatarUrl,
   });

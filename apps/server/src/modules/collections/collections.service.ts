@@ -65,7 +65,7 @@ import { createReadCache } from '../../lib/read-cache';
 import { quoted } from '../mail/mail-text';
 import { toPublicUser } from '../account/public-user';
 
-/** What the collections service asks of the orders module (services.ts builds it from the orders repository). */
+/** What the collections service asks of the orders module (orders.service.ts builds it; services.ts hands it over). */
 export interface PurchaseLookup {
   /** True when `userId` has a paid order for the collection. */
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
