@@ -16,7 +16,6 @@ import type { Clock } from './lib/clock';
 import type { SharedState } from './lib/shared-state';
 import { createPasswordBudget } from './modules/account/password-budget';
 import { twoFactorKey } from './modules/account/two-factor';
-import { joinAccountServices } from './modules/account/account.service';
 import { createAuthService } from './modules/account/auth.service';
 import { createCredentials } from './modules/account/credentials';
 import { createLoginGuard } from './modules/account/login-guard';
@@ -200,13 +199,11 @@ export async function buildServices(deps: ServicesDeps) {
     deletionHooks: [(userId, tx) => collections.archivePublishedOf(userId, tx)],
     nextClearance: clearance.nextClearance,
   });
-  // What the other modules call (orders, withdrawals, tokens, the auth plugin, the admin script).
-  const accounts = joinAccountServices({ credentials, auth, twoFactor, sessions, profile });
-  // Personal access tokens (ADR 0058): creation re-authenticates through the account service.
+  // Personal access tokens (ADR 0058): creation re-authenticates through the sessions' step-up.
   const tokens = createTokensService({
     db,
     clock,
-    confirmSensitive: (userId, proof, prompts) => accounts.confirmSensitive(userId, proof, prompts),
+    confirmSensitive: (userId, proof, prompts) => sessions.confirmSensitive(userId, proof, prompts),
     revocations: shared.revocations,
     log,
   });
@@ -257,7 +254,12 @@ export async function buildServices(deps: ServicesDeps) {
     clock,
     ledger,
     records,
-    accounts,
+    // The step-up of `pay`: the sessions' and the credentials' own functions.
+    accounts: {
+      isSteppedUp: sessions.isSteppedUp,
+      authorizeSpend: sessions.authorizeSpend,
+      checkPassword: credentials.checkPassword,
+    },
     collections,
     discounts,
     licences,
@@ -283,7 +285,8 @@ export async function buildServices(deps: ServicesDeps) {
     clock,
     ledger,
     records,
-    accounts,
+    credentials,
+    twoFactor,
     payments,
     events: events.writer,
     log,
@@ -350,7 +353,8 @@ export async function buildServices(deps: ServicesDeps) {
       ledger,
       records,
       images,
-      accounts,
+      // The account module's parts (docs/architecture.md "Accounts"): each caller takes the one it needs.
+      credentials,
       auth,
       twoFactor,
       sessions,
@@ -383,11 +387,11 @@ export async function buildServices(deps: ServicesDeps) {
     },
     /** Waits for the mails this instance is sending (before the database closes). */
     async mailSettled(): Promise<void> {
-      await accounts.mailSettled();
+      await auth.mailSettled();
       await mailQueue.settled();
     },
     async close(): Promise<void> {
-      await accounts.mailSettled();
+      await auth.mailSettled();
       await mailQueue.settled();
       await mail.close();
       await wakeListener?.close();

@@ -728,7 +728,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     },
 
     /**
-     * Account deletion hook (account.service.ts `DeletionHook`): archives the user's published
+     * Account deletion hook (profile.service.ts `DeletionHook`): archives the user's published
      * collections in the deleting transaction and empties this instance's public reads now and again
      * after COMMIT (a read in between could cache the row as Published); other instances see it
      * within PUBLIC_READ_CACHE_TTL_MS (read-cache.ts).

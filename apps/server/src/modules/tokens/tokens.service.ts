@@ -44,7 +44,7 @@ export interface TokensDeps {
   db: Db;
   clock: Clock;
   /**
-   * The re-authentication of a sensitive change (AccountService.confirmSensitive).
+   * The re-authentication of a sensitive change (SessionsService.confirmSensitive).
    * @throws STEP_UP_REQUIRED, INVALID_CREDENTIALS, RATE_LIMITED
    */
   confirmSensitive(
