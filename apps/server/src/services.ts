@@ -19,7 +19,7 @@ import { twoFactorKey } from './modules/account/two-factor';
 import { createAuthService } from './modules/account/auth.service';
 import { createCredentials } from './modules/account/credentials';
 import { createLoginGuard } from './modules/account/login-guard';
-import { createProfileService, type DeletionGuard } from './modules/account/profile.service';
+import { createProfileService, lockUserRow, noticeEmailOf, type DeletionGuard } from './modules/account/profile.service';
 import { createSessionsService } from './modules/account/sessions.service';
 import { createTwoFactorService } from './modules/account/two-factor.service';
 import { createCollectionsService } from './modules/collections/collections.service';
@@ -150,6 +150,8 @@ export async function buildServices(deps: ServicesDeps) {
     allowPrivate: webhooksMayReachPrivate(config, log),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     mailQueue,
+    // The owner's address of the "webhook turned off" mail (the account module's read).
+    ownerEmail: noticeEmailOf,
     publicUrl: config.publicUrl,
     // Ed25519 webhook signing keys are sealed like two-factor secrets (ADR 0061).
     sealKey: twoFactorKey(config),
@@ -204,6 +206,8 @@ export async function buildServices(deps: ServicesDeps) {
     db,
     clock,
     confirmSensitive: (userId, proof, prompts) => sessions.confirmSensitive(userId, proof, prompts),
+    // The live-token limit is counted under the user's row lock (the account module's).
+    lockUser: lockUserRow,
     revocations: shared.revocations,
     log,
   });
