@@ -159,10 +159,15 @@ const TABLE_OWNERS = {
  * keep a list one query (a collection's seller columns, a buyer's orders), and the moderation
  * module's operator actions. Each is a debt: move the read behind the owner's service, then drop
  * it here. Nothing may be added to this list.
+ *
+ * Kept on purpose: tokens.repository.ts `findLive` is the bearer lookup of every call made with an
+ * access token (cache misses of tokens.service.ts `resolve`): one indexed read by hash joined to the
+ * owner's row, which refuses a suspended or deleted user's token in the same statement. Asking the
+ * account service instead would add a second query to that hot read path, so the join stays (the
+ * row lock of token/create is the account module's, lent through services.ts).
  */
 const FOREIGN_TABLE_READS = {
   'collections/collections.repository.ts': ['orders', 'users'],
-  'events/events.repository.ts': ['users'],
   'moderation/moderation.repository.ts': ['accessTokens', 'collections', 'sessions', 'users'],
   'orders/orders.repository.ts': ['collections', 'users'],
   'orders/listings.repository.ts': ['users'],
@@ -290,6 +295,30 @@ export default tseslint.config(
   // The server's layers point one way (docs/decisions/0066-server-layers.md): lib <- db <- providers
   // <- plugins <- modules <- the composition root (app.ts, services.ts, server.ts, worker-runner.ts).
   // Tests may reach up (they build the app).
+  {
+    // The composition root wires services and providers: what it needs of a module's tables is a
+    // function of that module's service (e.g. orders.service.ts's createOrderReads), never its repository.
+    files: [
+      'apps/server/src/app.ts',
+      'apps/server/src/services.ts',
+      'apps/server/src/server.ts',
+      'apps/server/src/worker-runner.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/*.repository', '**/*.repository.ts', '**/*.repository.js'],
+              message:
+                'The composition root imports services and providers, never a repository: add a function to the owning module\'s service.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['apps/server/src/lib/**/*.ts'],
     ignores: ['**/*.test.ts'],

@@ -77,12 +77,12 @@ async function main() {
   });
   const app = await buildApp({ config, logger: false });
   await app.ready();
-  const { ledger, accounts } = app.ctx.services;
+  const { ledger, credentials } = app.ctx.services;
   const { withdrawals, provider } = app.ctx.services;
   const db = new pg.Pool({ connectionString: benchUrl.toString(), max: 2 });
   try {
     // Seeding: users funded through the ledger, bills created and confirmed through the service.
-    (accounts as { checkPassword: (userId: string, digest: string) => Promise<void> }).checkPassword = async () => undefined;
+    credentials.checkPassword = async () => undefined;
     const users: string[] = [];
     for (let i = 0; i < USERS; i++) {
       const res = await app.inject({

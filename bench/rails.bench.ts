@@ -129,8 +129,7 @@ async function startApp(rail: string, env: Record<string, string>, adjust?: (con
   const app = await buildApp({ config, logger: false });
   await app.ready();
   // Seeding skips the password check of confirmations: it is the account module's cost, not the rail's.
-  (app.ctx.services.accounts as { checkPassword: (userId: string, digest: string) => Promise<void> }).checkPassword = async () =>
-    undefined;
+  app.ctx.services.credentials.checkPassword = async () => undefined;
   return { app, dataDir };
 }
 

@@ -5,27 +5,24 @@
  * is read from its constructor call below.
  *
  * The small functions one module lends another (the deletion guards and hook of the account
- * service, the suspension check of withdrawals) are built here from functions the owning module's
- * service exports; services themselves never import another module's repository (eslint.config.js).
- * The orders module's lent readers (the purchases reader of collections and downloads, the paid-order
- * lock of reviews, the records' collections of orders) are still built from orders.repository.ts:
- * the one repository this file imports.
+ * service, the suspension check of withdrawals, the orders module's reads of orders.service.ts) are
+ * built here from functions the owning module's service exports. Neither this file nor app.ts imports
+ * a repository, and no module imports another module's repository (eslint.config.js).
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Database, Db } from './db/client';
+import type { Database } from './db/client';
 import type { Config } from './env';
 import type { Clock } from './lib/clock';
 import type { SharedState } from './lib/shared-state';
 import { createPasswordBudget } from './modules/account/password-budget';
 import { twoFactorKey } from './modules/account/two-factor';
-import { joinAccountServices } from './modules/account/account.service';
 import { createAuthService } from './modules/account/auth.service';
 import { createCredentials } from './modules/account/credentials';
 import { createLoginGuard } from './modules/account/login-guard';
-import { createProfileService, type DeletionGuard } from './modules/account/profile.service';
+import { createProfileService, lockUserRow, noticeEmailOf, type DeletionGuard } from './modules/account/profile.service';
 import { createSessionsService } from './modules/account/sessions.service';
 import { createTwoFactorService } from './modules/account/two-factor.service';
-import { createCollectionsService, type PurchaseLookup } from './modules/collections/collections.service';
+import { createCollectionsService } from './modules/collections/collections.service';
 import { createCreatorsService } from './modules/creators/creators.service';
 import { countOpenDepositBills, createDepositsService } from './modules/deposits/deposits.service';
 import { createDiscountsService } from './modules/discounts/discounts.service';
@@ -33,15 +30,7 @@ import { createDownloadsService } from './modules/downloads/downloads.service';
 import { createEventsService } from './modules/events/events.service';
 import { createLedgerService } from './modules/ledger/ledger.service';
 import { createLicencesService } from './modules/licences/licences.service';
-import {
-  buyersToMail,
-  collectionsOfOrders,
-  countDownloads,
-  hasPaid,
-  lockPaidOrder,
-  orderStatusOf,
-  paidOrder,
-} from './modules/orders/orders.repository';
+import { createOrderReads } from './modules/orders/orders.service';
 import { createClearanceService, type ClearanceService } from './modules/orders/clearance.service';
 import { createListingsService } from './modules/orders/listings.service';
 import { createPurchaseService } from './modules/orders/purchase.service';
@@ -49,7 +38,7 @@ import { createRefundsService } from './modules/orders/refunds.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createRecordsService } from './modules/records/records.service';
 import { createReservesService } from './modules/reserves/reserves.service';
-import { createReviewsService, type PaidOrderLock } from './modules/reviews/reviews.service';
+import { createReviewsService } from './modules/reviews/reviews.service';
 import { createSalesService } from './modules/sales/sales.service';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service';
 import { createTokensService } from './modules/tokens/tokens.service';
@@ -78,28 +67,6 @@ export const openDepositGuard: DeletionGuard = async (userId, tx) =>
   (await countOpenDepositBills(tx, userId)) > 0
     ? 'A deposit is still being processed. Please wait until it completes or expires before deleting your account.'
     : null;
-
-/**
- * The paid purchases collections and downloads ask about (`purchased`, download rights, the download
- * counts of product §25), read from and counted on the orders table.
- */
-export function paidPurchases(db: Db): PurchaseLookup {
-  return {
-    hasPaid: (userId, collectionId) => hasPaid(db, userId, collectionId),
-    orderStatus: (userId, collectionId) => orderStatusOf(db, userId, collectionId),
-    paidOrder: (userId, collectionId) => paidOrder(db, userId, collectionId),
-    buyersToMail: (collectionId, tx) => buyersToMail(tx ?? db, collectionId),
-    countDownloads: (userId, collectionId, files) => countDownloads(db, userId, collectionId, files),
-  };
-}
-
-/** The paid orders the reviews service checks (product §29), read and share-locked on the orders table. */
-export function paidOrderLock(db: Db): PaidOrderLock {
-  return {
-    lockPaid: (tx, buyerId, collectionId) => lockPaidOrder(tx, buyerId, collectionId),
-    hasPaid: (buyerId, collectionId) => hasPaid(db, buyerId, collectionId),
-  };
-}
 
 export interface ServicesDeps {
   config: Config;
@@ -169,8 +136,10 @@ export async function buildServices(deps: ServicesDeps) {
   const mail = createMailProvider(config);
   const mailQueue = createMailQueue({ db, clock, mail, log, timeoutMs: config.MAIL_TIMEOUT_MS });
   const ledger = createLedgerService({ db });
+  // The reads the orders module lends collections, downloads, reviews and records (orders.service.ts).
+  const orderReads = createOrderReads(db);
   // Purchase, Sale and Refund records name their order's collection (read from the orders module).
-  const records = createRecordsService({ db, collectionsOfOrders: (ids) => collectionsOfOrders(db, ids) });
+  const records = createRecordsService({ db, collectionsOfOrders: orderReads.collectionsOfOrders });
   const storage = await createStorage(config, clock);
   const images = createImagesService({ db, storage, clock, publicUrl: config.publicUrl });
   const events = createEventsService({
@@ -181,6 +150,8 @@ export async function buildServices(deps: ServicesDeps) {
     allowPrivate: webhooksMayReachPrivate(config, log),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     mailQueue,
+    // The owner's address of the "webhook turned off" mail (the account module's read).
+    ownerEmail: noticeEmailOf,
     publicUrl: config.publicUrl,
     // Ed25519 webhook signing keys are sealed like two-factor secrets (ADR 0061).
     sealKey: twoFactorKey(config),
@@ -230,13 +201,13 @@ export async function buildServices(deps: ServicesDeps) {
     deletionHooks: [(userId, tx) => collections.archivePublishedOf(userId, tx)],
     nextClearance: clearance.nextClearance,
   });
-  // What the other modules call (orders, withdrawals, tokens, the auth plugin, the admin script).
-  const accounts = joinAccountServices({ credentials, auth, twoFactor, sessions, profile });
-  // Personal access tokens (ADR 0058): creation re-authenticates through the account service.
+  // Personal access tokens (ADR 0058): creation re-authenticates through the sessions' step-up.
   const tokens = createTokensService({
     db,
     clock,
-    confirmSensitive: (userId, proof, prompts) => accounts.confirmSensitive(userId, proof, prompts),
+    confirmSensitive: (userId, proof, prompts) => sessions.confirmSensitive(userId, proof, prompts),
+    // The live-token limit is counted under the user's row lock (the account module's).
+    lockUser: lockUserRow,
     revocations: shared.revocations,
     log,
   });
@@ -254,7 +225,7 @@ export async function buildServices(deps: ServicesDeps) {
     uploads,
     images,
     avatarUrl: images.avatarUrl,
-    purchases: paidPurchases(db),
+    purchases: orderReads.purchases,
     mailQueue,
     publicUrl: config.publicUrl,
   });
@@ -264,7 +235,7 @@ export async function buildServices(deps: ServicesDeps) {
     storage,
     collections,
     uploads,
-    purchases: paidPurchases(db),
+    purchases: orderReads.purchases,
     publicUrl: config.publicUrl,
     secret: storageSigningSecret(config),
   });
@@ -274,7 +245,7 @@ export async function buildServices(deps: ServicesDeps) {
     db,
     clock,
     collections,
-    orders: paidOrderLock(db),
+    orders: orderReads.paidOrders,
     events: events.writer,
     avatarUrl: images.avatarUrl,
   });
@@ -287,7 +258,12 @@ export async function buildServices(deps: ServicesDeps) {
     clock,
     ledger,
     records,
-    accounts,
+    // The step-up of `pay`: the sessions' and the credentials' own functions.
+    accounts: {
+      isSteppedUp: sessions.isSteppedUp,
+      authorizeSpend: sessions.authorizeSpend,
+      checkPassword: credentials.checkPassword,
+    },
     collections,
     discounts,
     licences,
@@ -313,7 +289,8 @@ export async function buildServices(deps: ServicesDeps) {
     clock,
     ledger,
     records,
-    accounts,
+    credentials,
+    twoFactor,
     payments,
     events: events.writer,
     log,
@@ -380,7 +357,8 @@ export async function buildServices(deps: ServicesDeps) {
       ledger,
       records,
       images,
-      accounts,
+      // The account module's parts (docs/architecture.md "Accounts"): each caller takes the one it needs.
+      credentials,
       auth,
       twoFactor,
       sessions,
@@ -413,11 +391,11 @@ export async function buildServices(deps: ServicesDeps) {
     },
     /** Waits for the mails this instance is sending (before the database closes). */
     async mailSettled(): Promise<void> {
-      await accounts.mailSettled();
+      await auth.mailSettled();
       await mailQueue.settled();
     },
     async close(): Promise<void> {
-      await accounts.mailSettled();
+      await auth.mailSettled();
       await mailQueue.settled();
       await mail.close();
       await wakeListener?.close();

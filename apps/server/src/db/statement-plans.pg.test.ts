@@ -69,7 +69,7 @@ describe.skipIf(!onPostgres)('fixed statements under a generic plan (ADR 0037)',
       const order = await t.call('/sl/v1/collection/buy', { collection_id: c.id }, buyer.token);
       const paid = await t.call('/api/uc/v1/account/order/pay', { order_id: order.body.data.id }, buyer.token);
       expect(paid.body.code).toBe(10000);
-      await t.app.ctx.services.accounts.mailSettled();
+      await t.app.ctx.services.auth.mailSettled();
     } finally {
       await t.close();
     }

@@ -99,7 +99,7 @@ const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
 describe("disputes ('This wasn't me')", () => {
   const disputes = async () => ({
     refunds: t.app.ctx.services.refunds,
-    revokeAllSessions: (userId: string) => t.app.ctx.services.accounts.revokeAllSessions(userId),
+    revokeAllSessions: (userId: string) => t.app.ctx.services.sessions.revokeAllSessions(userId),
   });
   const run = async (...argv: string[]) => {
     const out: string[] = [];

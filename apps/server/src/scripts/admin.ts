@@ -54,7 +54,7 @@ async function main(): Promise<number> {
       // The dispute commands refund through the refunds service: the app's services, built on demand.
       const disputes = async () => {
         const { services } = await buildServices({ config, database, clock: systemClock, log, shared });
-        return { refunds: services.refunds, revokeAllSessions: (userId: string) => services.accounts.revokeAllSessions(userId) };
+        return { refunds: services.refunds, revokeAllSessions: (userId: string) => services.sessions.revokeAllSessions(userId) };
       };
       return await runAdmin(
         process.argv.slice(2),

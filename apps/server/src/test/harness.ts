@@ -141,7 +141,7 @@ export async function feePosted(t: TestApp, key: string): Promise<bigint> {
  */
 export async function lastResetCode(t: TestApp, email: string): Promise<string | null> {
   const { readdir, readFile } = await import('node:fs/promises');
-  await t.app.ctx.services.accounts.mailSettled();
+  await t.app.ctx.services.auth.mailSettled();
   const dir = path.join(t.dataDir, 'outbox');
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort().reverse();
   for (const file of files) {

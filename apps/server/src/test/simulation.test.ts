@@ -237,7 +237,7 @@ class Sim {
       case 'cut': {
         // Background work (receipt mails) settles first, so the fault lands in this operation.
         await t.app.ctx.services.mailQueue.settled();
-        await t.app.ctx.services.accounts.mailSettled();
+        await t.app.ctx.services.auth.mailSettled();
         const k = this.rng.int(1, 9);
         const mode = this.rng.chance(0.5) ? 'before' : 'after';
         faults.arm(k, mode);

@@ -118,12 +118,12 @@ describe('send_mail', () => {
         10000,
       );
     }
-    await t.app.ctx.services.accounts.mailSettled();
+    await t.app.ctx.services.auth.mailSettled();
     const before = outbox();
     const res = await post('/api/uc/v1/account/send_mail', { email: user.email.toUpperCase(), type: 'reset_password' }, newIp());
     expect(res.status).toBe(429);
     expect(res.body).toEqual(RATE_LIMITED);
-    await t.app.ctx.services.accounts.mailSettled();
+    await t.app.ctx.services.auth.mailSettled();
     expect(outbox()).toBe(before);
   });
 

@@ -75,7 +75,7 @@ describe('logs', () => {
       const username = `down_${uniq()}`;
       await down.call('/api/uc/v1/account/register', { username, email: `${username}@example.com`, password: md5(PASSWORD) });
       expect((await down.call('/api/uc/v1/account/send_mail', { email: `${username}@example.com` })).body.code).toBe(10000);
-      await down.app.ctx.services.accounts.mailSettled();
+      await down.app.ctx.services.auth.mailSettled();
       const text = out.join('');
       expect(text).toContain('reset code mail failed');
       expect(text).not.toMatch(/reset code is \d{6}/);

@@ -12,6 +12,21 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | nu
   return row ?? null;
 }
 
+/**
+ * Locks the user's row (`FOR NO KEY UPDATE`) until `tx` ends.
+ * @returns false when there is no such user (deleted users included: the row stays)
+ */
+export async function lockUser(tx: Tx, id: string): Promise<boolean> {
+  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('no key update');
+  return Boolean(row);
+}
+
+/** The email of the user for a notice, or null when the account is deleted (or never existed). */
+export async function liveEmail(db: DbOrTx, id: string): Promise<string | null> {
+  const [row] = await db.select({ email: users.email, deletedAt: users.deletedAt }).from(users).where(eq(users.id, id));
+  return row && !row.deletedAt ? row.email : null;
+}
+
 const userByIdStatements = new WeakMap<Db, ReturnType<typeof prepareUserById>>();
 const prepareUserById = (db: Db) =>
   db

@@ -66,7 +66,7 @@ describe('send_mail', () => {
     const before = outboxCount();
     const res = await client()(SEND, { email: `nobody_${uniq()}@example.com`, type: 'reset_password' });
     expect(res).toEqual({ status: 200, body: { code: 10000, msg: 'success', data: {} } });
-    await t.app.ctx.services.accounts.mailSettled();
+    await t.app.ctx.services.auth.mailSettled();
     expect(outboxCount()).toBe(before);
   });
 
@@ -227,7 +227,7 @@ describe('reset over SMTP', () => {
   it('delivers the code through SMTP_URL and the code resets the password', async () => {
     const user = await createUser(smtp);
     expect((await smtp.call(SEND, { email: user.email, type: 'reset_password' })).body.code).toBe(10000);
-    await smtp.app.ctx.services.accounts.mailSettled();
+    await smtp.app.ctx.services.auth.mailSettled();
     const mail = mails.find((m) => m.includes(`To: ${user.email}`));
     expect(mail).toMatch(/^From: Coffer <reset@coffer\.test>\r$/m);
     const code = /reset code is (\d{6})/.exec(mail ?? '')?.[1];
@@ -243,7 +243,7 @@ describe('an SMTP server that is down', () => {
       const user = await createUser(down);
       const res = await down.call(SEND, { email: user.email, type: 'reset_password' });
       expect(res.body).toEqual({ code: 10000, msg: 'success', data: {} });
-      await down.app.ctx.services.accounts.mailSettled();
+      await down.app.ctx.services.auth.mailSettled();
     } finally {
       await down.close();
     }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index';
 import { createTestApp, createUser, fund, md5, PASSWORD, uniq, type TestApp } from '../../test/harness';
-import { USER_ROW_CACHE_TTL_MS } from './account.service';
+import { USER_ROW_CACHE_TTL_MS } from './profile.service';
 import { createCredentials } from './credentials';
 import { createProfileService } from './profile.service';
 

@@ -32,6 +32,22 @@ export type DeletionGuard = (userId: string, tx: Tx) => Promise<string | null>;
  */
 export type DeletionHook = (userId: string, tx: Tx) => Promise<void | (() => void)>;
 
+/**
+ * The user's email for a notice (a webhook turned off), read in `tx`: null when the account is
+ * deleted or does not exist. One primary-key read of the user's row.
+ */
+export async function noticeEmailOf(tx: Tx, userId: string): Promise<string | null> {
+  return repo.liveEmail(tx, userId);
+}
+
+/**
+ * Locks the user's row until `tx` ends (another module's per-user limit, e.g. live access tokens,
+ * counted under it). @returns false when there is no such user
+ */
+export async function lockUserRow(tx: Tx, userId: string): Promise<boolean> {
+  return repo.lockUser(tx, userId);
+}
+
 export interface ProfileDeps {
   db: Db;
   clock: Clock;

@@ -261,7 +261,7 @@ describe('sessions', () => {
 
 describe('new-device mail', () => {
   async function newDeviceMails(email: string): Promise<string[]> {
-    await t.app.ctx.services.accounts.mailSettled();
+    await t.app.ctx.services.auth.mailSettled();
     const dir = path.join(t.dataDir, 'outbox');
     const out: string[] = [];
     for (const file of (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'))) {

@@ -65,7 +65,7 @@ import { createReadCache } from '../../lib/read-cache';
 import { quoted } from '../mail/mail-text';
 import { toPublicUser } from '../account/public-user';
 
-/** What the collections service asks of the orders module (services.ts builds it from the orders repository). */
+/** What the collections service asks of the orders module (orders.service.ts builds it; services.ts hands it over). */
 export interface PurchaseLookup {
   /** True when `userId` has a paid order for the collection. */
   hasPaid(userId: string, collectionId: string): Promise<boolean>;
@@ -783,7 +783,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     },
 
     /**
-     * Account deletion hook (account.service.ts `DeletionHook`): archives the user's published
+     * Account deletion hook (profile.service.ts `DeletionHook`): archives the user's published
      * collections in the deleting transaction and empties this instance's public reads now and again
      * after COMMIT (a read in between could cache the row as Published); other instances see it
      * within PUBLIC_READ_CACHE_TTL_MS (read-cache.ts).

@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { run, statement } from '../../db/raw';
-import { sellerEventCounters, sellerEvents, users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
+import { sellerEventCounters, sellerEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema/index';
 
 export type SellerEventRow = typeof sellerEvents.$inferSelect;
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -132,12 +132,6 @@ export async function disableEndpoint(db: DbOrTx, userId: string, failingBefore:
     )
     .returning();
   return row;
-}
-
-/** The user's email for a notice, or null when the account is deleted. */
-export async function ownerEmail(db: DbOrTx, userId: string): Promise<string | null> {
-  const [row] = await db.select({ email: users.email, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
-  return row && !row.deletedAt ? row.email : null;
 }
 
 /** Inserts or updates the user's endpoint with the given fields. */

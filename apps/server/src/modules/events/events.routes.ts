@@ -27,7 +27,7 @@ export function eventsRoutes(app: FastifyInstance, events: EventsService) {
         timeWindow: REDELIVER_WINDOW_MS,
         keyGenerator: async (req) => {
           const token = tokenFrom(req);
-          const session = token ? await app.ctx.services.accounts.resolveSession(token) : null;
+          const session = token ? await app.ctx.services.sessions.resolveSession(token) : null;
           return session ? `redeliver:${session.userId}` : `redeliver-ip:${req.ip}`;
         },
       },

@@ -83,8 +83,13 @@ export interface EventsDeps {
   /** Injected in tests; default global fetch. */
   fetch?: typeof fetch;
   resolve?: Resolver;
-  /** Mails the owner of an endpoint turned off after {@link DISABLE_AFTER_MS} of failures; none when absent. */
+  /**
+   * Mails the owner of an endpoint turned off after {@link DISABLE_AFTER_MS} of failures, at the
+   * address `ownerEmail` answers; none when either is absent.
+   */
   mailQueue?: MailQueue;
+  /** The user's email for a notice, read in `tx`, or null when the account is deleted (the account module's). */
+  ownerEmail?: (tx: Tx, userId: string) => Promise<string | null>;
   /** The app's public origin, for the link in that mail. */
   publicUrl?: string;
   /**
@@ -372,7 +377,7 @@ export function createEventsService(deps: EventsDeps) {
     const ids = await db.transaction(async (tx) => {
       const off = await repo.disableEndpoint(tx, userId, new Date(now - DISABLE_AFTER_MS), new Date(now));
       if (!off) return null;
-      const email = deps.mailQueue ? await repo.ownerEmail(tx, userId) : null;
+      const email = deps.mailQueue && deps.ownerEmail ? await deps.ownerEmail(tx, userId) : null;
       if (!email || !deps.mailQueue) return [];
       return deps.mailQueue.enqueue(tx, [
         {

@@ -5,7 +5,7 @@
  *   {@link orderOf} read the same row from the module's raw, named statements (purchase.repository.ts,
  *   clearance.repository.ts, refunds.repository.ts). Units: `amount`, `list_price`, `discount` whole
  *   points; `fee` bigint minor units.
- * - The lookups services.ts lends other modules (paid purchases, the reviews' share lock, the records'
+ * - The lookups orders.service.ts lends other modules (paid purchases, the reviews' share lock, the records'
  *   collection names); no other module imports this file (eslint.config.js).
  *
  * The rest of the module's SQL is cut as its services are: purchase.repository.ts (buy and pay),

@@ -50,7 +50,7 @@ export function ordersRoutes(app: FastifyInstance, { purchases, refunds, orderLi
         timeWindow: 60_000,
         keyGenerator: async (req) => {
           const token = tokenFrom(req);
-          const session = token ? await app.ctx.services.accounts.resolveSession(token) : null;
+          const session = token ? await app.ctx.services.sessions.resolveSession(token) : null;
           return session ? `pay:${session.userId}` : `pay-ip:${req.ip}`;
         },
       },

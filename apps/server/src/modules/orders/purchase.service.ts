@@ -69,7 +69,8 @@ import {
   type Group as GroupOf,
   type Waiter,
 } from '../../lib/group-commit';
-import type { AccountService } from '../account/account.service';
+import type { Credentials } from '../account/credentials';
+import type { SessionsService } from '../account/sessions.service';
 import type { CollectionsService } from '../collections/collections.service';
 import type { DiscountsService } from '../discounts/discounts.service';
 import { saleEvent, type EventWriter } from '../events/events.service';
@@ -85,8 +86,8 @@ export interface PurchaseDeps {
   clock: Clock;
   ledger: LedgerService;
   records: RecordsService;
-  /** The step-up for spending (`pay`: isSteppedUp, authorizeSpend, checkPassword). */
-  accounts: AccountService;
+  /** The step-up for spending (`pay`): the sessions' isSteppedUp and authorizeSpend, the credentials' checkPassword. */
+  accounts: Pick<SessionsService, 'isSteppedUp' | 'authorizeSpend'> & Pick<Credentials, 'checkPassword'>;
   collections: CollectionsService;
   /** Writes the seller's `sale` event of each purchase in the batch's transaction (product §23). */
   events: EventWriter;
@@ -644,7 +645,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
 
     /**
      * Settles the caller's order in one database transaction (see the module comment), after the
-     * step-up for spending (product.md "Step-up", AccountService.authorizeSpend): an order of more
+     * step-up for spending (product.md "Step-up", SessionsService.authorizeSpend): an order of more
      * than 0 points needs a session that stepped up in the last STEP_UP_MINUTES, or a right
      * `password` (two-factor off) or `code` (two-factor on) with this call.
      * @param input `password` (MD5 digest; always checked when present), `code`, and `amount`: the

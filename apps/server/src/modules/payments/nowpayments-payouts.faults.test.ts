@@ -144,7 +144,7 @@ async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: numbe
     return fault;
   });
   const { db } = t.app.ctx.database;
-  const { ledger, records, accounts, events } = t.app.ctx.services;
+  const { ledger, records, credentials, twoFactor, events } = t.app.ctx.services;
   // Its own provider name: on a shared PostgreSQL database the other test files' payout workers
   // (which claim 'nowpayments' bills) never touch these bills, nor this worker theirs.
   const provider = {
@@ -157,7 +157,8 @@ async function oneRun(seed: number): Promise<{ outcomes: string[]; faults: numbe
     clock: t.clock,
     ledger,
     records,
-    accounts,
+    credentials,
+    twoFactor,
     payments,
     events: events.writer,
     log: silent,

@@ -29,7 +29,7 @@ import type { CollectionsService } from '../collections/collections.service';
 import type { EventWriter } from '../events/events.service';
 import * as repo from './reviews.repository';
 
-/** What the reviews service asks of the orders module (services.ts builds it from the orders repository). */
+/** What the reviews service asks of the orders module (orders.service.ts builds it; services.ts hands it over). */
 export interface PaidOrderLock {
   /** The buyer's paid order of the collection, share-locked in `tx`, or null. */
   lockPaid(tx: Tx, buyerId: string, collectionId: string): Promise<{ id: string } | null>;

@@ -23,7 +23,7 @@ import {
   type TokenInfo,
   type TokenScope,
 } from '@coffer/contract';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { AuthContext } from '../../lib/auth-context';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
@@ -44,7 +44,7 @@ export interface TokensDeps {
   db: Db;
   clock: Clock;
   /**
-   * The re-authentication of a sensitive change (AccountService.confirmSensitive).
+   * The re-authentication of a sensitive change (SessionsService.confirmSensitive).
    * @throws STEP_UP_REQUIRED, INVALID_CREDENTIALS, RATE_LIMITED
    */
   confirmSensitive(
@@ -52,6 +52,11 @@ export interface TokensDeps {
     proof: { password?: string | undefined; code?: string | undefined },
     prompts: { password: string; code: string },
   ): Promise<void>;
+  /**
+   * Takes the user's row lock until `tx` ends (the account module's), so that two creations cannot
+   * both pass the live-token limit. @returns false when the user does not exist
+   */
+  lockUser(tx: Tx, userId: string): Promise<boolean>;
   /** Carries revocations to every instance (lib/shared-state.ts); default: this process only. */
   revocations?: RevocationBus;
   log?: { error(obj: object, msg: string): void };
@@ -116,7 +121,7 @@ export function createTokensService(deps: TokensDeps) {
       const token = newAccessToken();
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
-        if (!(await repo.lockUser(tx, userId))) throw errors.unauthorized();
+        if (!(await deps.lockUser(tx, userId))) throw errors.unauthorized();
         if ((await repo.countLive(tx, userId, new Date(now))) >= MAX_LIVE_TOKENS) throw errors.conflict(TOKEN_LIMIT_MSG);
         return repo.insertToken(tx, {
           id: newId(),

@@ -44,7 +44,8 @@ import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { PayoutOutcome, ProviderCurrency } from '../../providers/payments/index';
-import type { AccountService } from '../account/account.service';
+import type { Credentials } from '../account/credentials';
+import type { TwoFactorService } from '../account/two-factor.service';
 import { payoutStatusEvent, type EventWriter } from '../events/events.service';
 import { LedgerTransactionKind, type LedgerService } from '../ledger/ledger.service';
 import { matchesPattern, type PaymentsService } from '../payments/payments.service';
@@ -65,7 +66,10 @@ export interface WithdrawalsDeps {
   clock: Clock;
   ledger: LedgerService;
   records: RecordsService;
-  accounts: AccountService;
+  /** The password check of a confirmation (the account module's shared password budget). */
+  credentials: Pick<Credentials, 'checkPassword'>;
+  /** The second factor of a confirmation when two-factor sign-in is on (product §26). */
+  twoFactor: Pick<TwoFactorService, 'checkSecondFactor'>;
   payments: PaymentsService;
   /** Writes the `payout.status` event of each status change in its transaction (product §23). */
   events: EventWriter;
@@ -128,7 +132,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T
 }
 
 export function createWithdrawalsService(deps: WithdrawalsDeps) {
-  const { db, clock, ledger, records, accounts, payments } = deps;
+  const { db, clock, ledger, records, credentials, twoFactor, payments } = deps;
   const provider = payments.provider;
   const rate = payments.pointsPerUsd;
   /** Payouts in flight at once in one pass: the configured value, capped by what the rail allows. */
@@ -363,9 +367,9 @@ export function createWithdrawalsService(deps: WithdrawalsDeps) {
       if (bill.status !== WithdrawStatus.Pending) return { bill: toWithdrawBill(bill) };
       await deps.refuseSuspended?.(callerId);
       // The user's shared password budget counts before the password is evaluated (parallel tries cannot pass it).
-      await accounts.checkPassword(callerId, req.password);
+      await credentials.checkPassword(callerId, req.password);
       // product §26: with two-factor sign-in on, a code too (same budget; TWO_FACTOR_REQUIRED without one).
-      await accounts.checkSecondFactor(callerId, req.code);
+      await twoFactor.checkSecondFactor(callerId, req.code);
       bill = await db.transaction(async (tx: Tx) => {
         const locked = await repo.lockBill(tx, req.bill_id);
         if (!locked) throw errors.notFound('Bill not found');
