@@ -1,6 +1,6 @@
 /**
  * The worker thread of ./assembler.ts: per upload, a running MD5 fed from the parts written in place,
- * taken in part order (see that module's comment). Synchronous positioned reads of up to 4 MiB, one
+ * taken in part order (see that module's comment). Synchronous positioned reads of up to 1 MiB, one
  * Hash per upload, at most 64 uploads at once (the least recent is dropped).
  *
  * Messages in: {@link AssemblerRequest}. Messages out: `{ id, result }` answering a `finish`.
@@ -41,7 +41,8 @@ interface Upload {
   ended: boolean;
 }
 
-const CHUNK = 4 * 1024 * 1024;
+/** Bytes read back per step: the thread's only buffer (1 MiB; reads come from the page cache). */
+const CHUNK = 1024 * 1024;
 /** The read buffer, allocated in the thread on first use. */
 let buf: Buffer | null = null;
 const uploads = new Map<string, Upload>();
