@@ -1,18 +1,21 @@
 /**
  * Starts the real Coffer server (API + the built web app, as `npm start` serves it) on a free port
  * with a fresh temporary DATA_DIR (PGlite database, local files, mail outbox, sandbox payments).
- * When DATABASE_URL names a PostgreSQL server (as `.ci/run`'s second pass does), each server gets a
- * fresh database of its own next to it, dropped on stop; E2E_DATABASE_URL overrides both and is
- * used as given.
+ * On PGlite that DATA_DIR starts with a copy of one migrated database (see
+ * {@link migratedPgliteTemplate}), so a server opens an empty, already-migrated store instead of
+ * running initdb and every migration itself. When DATABASE_URL names a PostgreSQL server (as
+ * `.ci/run`'s second pass does), each server gets a fresh database of its own next to it, dropped on
+ * stop; E2E_DATABASE_URL overrides both and is used as given.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,6 +74,80 @@ export async function e2eDatabase(): Promise<{ url: string; drop: () => Promise<
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
+/** The server's database client: it creates, locks and migrates the PGlite data directory. */
+const dbClientModule = path.join(repoRoot, 'apps/server/src/db/client.ts');
+const migrationsDir = path.join(repoRoot, 'apps/server/src/db/migrations');
+/** The lock file a process holding a PGlite directory writes (PGLITE_LOCK_FILE in the client). */
+const PGLITE_LOCK_FILE = 'coffer.lock';
+
+/**
+ * What the migrated database depends on, as 16 hex digits: every file of the migrations folder
+ * (names and bytes), the database client (initdb settings, PGLITE_CONF) and PGlite's version. A
+ * change to any of them names a new template.
+ */
+function templateKey(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string, rel: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full, `${rel}${entry.name}/`);
+      else hash.update(`${rel}${entry.name}\0`).update(readFileSync(full)).update('\0');
+    }
+  };
+  walk(migrationsDir, '');
+  hash.update(readFileSync(dbClientModule));
+  const pglite = path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json');
+  hash.update(existsSync(pglite) ? readFileSync(pglite) : 'pglite?');
+  return hash.digest('hex').slice(0, 16);
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * The directory of a PGlite database with every migration of this checkout applied and nothing
+ * else (no payments mode recorded, no users): `<tmpdir>/coffer-e2e-pglite-<key>/db`. Built once by
+ * a child process through the server's own client (`openDatabase` then `migrate`, the first steps
+ * of a server's start on a new DATA_DIR), in a scratch directory renamed into place when complete,
+ * so a later spec file, process or run with the same migrations reuses it. Each server gets its own
+ * copy ({@link startServer}); nothing ever opens the template itself after it is built.
+ * Creating it costs one initdb and all migrations (8-20 s on the 2-core CI machine, what every
+ * server used to pay at its start); a copy of its 41 MB costs about 1-2 s.
+ * @throws Error with the child's output when the database cannot be created or migrated
+ */
+export function migratedPgliteTemplate(): Promise<string> {
+  template ??= (async () => {
+    const home = path.join(os.tmpdir(), `coffer-e2e-pglite-${templateKey()}`);
+    const dir = path.join(home, 'db');
+    if (existsSync(path.join(dir, 'PG_VERSION'))) return dir;
+    const scratch = await mkdtemp(path.join(os.tmpdir(), 'coffer-e2e-pglite-build-'));
+    const script = `const { openDatabase } = await import(process.argv[1]);
+const database = await openDatabase(undefined, process.argv[2]);
+await database.migrate();
+await database.close();`;
+    try {
+      await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script, pathToFileURL(dbClientModule).href, scratch],
+        { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 },
+      );
+      await rename(scratch, home);
+    } catch (err) {
+      await rm(scratch, { recursive: true, force: true });
+      // Another process built the same template first: use that one.
+      if (existsSync(path.join(dir, 'PG_VERSION'))) return dir;
+      const stderr = (err as { stderr?: string }).stderr;
+      throw new Error(`could not build the migrated PGlite template: ${stderr || String(err)}`);
+    }
+    return dir;
+  })();
+  const building = template;
+  // A failed build is not remembered: the next server tries again.
+  building.catch(() => {
+    if (template === building) template = undefined;
+  });
+  return building;
+}
+
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -98,6 +175,19 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'coffer-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const database = await e2eDatabase();
+  // PGlite (no database URL, no DATA_DIR of the caller's): this server's own copy of the migrated
+  // template; E2E_PGLITE_TEMPLATE=false leaves the DATA_DIR empty (initdb and migrations at start).
+  if (!database.url && !env.DATABASE_URL && !env.DATA_DIR && process.env.E2E_PGLITE_TEMPLATE !== 'false') {
+    try {
+      await cp(await migratedPgliteTemplate(), path.join(dataDir, 'db'), {
+        recursive: true,
+        filter: (source) => path.basename(source) !== PGLITE_LOCK_FILE,
+      });
+    } catch (err) {
+      await rm(dataDir, { recursive: true, force: true });
+      throw err;
+    }
+  }
   let log = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: repoRoot,
