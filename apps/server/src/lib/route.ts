@@ -56,7 +56,8 @@ export interface EndpointContext<K extends EndpointKey> {
   /**
    * Encodes `data` as this call's whole success answer, once, with the same schema and bytes as the
    * serializer (zod encode, then JSON.stringify), for a handler that keeps the result to answer many
-   * requests with. @throws Error when `data` does not match the call's `data` schema (a bug: a 500)
+   * requests with. Not for idempotent calls: their stored answer is the serializer's string.
+   * @throws Error when `data` does not match the call's `data` schema (a bug: a 500)
    */
   encode(data: z.input<EndpointSchemasOf<K>['data']>): EncodedAnswer;
 }
@@ -106,7 +107,6 @@ export function defineEndpoint<K extends EndpointKey>(
     claims.delete(req);
     try {
       if (reply.statusCode === 200 && typeof payload === 'string') await store().complete(claim, 200, payload);
-      else if (reply.statusCode === 200 && Buffer.isBuffer(payload)) await store().complete(claim, 200, payload.toString('utf8'));
       else await store().release(claim);
     } catch (err) {
       // The answer goes out regardless; the claim turns stale and a repeat may take it after STALE_CLAIM_MS.
