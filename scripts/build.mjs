@@ -46,8 +46,8 @@ const SOURCES = [
   'scripts/build.mjs',
 ];
 
-/** Newest mtime (ms since epoch) of a file or of the files under a directory; 0 when absent. */
-function newestMtime(p) {
+/** Newest mtime (ms since epoch) of a file or of the files under a directory (but `node_modules` and `dist`); 0 when absent. */
+export function newestMtime(p) {
   let st;
   try {
     st = statSync(p);

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { pageReload } from '@/lib/page-reload';
 import { renderApp, signOutStore } from '@/test/render';
 import { AppLayout } from './app-layout';
 
@@ -37,8 +38,7 @@ describe('layout error boundary (product §2, §8)', () => {
   it('an error outside the page boundary (in the layout itself) shows the same fallback and toast, whose Try again reloads', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const toastError = vi.spyOn(toast, 'error');
-    const reload = vi.fn();
-    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload } as Location);
+    const reload = vi.spyOn(pageReload, 'reload').mockImplementation(() => {});
     function BrokenLayout(): never {
       throw new Error('layout failed');
     }

@@ -7,6 +7,7 @@ import { QueryErrorResetBoundary } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { ErrorFallback } from '@/components/ui/error-fallback';
+import { pageReload } from '@/lib/page-reload';
 
 export const UNEXPECTED_ERROR_TOAST = 'An unexpected error occurred. Please try again.';
 
@@ -59,6 +60,6 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, { err
   }
 
   override render() {
-    return this.state.error ? <ErrorFallback onRetry={() => window.location.reload()} /> : this.props.children;
+    return this.state.error ? <ErrorFallback onRetry={() => pageReload.reload()} /> : this.props.children;
   }
 }

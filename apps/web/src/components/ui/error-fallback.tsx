@@ -1,4 +1,5 @@
 import { TriangleAlert } from 'lucide-react';
+import { pageReload } from '@/lib/page-reload';
 import { Button } from './button';
 
 /** The error screen of product §2: 'Something went wrong' with 'Try again' and 'Refresh page'. */
@@ -12,7 +13,7 @@ export function ErrorFallback({ onRetry, detail }: { onRetry: () => void; detail
       <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">{detail ?? 'This page ran into a problem. You can try again or reload the page.'}</p>
       <div className="mt-6 flex gap-3">
         <Button onClick={onRetry}>Try again</Button>
-        <Button variant="outline" onClick={() => window.location.reload()}>
+        <Button variant="outline" onClick={() => pageReload.reload()}>
           Refresh page
         </Button>
       </div>
