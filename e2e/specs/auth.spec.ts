@@ -19,6 +19,7 @@ import {
   registerUser,
   resetCode,
   screenshot,
+  settledScreenshot,
   seriousA11yViolations,
   settle,
   startServer,
@@ -180,20 +181,16 @@ describe('auth', () => {
       const { context, page } = await newPage(browser, server.url, viewport);
       await page.goto('/');
       await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await settle(page);
-      await screenshot(page, `home-visitor-${name}`);
+      await settledScreenshot(page, `home-visitor-${name}`);
       await page.goto('/login');
       await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
-      await settle(page);
-      await screenshot(page, `login-${name}`);
+      await settledScreenshot(page, `login-${name}`);
       await page.goto('/register');
       await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-      await settle(page);
-      await screenshot(page, `register-${name}`);
+      await settledScreenshot(page, `register-${name}`);
       await page.goto('/nowhere');
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
-      await settle(page);
-      await screenshot(page, `not-found-${name}`);
+      await settledScreenshot(page, `not-found-${name}`);
 
       await page.goto('/login');
       await page.getByLabel('Username or email').fill(user.username);
@@ -201,27 +198,22 @@ describe('auth', () => {
       await page.getByRole('button', { name: 'Log in', exact: true }).click();
       await page.waitForURL(`${server.url}/`);
       await page.getByText('Login successful!').waitFor();
-      await settle(page);
-      await screenshot(page, `home-user-${name}`);
+      await settledScreenshot(page, `home-user-${name}`);
       if (name === 'mobile') {
         await page.getByRole('button', { name: 'Open menu' }).click();
         await page.getByRole('navigation', { name: 'Mobile' }).waitFor();
-        await settle(page);
-        await screenshot(page, `menu-user-${name}`);
+        await settledScreenshot(page, `menu-user-${name}`);
       }
       await page.goto('/profile');
       await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
-      await settle(page);
-      await screenshot(page, `profile-${name}`);
+      await settledScreenshot(page, `profile-${name}`);
       await page.goto('/terms');
       await page.getByRole('heading', { name: 'Terms of Service', level: 1 }).waitFor();
-      await settle(page);
-      await screenshot(page, `terms-${name}`);
+      await settledScreenshot(page, `terms-${name}`);
       await page.getByRole('button', { name: 'Switch to dark theme' }).click();
       await page.goto('/profile');
       await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
-      await settle(page);
-      await screenshot(page, `profile-dark-${name}`);
+      await settledScreenshot(page, `profile-dark-${name}`);
       await context.close();
     }
   });

@@ -62,12 +62,17 @@ export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
   });
 }
 
+/** False when E2E_SCREENSHOTS=false (as `.ci/run` sets it): no screenshot is taken or waited for. */
+export function screenshotsOn(): boolean {
+  return process.env.E2E_SCREENSHOTS !== 'false';
+}
+
 /**
  * Saves a full-page screenshot to e2e/screenshots/<name>.png (git-ignored), for a person to look
  * at: no spec compares them. E2E_SCREENSHOTS=false skips them (returns '').
  */
 export async function screenshot(page: Page, name: string): Promise<string> {
-  if (process.env.E2E_SCREENSHOTS === 'false') return '';
+  if (!screenshotsOn()) return '';
   await mkdir(screenshotDir, { recursive: true });
   const file = path.join(screenshotDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
@@ -81,4 +86,14 @@ export async function logIn(page: Page, account: string, password: string): Prom
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await page.getByText('Login successful!').waitFor();
+}
+
+/**
+ * {@link settle}, then {@link screenshot}: the quiet page a person looks at. With E2E_SCREENSHOTS=false
+ * neither runs (the wait is for the picture only; a spec's assertions wait on what they check).
+ */
+export async function settledScreenshot(page: Page, name: string): Promise<string> {
+  if (!screenshotsOn()) return '';
+  await settle(page);
+  return screenshot(page, name);
 }
