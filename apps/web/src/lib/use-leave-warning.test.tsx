@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useRef } from 'react';
 import { Link, MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { LEAVE_GUARD_STATE, leaveGuardOptions, useLeaveWarning } from './use-leave-warning';
 
 const MESSAGE = 'Your files are not saved yet. Leave?';
@@ -81,6 +81,9 @@ describe('useLeaveWarning', () => {
   describe('the Back button', () => {
     const popped = () => new Promise<void>((resolve) => window.addEventListener('popstate', () => resolve(), { once: true }));
     const guarded = () => Boolean((window.history.state as Record<string, unknown> | null)?.[LEAVE_GUARD_STATE]);
+    // Each case starts on a plain entry of the page at the end of jsdom's history (a push drops the
+    // forward entries a case that went Back left behind), whatever the case before did.
+    beforeEach(() => window.history.pushState(null, '', '/upload'));
 
     test('while active, a guard entry of the same page is pushed; Back asks, and staying pushes it again', async () => {
       const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import toast from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { preloadDialog } from '@/components/ui/lazy-dialog';
 import { markFirstScreenShown } from '@/lib/after-first-screen';
@@ -45,6 +46,8 @@ beforeAll(async () => {
 markFirstScreenShown();
 afterEach(() => {
   cleanup();
+  // react-hot-toast's store is global: a toast left by one test is not another's status.
+  toast.remove();
   server.resetHandlers();
   localStorage.clear();
   resetSessionExpiryThrottle();
