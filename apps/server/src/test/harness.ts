@@ -27,6 +27,14 @@ export interface TestApp {
 }
 
 /**
+ * True when DATABASE_URL names a PostgreSQL server (`.ci/run`'s PostgreSQL pass); unset or `memory://`:
+ * PGlite. A case that pins PGlite whatever the variable says (a script spawned on an on-disk PGlite
+ * data dir, a child on `memory://`) is skipped on PostgreSQL with `it.skipIf(onPostgres)`: there it
+ * would only repeat the PGlite pass's run.
+ */
+export const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+
+/**
  * Builds the app on a fresh temp data dir. `env` overrides configuration variables.
  * `options.logStream` turns the app's real logger on (level LOG_LEVEL, default `info` then) writing to that stream.
  */
