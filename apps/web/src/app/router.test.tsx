@@ -10,6 +10,7 @@ import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { AppLayout } from './layout/app-layout';
 import LoginRoute from './routes/auth/login';
 import { fail, ok, renderApp, signIn, signOutStore, testUser } from '@/test/render';
+import { mockApi } from '@/test/mock-api';
 import { server } from '@/test/server';
 
 const me = (body: unknown, status = 200) =>
@@ -135,6 +136,8 @@ describe('login guard (product §2)', () => {
         return HttpResponse.json(ok({ ...testUser, nickname: 'Ada (fresh)' }));
       }),
       assets,
+      // The signed-in layout reads the notification settings.
+      mockApi('accountNotifications', { update_mails: true }),
     );
     signIn(testUser);
     renderApp('/profile');
@@ -197,7 +200,7 @@ describe('Your Profile > Developer (personal access tokens)', () => {
 describe('session expiry (product §4)', () => {
   it('clears the session and cached data, goes to / with history replaced, and shows the message once', async () => {
     const toastError = vi.spyOn(toast, 'error');
-    server.use(me(fail(10002, 'Your session has expired. Please log in again.', 'UNAUTHORIZED'), 401), assets);
+    server.use(me(fail(10002, 'Your session has expired. Please log in again.', 'UNAUTHORIZED'), 401), assets, mockApi('accountNotifications', { update_mails: true }));
     signIn(testUser, 'stale-token');
     const { router, queryClient } = renderApp('/profile');
     queryClient.setQueryData(['collections', 'mine'], { collections: [], count: 0 });
@@ -222,7 +225,7 @@ describe('session expiry (product §4)', () => {
 
   it("ends the session with 'User record does not exist. Please log in again.' when the record is gone", async () => {
     const toastError = vi.spyOn(toast, 'error');
-    server.use(me(fail(10005, 'Record does not exist', 'NOT_FOUND'), 404), assets);
+    server.use(me(fail(10005, 'Record does not exist', 'NOT_FOUND'), 404), assets, mockApi('accountNotifications', { update_mails: true }));
     signIn(testUser);
     const { router } = renderApp('/profile');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));

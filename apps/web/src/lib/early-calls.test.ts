@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi } from '@/test/mock-api';
+import { testUser } from '@/test/render';
 import { server } from '@/test/server';
 import { callApi } from './api-client';
 import { setAccessToken } from './storage';
@@ -73,6 +75,8 @@ describe('early signed-in calls', () => {
         seen.push(await request.json());
         return HttpResponse.json({ code: 10000, msg: 'success', data: { asset: { available: '5', freeze: '0' } } });
       }),
+      // The early get/me call that starts on each run of the script: answered, not read here.
+      mockApi('getMe', testUser),
     );
     const list = [
       { path: '/api/uc/v1/account/get/me', body: {} },

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
+import { mockApi } from '@/test/mock-api';
 import { server } from '@/test/server';
 import { fail, ok } from '@/test/render';
 import { makeCollection, renderWithProviders } from '@/test/helpers';
@@ -254,6 +255,7 @@ describe('Collection detail', () => {
           }),
         ),
       ),
+      mockApi('reviewList', { reviews: [], page: 0, size: 10, totalCount: 0, totalPages: 0, hasNextPage: false, count: 0, mine: null, can_review: false }),
     );
     render(OWNER);
     const notice = await screen.findByTestId('takedown-notice');

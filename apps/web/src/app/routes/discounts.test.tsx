@@ -8,6 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { mockApi } from '@/test/mock-api';
 import { server } from '@/test/server';
 import { fail, ok } from '@/test/render';
 import { makeCollection, renderWithProviders } from '@/test/helpers';
@@ -123,6 +124,8 @@ describe('a ?code= link on the detail page', () => {
       http.post('*/sl/v1/collection/detail', () =>
         HttpResponse.json(ok({ collection: { ...collection, owner_id: SELLER }, resources: [], seller, purchased: false })),
       ),
+      // The detail page lists the reviews below the files.
+      mockApi('reviewList', { reviews: [], page: 0, size: 10, totalCount: 0, totalPages: 0, hasNextPage: false, count: 0, mine: null, can_review: false }),
     );
 
   test('shows the discounted price, the list price struck through, and buys for the discounted price', async () => {
