@@ -1,7 +1,7 @@
 /**
  * `npm run e2e` and `npm run e2e:journey`, first step: builds the web app (`npm run build -w
  * @coffer/web`, Vite) only when `apps/web/dist` is missing or older than one of its sources
- * ({@link WEB_SOURCES}), and otherwise says so and returns at once. `.ci/run`'s PostgreSQL pass runs
+ * (`WEB_SOURCES` of scripts/build.mjs, and this script), and otherwise says so and returns at once. `.ci/run`'s PostgreSQL pass runs
  * the journey after the PGlite pass built the same sources: about 20-25 s of a second Vite build
  * saved on the 2-core CI machine.
  *
@@ -12,38 +12,20 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { newestMtime, root } from './build.mjs';
+import { newestMtime, root, WEB_SOURCES } from './build.mjs';
 
 const webDir = path.join(root, 'apps/web');
 /** Written after a web build that passed; its mtime is the build's time. */
 const stamp = path.join(webDir, 'dist/.web-stamp');
-/** What the web build reads: its sources, its config, the contract it imports, the lockfile. */
-const WEB_SOURCES = [
-  'package-lock.json',
-  'tsconfig.base.json',
-  'packages/contract/src',
-  'packages/contract/package.json',
-  'apps/web/src',
-  'apps/web/public',
-  'apps/web/index.html',
-  'apps/web/package.json',
-  'apps/web/tsconfig.json',
-  'apps/web/vite.config.ts',
-  'scripts/build-web.mjs',
-];
 
-/** True when the stamp and the built document exist and the stamp is newer than every source. */
-export function webBuildIsCurrent() {
+/** True when the stamp and the built document exist and the stamp is newer than every web source and this script. */
+function webBuildIsCurrent() {
   if (!existsSync(stamp) || !existsSync(path.join(webDir, 'dist/index.html'))) return false;
   const built = statSync(stamp).mtimeMs;
-  return WEB_SOURCES.every((s) => newestMtime(path.join(root, s)) <= built);
+  return [...WEB_SOURCES, 'scripts/build-web.mjs'].every((s) => newestMtime(path.join(root, s)) <= built);
 }
 
-const asCommand = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (!asCommand) {
-  // imported for webBuildIsCurrent: build nothing
-} else if (!process.argv.includes('--force') && webBuildIsCurrent()) {
+if (!process.argv.includes('--force') && webBuildIsCurrent()) {
   console.log('build-web: apps/web/dist is newer than every web source; not building again');
 } else {
   const started = Date.now();

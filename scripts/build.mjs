@@ -26,26 +26,31 @@ export const stampFile = path.join(serverDir, 'dist/.build-stamp');
 /** The compiled entry point. */
 export const serverEntry = path.join(serverDir, 'dist/server.js');
 
-/** Inputs of the build: a change under these (newer than the stamp) makes the build stale. */
-const SOURCES = [
+/** What the web app's build reads (also scripts/build-web.mjs's staleness rule for `npm run e2e`). */
+export const WEB_SOURCES = [
   'package-lock.json',
   'tsconfig.base.json',
   'packages/contract/src',
   'packages/contract/package.json',
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/package.json',
+  'apps/web/tsconfig.json',
+  'apps/web/vite.config.ts',
+];
+
+/** Inputs of the build: a change under these (newer than the stamp) makes the build stale. */
+const SOURCES = [
+  ...WEB_SOURCES,
   'packages/contract/tsconfig.json',
   'packages/contract/tsconfig.build.json',
   'apps/server/src',
   'apps/server/package.json',
   'apps/server/tsconfig.json',
   'apps/server/tsconfig.build.json',
-  'apps/web/src',
-  'apps/web/public',
-  'apps/web/index.html',
-  'apps/web/package.json',
-  'apps/web/vite.config.ts',
   'scripts/build.mjs',
 ];
-
 /** Newest mtime (ms since epoch) of a file or of the files under a directory (but `node_modules` and `dist`); 0 when absent. */
 export function newestMtime(p) {
   let st;
@@ -138,7 +143,9 @@ export async function build({ web = true } = {}) {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   const started = Date.now();
   const steps = web ? 3 : 2;
-  console.log(`build: ${steps} steps, about ${web ? '2-3 minutes' : '1-2 minutes'} on two cores (once: later starts reuse the build)`);
+  console.log(
+    `build: ${steps} steps, about ${web ? '2-3 minutes' : '1-2 minutes'} on two cores (once: later starts reuse the build)`,
+  );
   for (const [i, [dir, label]] of [
     [contractDir, 'compiling the contract (tsc)'],
     [serverDir, 'compiling the server (tsc)'],

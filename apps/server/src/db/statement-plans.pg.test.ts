@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { declaredStatements, type Statement } from './raw';
 import { publishedCollection } from '../modules/collections/collections.fixtures';
-import { createTestApp, createUser, fund } from '../test/harness';
+import { createTestApp, createUser, fund, onPostgres } from '../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../test/scratch-database';
 
 /**
@@ -24,7 +24,6 @@ import { createScratchDatabase, type ScratchDatabase } from '../test/scratch-dat
  */
 const ROWS = 2_000;
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('statement-plans.pg.test.ts: skipped — set DATABASE_URL to a PostgreSQL database');
 // The app's modules declare their statements when loaded; importing buildApp loads them all.
 void buildApp;

@@ -14,10 +14,9 @@ import { buildApp } from '../app';
 import { resources } from '../db/schema/index';
 import { ConfigError, loadConfig } from '../env';
 import { get, md5hex, ok, PNG_1PX, publishedCollection, put, uploadSingle } from '../modules/collections/collections.fixtures';
-import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from './harness';
+import { createTestApp, createUser, fund, md5, onPostgres, PASSWORD, type TestApp, type TestUser } from './harness';
 import { createScratchDatabase } from './scratch-database';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres)
   console.warn('abuse.test.ts: the 30-parallel-tries test is skipped — it needs DATABASE_URL (PGlite runs one connection)');
 

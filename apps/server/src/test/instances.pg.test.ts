@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_READ_CACHE_TTL_MS } from '../lib/read-cache';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
 import { buyAndPay, ok, publishedCollection } from '../modules/collections/collections.fixtures';
-import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp } from './harness';
+import { createTestApp, createUser, fund, md5, onPostgres, PASSWORD, type TestApp } from './harness';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres)
   console.warn('instances.pg.test.ts: skipped — two instances need a shared PostgreSQL database (set DATABASE_URL)');
 

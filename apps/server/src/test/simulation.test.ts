@@ -31,11 +31,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedCollection } from '../modules/collections/collections.fixtures';
 import { verifyLedger } from '../modules/ledger/ledger.verify';
-import { createTestApp, createUser, md5, PASSWORD, type TestApp, type TestUser } from './harness';
+import { createTestApp, createUser, md5, onPostgres, PASSWORD, type TestApp, type TestUser } from './harness';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 import { installFaults, Rng, type FaultInjector } from './simulation';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 const SEED_COUNT = Number(process.env.SIM_SEEDS ?? (onPostgres ? 200 : 12));
 /** SIM_FIRST_SEED (default 1): where a run of SIM_SEEDS seeds starts, to explore further seeds. */
 const FIRST_SEED = Number(process.env.SIM_FIRST_SEED ?? 1);

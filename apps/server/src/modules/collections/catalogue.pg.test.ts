@@ -11,11 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueChanges } from '../../db/schema/index';
-import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, onPostgres, type TestApp, type TestUser } from '../../test/harness';
 import { buyAndPay, ok, publishedCollection, uploadSingle } from './collections.fixtures';
 import { appendChange } from './collections.repository';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('catalogue.pg.test.ts: skipped — concurrent writers need PostgreSQL (set DATABASE_URL)');
 
 describe.skipIf(!onPostgres)('library changes on PostgreSQL, concurrent writers', () => {

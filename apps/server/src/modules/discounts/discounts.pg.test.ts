@@ -6,11 +6,10 @@
  * once. The ledger is verified after each race. Skipped, with a message, without DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, onPostgres, type TestApp, type TestUser } from '../../test/harness';
 import { ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres)
   console.warn('discounts.pg.test.ts: skipped — set DATABASE_URL to a PostgreSQL database to run the discount races');
 

@@ -11,10 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sellerEvents } from '../../db/schema/index';
-import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, onPostgres, type TestApp, type TestUser } from '../../test/harness';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('events.pg.test.ts: skipped — concurrent writers need PostgreSQL (set DATABASE_URL)');
 
 const uc = (p: string) => `/api/uc/v1/account${p}`;

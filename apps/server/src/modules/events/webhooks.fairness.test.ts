@@ -17,7 +17,7 @@ import path from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, onPostgres, type TestApp, type TestUser } from '../../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,7 +27,6 @@ import { quoted } from '../mail/mail-text';
 import { REDELIVERS_PER_WINDOW } from './events.routes';
 import { createEventsService, DISABLE_AFTER_MS, RETRY_DELAYS_MS } from './events.service';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 const uc = (p: string) => `/api/uc/v1/account${p}`;
 
 /** A local receiver; `handle` decides what each request gets. */

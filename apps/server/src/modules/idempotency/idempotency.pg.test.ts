@@ -10,10 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, ledgerViolations, type TestApp } from '../../test/harness';
+import { createTestApp, createUser, fund, ledgerViolations, onPostgres, type TestApp } from '../../test/harness';
 import { publishedCollection } from '../collections/collections.fixtures';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('idempotency.pg.test.ts: skipped — two instances racing a key need PostgreSQL (set DATABASE_URL)');
 
 /** Keys raced; a user holds at most 10 open top-up bills (MAX_OPEN_DEPOSIT_BILLS), so each user takes 10. */

@@ -8,11 +8,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, type TestApp } from '../../test/harness';
+import { createTestApp, createUser, fund, onPostgres, type TestApp } from '../../test/harness';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 import { verifyLedger } from '../ledger/ledger.verify';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('clearance.pg.test.ts: skipped — two instances need a shared PostgreSQL database (set DATABASE_URL)');
 
 const DAY = 24 * 3_600_000;

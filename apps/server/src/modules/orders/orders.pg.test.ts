@@ -3,11 +3,10 @@
  * lock contention can only be tested with DATABASE_URL. Skipped, with a message, without it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, onPostgres, type TestApp, type TestUser } from '../../test/harness';
 import { verifyLedger } from '../ledger/ledger.verify';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres)
   console.warn('orders.pg.test.ts: skipped — set DATABASE_URL to a PostgreSQL database to run the purchase concurrency tests');
 

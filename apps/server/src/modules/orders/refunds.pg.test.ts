@@ -6,12 +6,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, fund, type TestApp } from '../../test/harness';
+import { createTestApp, createUser, fund, onPostgres, type TestApp } from '../../test/harness';
 import { createScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { verifyLedger } from '../ledger/ledger.verify';
 import { buyAndPay, ok, publishedCollection } from '../collections/collections.fixtures';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('refunds.pg.test.ts: skipped — set DATABASE_URL to a PostgreSQL database to run the refund races');
 
 describe.skipIf(!onPostgres)('refunds on PostgreSQL', () => {

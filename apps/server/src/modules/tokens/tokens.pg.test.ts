@@ -9,9 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, md5, onPostgres, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('tokens.pg.test.ts: skipped — two instances need a shared PostgreSQL database (set DATABASE_URL)');
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';

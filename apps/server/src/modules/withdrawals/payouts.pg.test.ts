@@ -9,11 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ledgerTransactions } from '../../db/schema/index';
-import { createTestApp, createUser, fund, md5, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
+import { createTestApp, createUser, fund, md5, onPostgres, PASSWORD, type TestApp, type TestUser } from '../../test/harness';
 import { createWorkerRunner } from '../../worker-runner';
 import { verifyLedger } from '../ledger/ledger.verify';
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.warn('payouts.pg.test.ts: skipped — two instances need a shared PostgreSQL database (set DATABASE_URL)');
 
 const uc = (p: string) => `/api/uc/v1/account${p}`;
