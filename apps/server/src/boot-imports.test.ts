@@ -1,8 +1,10 @@
 /**
  * What a server on the embedded defaults loads (bench/README.md "bench:rss", issue 42's memory goal):
- * the chain libraries of the payment rails (viem, tronweb and ethers under it, @ton/ton), sharp,
- * archiver and nodemailer are imported only by a server that uses them (providers/payments/index.ts,
- * app.ts, thumbnails.ts, downloads.service.ts, mail/smtp.ts). One child process builds and starts
+ * the chain libraries of the payment rails (viem, tronweb and ethers under it, @ton/ton, and the
+ * @ton/core, @ton/crypto and @scure/bip32/bip39 their configuration checks use), sharp, archiver,
+ * nodemailer, undici (webhook deliveries) and file-type (image checks) are imported only by a
+ * server that uses them (providers/payments/index.ts, ton/config.ts, evm/config.ts, app.ts,
+ * thumbnails.ts, downloads.service.ts, mail/smtp.ts, events/webhook-target.ts, images.service.ts). One child process builds and starts
  * the app with `PAYMENTS=sandbox` and PGlite under a module-resolution hook that lists every package
  * resolved, then imports the TRON rail's module, which must list tronweb: so the check can fail.
  */
@@ -15,7 +17,23 @@ import { describe, expect, it } from 'vitest';
 /** The same rule as test/harness.ts's `onPostgres` (not imported: this file loads no app module). */
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
-const LAZY = ['viem', 'tronweb', 'ethers', '@ton/ton', 'sharp', 'archiver', 'nodemailer'];
+const LAZY = [
+  'viem',
+  'tronweb',
+  'ethers',
+  '@ton/ton',
+  'sharp',
+  'archiver',
+  'nodemailer',
+  // The ton and evm rails' configuration checks (ton/config.ts, evm/config.ts), webhook deliveries
+  // (events/webhook-target.ts) and image checks (uploads/images.service.ts): loaded on first use.
+  '@ton/core',
+  '@ton/crypto',
+  '@scure/bip32',
+  '@scure/bip39',
+  'undici',
+  'file-type',
+];
 
 /**
  * The packages a fresh process resolves while building and starting the app with `env` (then

@@ -8,13 +8,11 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema/index';
 
@@ -52,7 +50,7 @@ const PGLITE_CONF = ['shared_buffers = 16MB'];
  * @throws Error with the child's output when it fails
  */
 async function initPgliteInChild(dir: string): Promise<void> {
-  const script = `import { PGlite } from '@electric-sql/pglite';
+  const script = `import type { PGlite } from '@electric-sql/pglite';
 const db = new PGlite(process.argv[1], { postgresqlconf: JSON.parse(process.argv[2]) });
 await db.waitReady;
 await db.close();`;
@@ -133,6 +131,15 @@ function lockPgliteDir(dir: string): () => void {
   };
 }
 
+/**
+ * PGlite and drizzle's PGlite driver and migrator, imported when a PGlite database is first opened:
+ * a server on PostgreSQL never loads them (docs/operations.md "Memory").
+ */
+const pgliteModules = () =>
+  Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]).then(
+    ([{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }]) => ({ PGlite, drizzlePglite, migratePglite }),
+  );
+
 let memoryTemplate: Promise<PGlite> | undefined;
 
 /**
@@ -145,6 +152,7 @@ let memoryTemplate: Promise<PGlite> | undefined;
  */
 async function memoryDatabase(): Promise<PGlite> {
   memoryTemplate ??= (async () => {
+    const { PGlite, drizzlePglite, migratePglite } = await pgliteModules();
     const template = new PGlite();
     await template.waitReady;
     await migratePglite(drizzlePglite(template, { casing: 'snake_case' }), { migrationsFolder });
@@ -189,6 +197,7 @@ export async function openDatabase(url: string | undefined, dataDir: string): Pr
       close: () => pool.end(),
     };
   }
+  const { PGlite, drizzlePglite, migratePglite } = await pgliteModules();
   let client: PGlite;
   let unlock = () => {};
   if (url === 'memory://') {

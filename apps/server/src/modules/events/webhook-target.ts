@@ -23,7 +23,6 @@
 import { lookup, Resolver as DnsResolver } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch } from 'undici';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -151,9 +150,19 @@ export function checkedLookup(resolve: Resolver, allowPrivate: boolean): LookupF
 /**
  * `fetch` for webhook deliveries whose every connection goes through {@link checkedLookup}
  * (undici's own fetch with an Agent whose `connect.lookup` is the checked one).
+ *
+ * undici (about 5 MB of heap) is imported on the first delivery, not at start-up: a server whose
+ * sellers have no webhooks never loads it (docs/operations.md "Memory").
  */
 export function pinnedWebhookFetch(resolve: Resolver, allowPrivate: boolean): typeof fetch {
-  const dispatcher = new Agent({ connect: { lookup: checkedLookup(resolve, allowPrivate) } });
-  return ((input: string | URL, init?: RequestInit) =>
-    undiciFetch(input, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
+  let client: Promise<{ fetch: typeof import('undici').fetch; dispatcher: import('undici').Agent }> | undefined;
+  const load = () =>
+    (client ??= import('undici').then(({ Agent, fetch }) => ({
+      fetch,
+      dispatcher: new Agent({ connect: { lookup: checkedLookup(resolve, allowPrivate) } }),
+    })));
+  return (async (input: string | URL, init?: RequestInit) => {
+    const { fetch, dispatcher } = await load();
+    return fetch(input, { ...(init as object), dispatcher } as Parameters<typeof fetch>[1]);
+  }) as unknown as typeof fetch;
 }

@@ -7,7 +7,6 @@
  * only verified images are served there (modules/uploads/files.routes.ts).
  */
 import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES, UPLOAD_URL_TTL_SECONDS, type ImageUploadRequest } from '@coffer/contract';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Db, DbOrTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
@@ -110,6 +109,7 @@ export function createImagesService(deps: { db: Db; storage: StorageProvider; cl
         await storage.delete(key);
         throw errors.validation('Images must be 5 MB or smaller');
       }
+      const { fileTypeFromBuffer } = await import('file-type');
       const type = await fileTypeFromBuffer(await readHead(storage, key, SNIFF_BYTES));
       if (!type || !(IMAGE_CONTENT_TYPES as readonly string[]).includes(type.mime)) {
         await storage.delete(key);

@@ -11,9 +11,8 @@
  * per problem (`EVM_NETWORKS: 0.tokens.0.address: ...`), so the server refuses to start.
  */
 import { inspect } from 'node:util';
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
-import { wordlist } from '@scure/bip39/wordlists/english';
+import { createRequire } from 'node:module';
+import type { HDKey } from '@scure/bip32';
 import { z } from 'zod';
 import { fromEnvOrFile } from '../env-file';
 
@@ -205,24 +204,34 @@ export interface EvmEnv {
   EVM_WATCH_DAYS: number;
 }
 
+/**
+ * @scure/bip32 and @scure/bip39 (with @noble/curves' secp256k1 beneath), loaded when a seed is
+ * first checked or used: a server on the sandbox or ton rail never loads them (docs/operations.md
+ * "Memory"). Their CommonJS builds, since the configuration is read synchronously at start-up.
+ */
+const requireCjs = createRequire(import.meta.url);
+const bip32 = () => requireCjs('@scure/bip32') as typeof import('@scure/bip32');
+const bip39 = () => requireCjs('@scure/bip39') as typeof import('@scure/bip39');
+const english = () => (requireCjs('@scure/bip39/wordlists/english') as typeof import('@scure/bip39/wordlists/english')).wordlist;
+
 /** True for a BIP-39 English mnemonic or a master (depth 0) xprv. Never echoes the value. */
 export function isValidSeed(seed: string): boolean {
   if (seed.startsWith('xprv')) {
     try {
-      const key = HDKey.fromExtendedKey(seed);
+      const key = bip32().HDKey.fromExtendedKey(seed);
       return key.depth === 0 && !!key.privateKey;
     } catch {
       return false;
     }
   }
-  return validateMnemonic(seed.split(/\s+/).join(' '), wordlist);
+  return bip39().validateMnemonic(seed.split(/\s+/).join(' '), english());
 }
 
 /** The master HD key of a validated seed (mnemonic without passphrase, or xprv). */
 export function masterKey(seed: Secret): HDKey {
   const value = seed.reveal();
-  if (value.startsWith('xprv')) return HDKey.fromExtendedKey(value);
-  return HDKey.fromMasterSeed(mnemonicToSeedSync(value.split(/\s+/).join(' ')));
+  if (value.startsWith('xprv')) return bip32().HDKey.fromExtendedKey(value);
+  return bip32().HDKey.fromMasterSeed(bip39().mnemonicToSeedSync(value.split(/\s+/).join(' ')));
 }
 
 /**

@@ -9,8 +9,8 @@
  * each also from a file named by `NAME_FILE`) are wrapped in {@link Secret} and never printed.
  */
 import { createHmac, pbkdf2Sync } from 'node:crypto';
-import { Address } from '@ton/core';
-import { mnemonicWordList } from '@ton/crypto';
+import { createRequire } from 'node:module';
+import type { Address } from '@ton/core';
 import { z } from 'zod';
 import { Secret } from '../evm/config';
 import type { TonApi } from './api';
@@ -99,13 +99,21 @@ export interface TonSettings {
 /** Parses a TON address in any form (raw `0:<hex>`, or user-friendly). @returns null when it is none */
 export function parseTonAddress(text: string): Address | null {
   try {
-    return Address.parse(text.trim());
+    return tonCore().Address.parse(text.trim());
   } catch {
     return null;
   }
 }
 
-const WORDS = new Set(mnemonicWordList);
+/**
+ * @ton/core and @ton/crypto (CommonJS packages: `require` returns the same instance an `import`
+ * does), loaded when the ton rail's variables are checked: a server without `PAYMENTS=ton` never
+ * loads them (about 3 MB of heap; docs/operations.md "Memory").
+ */
+const requireCjs = createRequire(import.meta.url);
+const tonCore = () => requireCjs('@ton/core') as typeof import('@ton/core');
+let tonWordList: ReadonlySet<string> | undefined;
+const tonWords = () => (tonWordList ??= new Set((requireCjs('@ton/crypto') as typeof import('@ton/crypto')).mnemonicWordList));
 
 /**
  * True for a TON wallet mnemonic without password: 24 words of the list whose entropy is a "basic
@@ -113,7 +121,7 @@ const WORDS = new Set(mnemonicWordList);
  * computed synchronously. Never echoes the words.
  */
 export function isTonMnemonic(words: string[]): boolean {
-  if (words.length !== 24 || !words.every((w) => WORDS.has(w))) return false;
+  if (words.length !== 24 || !words.every((w) => tonWords().has(w))) return false;
   const entropy = createHmac('sha512', words.join(' ')).update('').digest();
   return pbkdf2Sync(entropy, 'TON seed version', Math.floor(100_000 / 256), 64, 'sha512')[0] === 0;
 }

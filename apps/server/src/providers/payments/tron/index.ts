@@ -12,7 +12,7 @@
  * - Fees: energy x the chain's energy price plus bandwidth, in USD at `TRON_TRX_USD_PRICE`.
  * - Reserves: the token's `balanceOf` at each `TRX:usdttrc20:T...` address.
  */
-import { HDKey } from '@scure/bip32';
+import type { HDKey } from '@scure/bip32';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatUnits } from 'viem';
