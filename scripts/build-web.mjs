@@ -6,17 +6,16 @@
  * saved on the 2-core CI machine.
  *
  * Staleness is by file mtimes against `apps/web/dist/.web-stamp`, written after a build that passed
- * (scripts/build.mjs's `newestMtime`, the same rule `npm start` uses for the whole build).
+ * (scripts/build.mjs's `newestMtime`, the same rule `npm start` uses for the whole build; `npm start`'s
+ * build writes the same stamp, so `npm run e2e` after it does not build the web app again).
  * `--force` builds whatever the stamp says. Exit 1 when the build fails.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { newestMtime, root, WEB_SOURCES } from './build.mjs';
+import { newestMtime, root, WEB_SOURCES, webStampFile as stamp, writeWebStamp } from './build.mjs';
 
 const webDir = path.join(root, 'apps/web');
-/** Written after a web build that passed; its mtime is the build's time. */
-const stamp = path.join(webDir, 'dist/.web-stamp');
 
 /** True when the stamp and the built document exist and the stamp is newer than every web source and this script. */
 function webBuildIsCurrent() {
@@ -35,7 +34,6 @@ if (!process.argv.includes('--force') && webBuildIsCurrent()) {
     process.exit(1);
   }
   // The stamp carries the build's start time: a source saved while Vite ran is newer, so stale.
-  writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
-  utimesSync(stamp, new Date(started), new Date(started));
+  writeWebStamp(started);
   console.log(`build-web: done in ${Math.round((Date.now() - started) / 1000)} s`);
 }

@@ -13,7 +13,7 @@
  * Throws (exit 1 from the command line) when a step fails.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +25,17 @@ const webDir = path.join(root, 'apps/web');
 export const stampFile = path.join(serverDir, 'dist/.build-stamp');
 /** The compiled entry point. */
 export const serverEntry = path.join(serverDir, 'dist/server.js');
+/** Written after a web build that passed (here or by scripts/build-web.mjs); its mtime is that build's start. */
+export const webStampFile = path.join(webDir, 'dist/.web-stamp');
+
+/**
+ * Writes {@link webStampFile} with the start time (ms since the epoch) of the web build that just
+ * passed: a web source saved while Vite ran is newer than the stamp, so scripts/build-web.mjs builds again.
+ */
+export function writeWebStamp(startedMs) {
+  writeFileSync(webStampFile, `${new Date(startedMs).toISOString()}\n`);
+  utimesSync(webStampFile, new Date(startedMs), new Date(startedMs));
+}
 
 /** What the web app's build reads (also scripts/build-web.mjs's staleness rule for `npm run e2e`). */
 export const WEB_SOURCES = [
@@ -158,7 +169,9 @@ export async function build({ web = true } = {}) {
   cpSync(path.join(serverDir, 'src/db/migrations'), path.join(serverDir, 'dist/db/migrations'), { recursive: true });
   if (web) {
     console.log(`build 3/3: building the web app (vite)`);
+    const webStarted = Date.now();
     await run('building the web app (vite)', 'npm', ['run', 'build', '-w', '@coffer/web'], root);
+    writeWebStamp(webStarted);
   }
   writeFileSync(stampFile, `${new Date().toISOString()}\n`);
   console.log(`build: done in ${Math.round((Date.now() - started) / 1000)} s`);
