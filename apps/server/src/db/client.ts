@@ -50,7 +50,7 @@ const PGLITE_CONF = ['shared_buffers = 16MB'];
  * @throws Error with the child's output when it fails
  */
 async function initPgliteInChild(dir: string): Promise<void> {
-  const script = `import type { PGlite } from '@electric-sql/pglite';
+  const script = `import { PGlite } from '@electric-sql/pglite';
 const db = new PGlite(process.argv[1], { postgresqlconf: JSON.parse(process.argv[2]) });
 await db.waitReady;
 await db.close();`;
