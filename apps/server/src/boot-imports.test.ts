@@ -4,18 +4,18 @@
  * @ton/core, @ton/crypto and @scure/bip32/bip39 their configuration checks use), sharp, archiver,
  * nodemailer, undici (webhook deliveries) and file-type (image checks) are imported only by a
  * server that uses them (providers/payments/index.ts, ton/config.ts, evm/config.ts, app.ts,
- * thumbnails.ts, downloads.service.ts, mail/smtp.ts, events/webhook-target.ts, images.service.ts). One child process builds and starts
- * the app with `PAYMENTS=sandbox` and PGlite under a module-resolution hook that lists every package
- * resolved, then imports the TRON rail's module, which must list tronweb: so the check can fail.
+ * thumbnails.ts, downloads.service.ts, mail/smtp.ts, events/webhook-target.ts, images.service.ts).
+ * One child process builds and starts the app with `PAYMENTS=sandbox` and PGlite under a
+ * module-resolution hook that lists every package resolved, then imports the TRON rail's module,
+ * which must list tronweb: so the check can fail.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { onPostgres } from './test/on-postgres';
 
-/** The same rule as test/harness.ts's `onPostgres` (not imported: this file loads no app module). */
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
 const LAZY = [
   'viem',

@@ -26,13 +26,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/**
- * True when DATABASE_URL names a PostgreSQL server (`.ci/run`'s PostgreSQL pass); unset or `memory://`:
- * PGlite. A case that pins PGlite whatever the variable says (a script spawned on an on-disk PGlite
- * data dir, a child on `memory://`) is skipped on PostgreSQL with `it.skipIf(onPostgres)`: there it
- * would only repeat the PGlite pass's run.
- */
-export const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+/** True when DATABASE_URL names a PostgreSQL server (test/on-postgres.ts). */
+export { onPostgres } from './on-postgres';
 
 /**
  * Builds the app on a fresh temp data dir. `env` overrides configuration variables.

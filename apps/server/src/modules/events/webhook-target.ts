@@ -156,11 +156,15 @@ export function checkedLookup(resolve: Resolver, allowPrivate: boolean): LookupF
  */
 export function pinnedWebhookFetch(resolve: Resolver, allowPrivate: boolean): typeof fetch {
   let client: Promise<{ fetch: typeof import('undici').fetch; dispatcher: import('undici').Agent }> | undefined;
+  // A failed import is not kept: the delivery fails (and is retried by its schedule), the next one imports again.
   const load = () =>
-    (client ??= import('undici').then(({ Agent, fetch }) => ({
-      fetch,
-      dispatcher: new Agent({ connect: { lookup: checkedLookup(resolve, allowPrivate) } }),
-    })));
+    (client ??= import('undici').then(
+      ({ Agent, fetch }) => ({ fetch, dispatcher: new Agent({ connect: { lookup: checkedLookup(resolve, allowPrivate) } }) }),
+      (err: unknown) => {
+        client = undefined;
+        throw err;
+      },
+    ));
   return (async (input: string | URL, init?: RequestInit) => {
     const { fetch, dispatcher } = await load();
     return fetch(input, { ...(init as object), dispatcher } as Parameters<typeof fetch>[1]);
