@@ -52,7 +52,8 @@ const GOAL_RSS_MB = 150;
 /**
  * Seconds Coffer idles after start-up and registration before the first round (BENCH_UPLOAD_SETTLE_S,
  * default 0). After about 10 s of low allocation V8's memory reducer collects and shrinks the young
- * generation start-up grew to 2 x 16 MB (2026-11-29: 121-125 MB after registration, 93 MB 25 s later),
+ * generation start-up grew (to 2 x 16 MB before npm start took `--max-semi-space-size=8`, ADR 0074;
+ * 2026-11-29: 121-125 MB after registration, 93 MB 25 s later),
  * and an upload then grows it only to 2 x 8 MB: a lower peak (151 MB on the first round) for more
  * scavenges (server CPU per GiB 7.7-8.3 s against 5.5-6.7 s, end to end 55 % of the limit against
  * 72-80 %; bench/history.md 2026-11-29 21:22). The default measures the server straight after

@@ -3,8 +3,8 @@
  * bench that loads Coffer over HTTP shares, so that each measures the same server the same way.
  *
  * - {@link startCoffer}: Coffer exactly as `npm start` starts it (the root script: `scripts/start.mjs`,
- *   which builds only when the build is stale, then `cd apps/server && node
- *   --conditions=coffer-compiled dist/server.js`), with every Coffer variable at its default (request
+ *   which builds only when the build is stale, then `cd apps/server && node <its flags>
+ *   dist/server.js`, the flags read from package.json by {@link npmStartNodeArgs}), with every Coffer variable at its default (request
  *   logs at `info` through the asynchronous stdout destination, workers on, the web app served)
  *   except those a user would set to run it here: `PORT`, `DATABASE_URL`, and `DATA_DIR` (a fresh
  *   directory on the same file system as the default `./data`) and `API_RATE_LIMIT_MAX` (see
@@ -178,6 +178,20 @@ const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'TZ', 'T
  */
 export const CHANGED_FOR_LOAD = { API_RATE_LIMIT_MAX: '100000000' } as const;
 
+/**
+ * The arguments of `npm start`'s server command, read from the root package.json's `start` script
+ * (`node scripts/start.mjs && cd apps/server && exec node <arguments>`), so that a bench runs the
+ * node flags npm start runs (e.g. `--max-semi-space-size=8 --expose-gc-as=__cofferGc`, ADR 0074).
+ * @returns e.g. `['--max-semi-space-size=8', '--expose-gc-as=__cofferGc', '--conditions=coffer-compiled', 'dist/server.js']`
+ * @throws Error when the script no longer has that shape
+ */
+export function npmStartNodeArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const match = /&& cd apps\/server && exec node (.+)$/.exec(pkg.scripts.start);
+  if (!match) throw new Error(`package.json's start script no longer ends in "cd apps/server && exec node ...": ${pkg.scripts.start}`);
+  return match[1]!.trim().split(/\s+/);
+}
+
 /** A running Coffer server. */
 export interface Coffer {
   /** `http://127.0.0.1:<port>` */
@@ -194,7 +208,7 @@ export interface Coffer {
 
 /**
  * Starts Coffer as `npm start` does (see the module comment): `scripts/start.mjs` first (builds when
- * stale), then `node --conditions=coffer-compiled dist/server.js` in apps/server, waits for
+ * stale), then `node <npm start's flags> dist/server.js` in apps/server, waits for
  * `/readyz`. Prints the command and the variables it set.
  * @param options.databaseUrl PostgreSQL URL (unset: the embedded PGlite in DATA_DIR, as npm start)
  * @param options.nodeArgs extra node flags for the server (`BENCH_SERVER_NODE_ARGS`, e.g. `--cpu-prof`);
@@ -223,7 +237,7 @@ export async function startCoffer(
   const env: Record<string, string> = {};
   for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
   Object.assign(env, changed);
-  const nodeArgs = [...(options.nodeArgs ?? []), '--conditions=coffer-compiled', 'dist/server.js'];
+  const nodeArgs = [...(options.nodeArgs ?? []), ...npmStartNodeArgs()];
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, nodeArgs, {
     cwd: path.join(ROOT, 'apps/server'),
