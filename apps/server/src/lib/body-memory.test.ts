@@ -63,7 +63,9 @@ describe('minor collections after upload bytes (ADR 0074)', () => {
   it("npm start's node command carries the flags (the root package.json and apps/server's)", () => {
     for (const file of [path.join(serverDir, '../../package.json'), path.join(serverDir, 'package.json')]) {
       const start = (JSON.parse(readFileSync(file, 'utf8')) as { scripts: { start: string } }).scripts.start;
-      expect(start).toMatch(new RegExp(`node --max-semi-space-size=8 --expose-gc-as=${GC_GLOBAL} --conditions=coffer-compiled dist/server\\.js`));
+      expect(start).toMatch(
+        new RegExp(`node --max-semi-space-size=8 --expose-gc-as=${GC_GLOBAL} --conditions=coffer-compiled dist/server\\.js`),
+      );
     }
   });
 });

@@ -7,10 +7,12 @@
  * its next collection, and a body in flight allocates too few heap objects to start one: V8 starts
  * one for "external memory pressure" only after about 64 MB of such memory (ADR 0072 measured 45 MB
  * of dead chunks during every upload run). The storage sinks (providers/storage/local.ts) report the
- * body bytes they take to {@link noteBodyBytes}; after every {@link MINOR_GC_EVERY_BYTES} (8 MiB) it
- * runs one minor collection (a scavenge of the young generation, where the chunks' Buffer objects
- * die: about 0.2 ms, so about 25 ms of CPU per GiB received). What is left after it is the C
- * heap's: the freed chunks' pages that glibc keeps (ADR 0074, "Measured").
+ * body bytes they take to {@link noteBodyBytes} (and so does the concatenation of parts on
+ * completion, whose 1 MiB file reads are external memory the same way); after every
+ * {@link MINOR_GC_EVERY_BYTES} (8 MiB) it runs one minor collection (a scavenge of the young
+ * generation, where the chunks' Buffer objects die: about 0.2 ms, so about 25 ms of CPU per GiB
+ * received). What is left after it is the C heap's: the freed chunks' pages that glibc keeps
+ * (ADR 0074, "Measured").
  *
  * The collection is V8's own `gc` function, which `npm start`'s node command exposes under the name
  * {@link GC_GLOBAL} (`--expose-gc-as=__cofferGc`, package.json and apps/server/package.json; a
