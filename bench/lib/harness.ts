@@ -181,8 +181,8 @@ export const CHANGED_FOR_LOAD = { API_RATE_LIMIT_MAX: '100000000' } as const;
 /**
  * The arguments of `npm start`'s server command, read from the root package.json's `start` script
  * (`node scripts/start.mjs && cd apps/server && exec node <arguments>`), so that a bench runs the
- * node flags npm start runs (e.g. `--max-semi-space-size=8 --expose-gc-as=__cofferGc`, ADR 0074).
- * @returns e.g. `['--max-semi-space-size=8', '--expose-gc-as=__cofferGc', '--conditions=coffer-compiled', 'dist/server.js']`
+ * node flags npm start runs (e.g. `--max-semi-space-size=8`, ADR 0074).
+ * @returns e.g. `['--max-semi-space-size=8', '--conditions=coffer-compiled', 'dist/server.js']`
  * @throws Error when the script no longer has that shape
  */
 export function npmStartNodeArgs(): string[] {

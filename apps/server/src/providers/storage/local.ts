@@ -4,8 +4,7 @@
  * (`/files/...`, see modules/uploads/files.routes.ts), signed with HMAC-SHA256 and expiring.
  *
  * Bodies are streamed (never a whole file in memory), hashed (MD5) and counted on the way, and a
- * part PUT answers the part's MD5 as its ETag, as S3 does. The bytes each sink takes are reported to
- * lib/body-memory.ts, which has V8 free the dead socket chunks every 8 MiB (ADR 0074).
+ * part PUT answers the part's MD5 as its ETag, as S3 does.
  *
  * Multipart layout (docs/decisions/0034-upload-hot-path.md). An upload started with its size and
  * part size gets one file, `data`, of the declared size; the first PUT of part n claims the part
@@ -30,7 +29,6 @@ import path from 'node:path';
 import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../lib/clock';
-import { noteBodyBytes } from '../../lib/body-memory';
 import { announcePart, dropAssembly, finishAssembly } from './assembler';
 import { sealedKey, StorageError, type PresignedPut, type StorageProvider, type StoredPart } from './types';
 
@@ -74,7 +72,6 @@ export class HashCounter extends Transform {
       return;
     }
     this.hash.update(chunk);
-    noteBodyBytes(chunk.length);
     cb(null, chunk);
   }
 }
@@ -129,7 +126,6 @@ export class PositionedHashSink extends Writable {
     }
     for (const b of buffers) this.hash.update(b);
     this.bytes += size;
-    noteBodyBytes(size);
     const position = this.position;
     this.position += size;
     this.io = writevAll(this.handle, buffers, size, position);
