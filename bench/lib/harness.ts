@@ -4,8 +4,8 @@
  *
  * - {@link startCoffer}: Coffer exactly as `npm start` starts it (the root script: `scripts/start.mjs`,
  *   which builds only when the build is stale, then `cd apps/server && node <its flags>
- *   dist/server.js`, the flags read from package.json by {@link npmStartNodeArgs}), with every Coffer variable at its default (request
- *   logs at `info` through the asynchronous stdout destination, workers on, the web app served)
+ *   dist/server.js`, the flags read from package.json by {@link npmStartNodeArgs}), with every
+ *   Coffer variable at its default (request logs at `info` through the asynchronous stdout destination, workers on, the web app served)
  *   except those a user would set to run it here: `PORT`, `DATABASE_URL`, and `DATA_DIR` (a fresh
  *   directory on the same file system as the default `./data`) and `API_RATE_LIMIT_MAX` (see
  *   {@link CHANGED_FOR_LOAD}). It prints the command and each variable it set. The server's stdout

@@ -150,6 +150,23 @@ describe('webhook targets', () => {
       expect(res.status).toBe(204);
       expect(hits).toBe(1);
     });
+
+    it('a delivery whose undici import fails rejects, and the next delivery imports again and arrives', async () => {
+      let imports = 0;
+      const pinned = pinnedWebhookFetch(async () => ['127.0.0.1'], true, () => {
+        imports++;
+        return imports === 1 ? Promise.reject(new Error('ENOMEM while loading undici')) : import('undici');
+      });
+      const before = hits;
+      await expect(pinned(`http://hooks.test:${port}/h`, { method: 'POST', body: '{}' })).rejects.toThrow('ENOMEM while loading undici');
+      expect(hits).toBe(before);
+      const res = await pinned(`http://hooks.test:${port}/h`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(204);
+      expect(hits).toBe(before + 1);
+      // Once loaded, the client is kept: a third delivery imports nothing.
+      await pinned(`http://hooks.test:${port}/h`, { method: 'POST', body: '{}' });
+      expect(imports).toBe(2);
+    });
   });
 });
 

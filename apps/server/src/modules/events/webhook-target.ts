@@ -152,13 +152,19 @@ export function checkedLookup(resolve: Resolver, allowPrivate: boolean): LookupF
  * (undici's own fetch with an Agent whose `connect.lookup` is the checked one).
  *
  * undici (about 5 MB of heap) is imported on the first delivery, not at start-up: a server whose
- * sellers have no webhooks never loads it (docs/operations.md "Memory").
+ * sellers have no webhooks never loads it (docs/operations.md "Memory"). A failed import is not
+ * kept: that delivery rejects with the import's error (and is retried on its schedule), the next one
+ * imports again.
+ * @param importUndici how undici is imported (the tests inject a failure here)
  */
-export function pinnedWebhookFetch(resolve: Resolver, allowPrivate: boolean): typeof fetch {
+export function pinnedWebhookFetch(
+  resolve: Resolver,
+  allowPrivate: boolean,
+  importUndici: () => Promise<typeof import('undici')> = () => import('undici'),
+): typeof fetch {
   let client: Promise<{ fetch: typeof import('undici').fetch; dispatcher: import('undici').Agent }> | undefined;
-  // A failed import is not kept: the delivery fails (and is retried by its schedule), the next one imports again.
   const load = () =>
-    (client ??= import('undici').then(
+    (client ??= importUndici().then(
       ({ Agent, fetch }) => ({ fetch, dispatcher: new Agent({ connect: { lookup: checkedLookup(resolve, allowPrivate) } }) }),
       (err: unknown) => {
         client = undefined;
